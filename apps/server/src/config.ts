@@ -1,0 +1,99 @@
+import { z } from 'zod';
+
+const flag = (defaultValue: '0' | '1') =>
+  z
+    .enum(['0', '1', 'true', 'false'], { message: 'must be 0 or 1' })
+    .default(defaultValue)
+    .transform((v) => v === '1' || v === 'true');
+
+/** One schema over process.env, parsed once at start; a bad value stops the process naming the variable. */
+export const ConfigSchema = z
+  .object({
+    NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
+    PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+    HOST: z.string().min(1).default('0.0.0.0'),
+    DATA_DIR: z.string().min(1).default('./data'),
+    DATABASE_URL: z
+      .string()
+      .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// URL')
+      .optional(),
+    REDIS_URL: z
+      .string()
+      .regex(/^rediss?:\/\//, 'must be a redis:// URL')
+      .optional(),
+    ADMIN_EMAIL: z.email().optional(),
+    ADMIN_PASSWORD: z.string().min(1).optional(),
+    SEED_DEMO: flag('1'),
+    HOLD_MINUTES: z.coerce
+      .number()
+      .positive()
+      .max(24 * 60)
+      .default(10),
+    PAYMENT_PROVIDER: z.enum(['local', 'stripe']).default('local'),
+    STRIPE_SECRET_KEY: z.string().min(1).optional(),
+    STRIPE_WEBHOOK_SECRET: z.string().min(1).optional(),
+    STRIPE_PUBLISHABLE_KEY: z.string().min(1).optional(),
+    /** Where the Stripe SDK sends its calls; tests point it at a local fake API. */
+    STRIPE_API_URL: z.url().optional(),
+    PUBLIC_URL: z.url().optional(),
+    RATE_LIMIT: z.enum(['on', 'off'], { message: 'must be on or off' }).default('on'),
+    LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+    /** Seconds between sweeps of expired holds. */
+    SWEEP_SECONDS: z.coerce.number().positive().max(3600).default(5),
+    WEB_DIST: z.string().optional(),
+  })
+  .superRefine((c, ctx) => {
+    if (c.PAYMENT_PROVIDER === 'stripe') {
+      for (const key of ['STRIPE_SECRET_KEY', 'STRIPE_WEBHOOK_SECRET'] as const) {
+        if (!c[key])
+          ctx.addIssue({ code: 'custom', path: [key], message: 'is required when PAYMENT_PROVIDER=stripe' });
+      }
+    }
+    if (c.ADMIN_PASSWORD && !c.ADMIN_EMAIL) {
+      ctx.addIssue({ code: 'custom', path: ['ADMIN_EMAIL'], message: 'is required with ADMIN_PASSWORD' });
+    }
+  })
+  .transform((c) => ({
+    nodeEnv: c.NODE_ENV,
+    port: c.PORT,
+    host: c.HOST,
+    dataDir: c.DATA_DIR,
+    databaseUrl: c.DATABASE_URL,
+    redisUrl: c.REDIS_URL,
+    adminEmail: c.ADMIN_EMAIL,
+    adminPassword: c.ADMIN_PASSWORD,
+    seedDemo: c.SEED_DEMO,
+    holdMinutes: c.HOLD_MINUTES,
+    paymentProvider: c.PAYMENT_PROVIDER,
+    stripe: {
+      secretKey: c.STRIPE_SECRET_KEY,
+      webhookSecret: c.STRIPE_WEBHOOK_SECRET,
+      publishableKey: c.STRIPE_PUBLISHABLE_KEY,
+      apiUrl: c.STRIPE_API_URL,
+    },
+    publicUrl: (c.PUBLIC_URL ?? `http://localhost:${c.PORT}`).replace(/\/$/, ''),
+    rateLimit: c.RATE_LIMIT === 'on',
+    logLevel: c.LOG_LEVEL,
+    sweepSeconds: c.SWEEP_SECONDS,
+    webDist: c.WEB_DIST,
+  }));
+
+export type Config = z.output<typeof ConfigSchema>;
+
+export class ConfigError extends Error {}
+
+/** Parses the environment; throws a ConfigError naming every bad variable. */
+export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
+  const clean = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ''));
+  const result = ConfigSchema.safeParse(clean);
+  if (!result.success) {
+    const lines = result.error.issues.map((i) => `  ${i.path.join('.') || '(env)'}: ${i.message}`);
+    throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
+  }
+  return result.data;
+}
+
+/** A configuration for tests and tools: defaults plus overrides, no process.env. */
+export function testConfig(overrides: Record<string, string | undefined> = {}): Config {
+  return loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'silent', SEED_DEMO: '0', ...overrides });
+}

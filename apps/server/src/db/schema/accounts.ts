@@ -1,0 +1,45 @@
+import { sql } from 'drizzle-orm';
+import { check, index, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+
+export const users = pgTable(
+  'users',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    name: text('name').notNull(),
+    /** Stored trimmed and lower-cased, so the unique constraint is case-insensitive. */
+    email: text('email').notNull().unique('users_email_unique'),
+    passwordHash: text('password_hash').notNull(),
+    role: text('role', { enum: ['ADMIN', 'USER'] })
+      .notNull()
+      .default('USER'),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [check('users_role_check', sql`${t.role} in ('ADMIN', 'USER')`)],
+);
+
+/** Revocable sessions: only a hash of the bearer token is stored. */
+export const sessions = pgTable(
+  'sessions',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    tokenHash: text('token_hash').notNull().unique('sessions_token_hash_unique'),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+  },
+  (t) => [index('sessions_user_idx').on(t.userId)],
+);
+
+/** Failed sign-ins, counted per email and address to lock out password guessing across processes. */
+export const loginFailures = pgTable(
+  'login_failures',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    email: text('email').notNull(),
+    ip: text('ip').notNull(),
+    at: timestamp('at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('login_failures_lookup_idx').on(t.email, t.ip, t.at)],
+);

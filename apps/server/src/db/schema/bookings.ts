@@ -1,0 +1,52 @@
+import { sql } from 'drizzle-orm';
+import { check, index, integer, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { users } from './accounts.ts';
+import { seats, showtimes } from './catalogue.ts';
+
+export const BOOKING_STATUSES = ['HELD', 'CONFIRMED', 'CANCELLED', 'EXPIRED', 'REFUNDED'] as const;
+export type BookingStatus = (typeof BOOKING_STATUSES)[number];
+
+/**
+ * One row per seat per showtime per attempt. The partial unique index makes two live bookings (HELD or
+ * CONFIRMED) for one seat of one showtime impossible, whatever the application does.
+ */
+export const bookings = pgTable(
+  'bookings',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    showtimeId: uuid('showtime_id')
+      .notNull()
+      .references(() => showtimes.id, { onDelete: 'restrict' }),
+    seatId: uuid('seat_id')
+      .notNull()
+      .references(() => seats.id, { onDelete: 'restrict' }),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'restrict' }),
+    status: text('status', { enum: BOOKING_STATUSES }).notNull().default('HELD'),
+    /** For HELD: the moment the hold stops counting. */
+    expiresAt: timestamp('expires_at', { withTimezone: true }),
+    priceCents: integer('price_cents').notNull(),
+    checkoutSessionId: uuid('checkout_session_id'),
+    confirmedAt: timestamp('confirmed_at', { withTimezone: true }),
+    checkedInAt: timestamp('checked_in_at', { withTimezone: true }),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex('bookings_live_seat_unique')
+      .on(t.showtimeId, t.seatId)
+      .where(sql`${t.status} in ('HELD', 'CONFIRMED')`),
+    index('bookings_user_idx').on(t.userId, t.status),
+    index('bookings_showtime_idx').on(t.showtimeId, t.status),
+    index('bookings_held_expiry_idx')
+      .on(t.expiresAt)
+      .where(sql`${t.status} = 'HELD'`),
+    index('bookings_checkout_idx').on(t.checkoutSessionId),
+    check(
+      'bookings_status_check',
+      sql`${t.status} in ('HELD', 'CONFIRMED', 'CANCELLED', 'EXPIRED', 'REFUNDED')`,
+    ),
+    check('bookings_held_expiry_check', sql`${t.status} <> 'HELD' or ${t.expiresAt} is not null`),
+  ],
+);

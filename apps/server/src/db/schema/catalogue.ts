@@ -1,0 +1,84 @@
+import { sql } from 'drizzle-orm';
+import {
+  check,
+  customType,
+  index,
+  integer,
+  pgTable,
+  text,
+  timestamp,
+  unique,
+  uuid,
+} from 'drizzle-orm/pg-core';
+
+const bytea = customType<{ data: Buffer; driverData: Buffer | Uint8Array }>({
+  dataType: () => 'bytea',
+  fromDriver: (v) => Buffer.from(v),
+});
+
+/** Poster images live in the database so every server process can serve them. */
+export const posters = pgTable('posters', {
+  id: uuid('id').primaryKey().defaultRandom(),
+  contentType: text('content_type').notNull(),
+  data: bytea('data').notNull(),
+  sizeBytes: integer('size_bytes').notNull(),
+  etag: text('etag').notNull(),
+  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+});
+
+export const movies = pgTable('movies', {
+  id: uuid('id').primaryKey().defaultRandom(),
+  title: text('title').notNull(),
+  description: text('description'),
+  durationMinutes: integer('duration_minutes'),
+  rating: text('rating'),
+  posterId: uuid('poster_id').references(() => posters.id, { onDelete: 'set null' }),
+  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+});
+
+export const auditoriums = pgTable('auditoriums', {
+  id: uuid('id').primaryKey().defaultRandom(),
+  name: text('name').notNull().unique('auditoriums_name_unique'),
+  rows: integer('rows').notNull(),
+  cols: integer('cols').notNull(),
+  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+});
+
+export const seats = pgTable(
+  'seats',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    auditoriumId: uuid('auditorium_id')
+      .notNull()
+      .references(() => auditoriums.id, { onDelete: 'cascade' }),
+    row: integer('row').notNull(),
+    number: integer('number').notNull(),
+  },
+  (t) => [unique('seats_position_unique').on(t.auditoriumId, t.row, t.number)],
+);
+
+/**
+ * ends_at = starts_at + duration (120 min when unknown) + 15 min cleaning. A gist exclusion constraint over
+ * (auditorium_id, [starts_at, ends_at)) keeps showtimes of one hall from overlapping (see the custom migration).
+ */
+export const showtimes = pgTable(
+  'showtimes',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    movieId: uuid('movie_id')
+      .notNull()
+      .references(() => movies.id, { onDelete: 'restrict' }),
+    auditoriumId: uuid('auditorium_id')
+      .notNull()
+      .references(() => auditoriums.id, { onDelete: 'restrict' }),
+    startsAt: timestamp('starts_at', { withTimezone: true }).notNull(),
+    endsAt: timestamp('ends_at', { withTimezone: true }).notNull(),
+    priceCents: integer('price_cents').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    index('showtimes_movie_idx').on(t.movieId, t.startsAt),
+    check('showtimes_price_check', sql`${t.priceCents} between 1 and 100000`),
+    check('showtimes_range_check', sql`${t.endsAt} > ${t.startsAt}`),
+  ],
+);

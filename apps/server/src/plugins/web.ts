@@ -1,0 +1,39 @@
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
+import fastifyStatic from '@fastify/static';
+
+export const defaultWebDist = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../web/dist');
+
+/** Serves the built SPA: hashed assets cached for a year, every other page answered with index.html. */
+export const webPlugin = fp(async function webPlugin(app: FastifyInstance, opts: { dist?: string }) {
+  const root = opts.dist ?? defaultWebDist;
+  if (!existsSync(path.join(root, 'index.html'))) {
+    app.log.warn({ root }, 'web app not built: only the API is served (run `npm run build`)');
+    return;
+  }
+  await app.register(fastifyStatic, {
+    root,
+    wildcard: false,
+    index: false,
+    setHeaders(res, filePath) {
+      if (filePath.includes(`${path.sep}assets${path.sep}`)) {
+        res.header('Cache-Control', 'public, max-age=31536000, immutable');
+      }
+    },
+  });
+  app.get('/*', { schema: { hide: true } }, async (request, reply) => {
+    const url = request.url.split('?')[0] ?? '/';
+    if (url.startsWith('/api/') || url.startsWith('/socket.io/')) {
+      return reply.status(404).send({ error: `No route for ${request.method} ${url}`, code: 'not_found' });
+    }
+    const file = url.slice(1);
+    if (file && !file.endsWith('/') && existsSync(path.join(root, file)) && !file.includes('..')) {
+      return reply.sendFile(file);
+    }
+    reply.header('Cache-Control', 'no-cache');
+    return reply.sendFile('index.html');
+  });
+});

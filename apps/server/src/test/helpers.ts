@@ -1,0 +1,127 @@
+import { randomBytes } from 'node:crypto';
+import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
+import pg from 'pg';
+import { buildApp } from '../app.ts';
+import { testConfig } from '../config.ts';
+import { openDatabase, type Database } from '../db/database.ts';
+import { createUser } from '../modules/accounts/accounts.service.ts';
+import { createSession } from '../plugins/auth.ts';
+
+export type Engine = 'pglite' | 'postgres';
+
+/** PGlite always; PostgreSQL when TEST_DATABASE_URL points at a server (CI sets it). */
+export const engines: Engine[] = process.env.TEST_DATABASE_URL ? ['pglite', 'postgres'] : ['pglite'];
+export const postgresUrl = process.env.TEST_DATABASE_URL;
+export const redisUrl = process.env.TEST_REDIS_URL;
+
+if (!postgresUrl && !process.env.CINEMA_QUIET_SKIPS) {
+  process.env.CINEMA_QUIET_SKIPS = '1';
+  console.warn(
+    'TEST_DATABASE_URL is not set: tests that need PostgreSQL are skipped (embedded engine only).',
+  );
+}
+
+export interface TestDatabase {
+  engine: Engine;
+  /** postgres:// URL of the fresh database (postgres engine only). */
+  url?: string;
+  database: Database;
+  drop(): Promise<void>;
+}
+
+/** A fresh PostgreSQL database on the TEST_DATABASE_URL server, dropped afterwards. */
+export async function createPostgresDatabase(): Promise<{ url: string; drop: () => Promise<void> }> {
+  if (!postgresUrl) throw new Error('TEST_DATABASE_URL is not set');
+  const name = `cinema_test_${randomBytes(6).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: postgresUrl });
+  await admin.connect();
+  await admin.query(`create database ${name}`);
+  await admin.end();
+  const url = new URL(postgresUrl);
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    drop: async () => {
+      const c = new pg.Client({ connectionString: postgresUrl });
+      await c.connect();
+      await c.query(`drop database if exists ${name} with (force)`);
+      await c.end();
+    },
+  };
+}
+
+/** A fresh, migrated database on the given engine. */
+export async function createTestDatabase(engine: Engine): Promise<TestDatabase> {
+  if (engine === 'pglite') {
+    const database = await openDatabase({ dataDir: 'memory://' });
+    return { engine, database, drop: async () => {} };
+  }
+  const { url, drop } = await createPostgresDatabase();
+  const database = await openDatabase({ databaseUrl: url, dataDir: 'memory://' });
+  return { engine, url, database, drop };
+}
+
+export interface TestApp {
+  app: FastifyInstance;
+  engine: Engine;
+  database: Database;
+  /** postgres:// URL of this app's database (postgres engine only). */
+  url?: string;
+  close(): Promise<void>;
+}
+
+/** The real app on a fresh database; `env` overrides configuration (rate limits stay on unless set off). */
+export async function createTestApp(
+  engine: Engine = 'pglite',
+  env: Record<string, string> = {},
+): Promise<TestApp> {
+  const testDb = await createTestDatabase(engine);
+  const app = await buildApp(testConfig({ DATA_DIR: 'memory://', ...env }), { database: testDb.database });
+  await app.ready();
+  return {
+    app,
+    engine,
+    database: testDb.database,
+    url: testDb.url,
+    close: async () => {
+      await app.close();
+      await testDb.drop();
+    },
+  };
+}
+
+let counter = 0;
+export const uniqueEmail = (prefix = 'user') => `${prefix}-${Date.now()}-${++counter}@example.com`;
+export const STRONG_PASSWORD = 'Popcorn#2026';
+
+export interface SignedIn {
+  id: string;
+  email: string;
+  name: string;
+  token: string;
+  headers: { authorization: string };
+}
+
+/** Creates a user directly (no HTTP, no rate limit) and signs them in. */
+export async function signedInUser(
+  app: FastifyInstance,
+  opts: { role?: 'ADMIN' | 'USER'; email?: string; name?: string; password?: string } = {},
+): Promise<SignedIn> {
+  const email = opts.email ?? uniqueEmail(opts.role === 'ADMIN' ? 'admin' : 'user');
+  const name = opts.name ?? (opts.role === 'ADMIN' ? 'Ada Admin' : 'Cathy Customer');
+  const user = await createUser(app.database.db, {
+    name,
+    email,
+    password: opts.password ?? STRONG_PASSWORD,
+    role: opts.role ?? 'USER',
+  });
+  const token = await createSession(app.database.db, user.id);
+  return { id: user.id, email: user.email, name, token, headers: { authorization: `Bearer ${token}` } };
+}
+
+export const signedInAdmin = (app: FastifyInstance) => signedInUser(app, { role: 'ADMIN' });
+
+/** The parsed JSON body of an injected response. */
+export function json<T = any>(res: LightMyRequestResponse): T {
+  return res.json() as T;
+}

@@ -1,0 +1,31 @@
+import { Component, type ReactNode } from 'react';
+import { useRouteError } from 'react-router';
+
+export function ErrorScreen({ error }: { error: unknown }) {
+  const text = error instanceof Error ? error.message : String(error ?? '');
+  return (
+    <main className="mx-auto max-w-xl p-8" role="alert">
+      <h1 className="page-title">Something went wrong.</h1>
+      {text && <pre className="error whitespace-pre-wrap">{text}</pre>}
+      <p className="mt-4">
+        <a href="/">Back to the start</a>
+      </p>
+    </main>
+  );
+}
+
+/** The router's fallback when a screen fails to render. */
+export function RouteErrorScreen() {
+  return <ErrorScreen error={useRouteError()} />;
+}
+
+/** The top-level fallback: 'Something went wrong.' with the error text. */
+export class ErrorBoundary extends Component<{ children: ReactNode }, { error: unknown }> {
+  override state = { error: null as unknown };
+  static getDerivedStateFromError(error: unknown) {
+    return { error };
+  }
+  override render() {
+    return this.state.error ? <ErrorScreen error={this.state.error} /> : this.props.children;
+  }
+}

@@ -1,0 +1,64 @@
+import { ErrorSchema } from '@cinema/contract';
+import { getToken } from './session';
+
+/** An API failure carrying the server's `error` text and status. */
+export class ApiError extends Error {
+  constructor(
+    message: string,
+    readonly status: number,
+    readonly code?: string,
+    readonly body?: unknown,
+  ) {
+    super(message);
+  }
+}
+
+type Json = Record<string, unknown> | unknown[];
+
+export interface RequestOptions {
+  method?: 'GET' | 'POST' | 'PUT' | 'DELETE';
+  body?: Json | FormData;
+  signal?: AbortSignal;
+}
+
+/** The one HTTP client: JSON in and out, bearer token attached, one error path. */
+export async function api<T>(path: string, options: RequestOptions = {}): Promise<T> {
+  const headers: Record<string, string> = {};
+  const token = getToken();
+  if (token) headers.authorization = `Bearer ${token}`;
+  let body: BodyInit | undefined;
+  if (options.body instanceof FormData) body = options.body;
+  else if (options.body !== undefined) {
+    headers['content-type'] = 'application/json';
+    body = JSON.stringify(options.body);
+  }
+  let res: Response;
+  try {
+    res = await fetch(`/api${path}`, {
+      method: options.method ?? 'GET',
+      headers,
+      body,
+      signal: options.signal,
+    });
+  } catch (err) {
+    if ((err as Error).name === 'AbortError') throw err;
+    throw new ApiError('Network error — check the server', 0);
+  }
+  if (res.status === 204) return undefined as T;
+  const data: unknown = await res.json().catch(() => undefined);
+  if (!res.ok) {
+    const parsed = ErrorSchema.safeParse(data);
+    throw new ApiError(
+      parsed.success ? parsed.data.error : `Request failed (${res.status})`,
+      res.status,
+      parsed.data?.code,
+      data,
+    );
+  }
+  return data as T;
+}
+
+/** The server's error text, else the screen's default message. */
+export function errorText(err: unknown, fallback: string): string {
+  return err instanceof ApiError && err.status !== 0 && err.message ? err.message : fallback;
+}

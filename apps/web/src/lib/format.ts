@@ -1,0 +1,9 @@
+/** Money as dollars with two decimals: 1200 → "$12.00". */
+export const formatPrice = (cents: number) => `$${(cents / 100).toFixed(2)}`;
+
+/** A timestamp in the viewer's locale and time zone. */
+export const formatDateTime = (iso: string) =>
+  new Date(iso).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
+
+export const formatTime = (iso: string) =>
+  new Date(iso).toLocaleTimeString(undefined, { timeStyle: 'short' });

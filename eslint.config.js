@@ -1,0 +1,77 @@
+import js from '@eslint/js';
+import tseslint from 'typescript-eslint';
+import importX from 'eslint-plugin-import-x';
+import reactHooks from 'eslint-plugin-react-hooks';
+import globals from 'globals';
+
+export default tseslint.config(
+  {
+    ignores: [
+      '**/node_modules/**',
+      '**/dist/**',
+      'data/**',
+      'tmp/**',
+      'apps/server/drizzle/**',
+      'coverage/**',
+    ],
+  },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    plugins: { 'import-x': importX },
+    languageOptions: { globals: { ...globals.node } },
+    rules: {
+      '@typescript-eslint/no-explicit-any': 'off',
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      'no-console': 'off',
+      // The architecture, enforced: contract imports nothing of ours; web never imports server; features stay apart.
+      'import-x/no-restricted-paths': [
+        'error',
+        {
+          zones: [
+            { target: './packages/contract', from: './apps', message: 'The contract imports only zod.' },
+            {
+              target: './apps/web',
+              from: './apps/server',
+              message: 'The web app talks to the server over HTTP only.',
+            },
+            { target: './apps/server', from: './apps/web', message: 'The server never imports the web app.' },
+            {
+              target: './apps/web/src/features/*',
+              from: './apps/web/src/features/*',
+              except: ['./'],
+              message: 'A feature does not import another feature; they meet in route files.',
+            },
+            {
+              target: './apps/server/src/modules/*/*.routes.ts',
+              from: './apps/server/src/db/schema',
+              message: 'Route files do not touch the database; services do.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    files: ['apps/server/src/modules/*/*.routes.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            { group: ['drizzle-orm', 'drizzle-orm/*'], message: 'Route files do not touch the database.' },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    files: ['apps/web/**/*.{ts,tsx}'],
+    plugins: { 'react-hooks': reactHooks },
+    languageOptions: { globals: { ...globals.browser } },
+    rules: {
+      'react-hooks/rules-of-hooks': 'error',
+      'react-hooks/exhaustive-deps': 'warn',
+    },
+  },
+);

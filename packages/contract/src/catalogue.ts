@@ -1,0 +1,92 @@
+import { z } from 'zod';
+import { IdSchema } from './common.ts';
+
+export const DEFAULT_PRICE_CENTS = 1200;
+export const MAX_PRICE_CENTS = 100_000;
+export const MAX_POSTER_BYTES = 5 * 1024 * 1024;
+
+export const MovieSchema = z.object({
+  id: z.string(),
+  title: z.string(),
+  description: z.string().nullable(),
+  durationMinutes: z.number().int().nullable(),
+  rating: z.string().nullable(),
+  posterUrl: z.string().nullable(),
+});
+export type Movie = z.infer<typeof MovieSchema>;
+
+/** Text fields of the multipart Add Movie form (the poster travels as the file part `poster`). */
+export const MovieFieldsSchema = z.object({
+  title: z.string().trim().min(1, 'Title is required').max(200, 'Title is too long'),
+  description: z.string().trim().max(5000, 'Description is too long').optional(),
+  durationMinutes: z.coerce
+    .number({ message: 'Duration must be a number of minutes' })
+    .int('Duration must be whole minutes')
+    .min(1, 'Duration must be at least 1 minute')
+    .max(1000, 'Duration is too long')
+    .optional(),
+  rating: z.string().trim().max(20, 'Rating is too long').optional(),
+});
+export type MovieFields = z.input<typeof MovieFieldsSchema>;
+
+export const AuditoriumSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  rows: z.number().int(),
+  cols: z.number().int(),
+});
+export type Auditorium = z.infer<typeof AuditoriumSchema>;
+
+export const CreateAuditoriumBodySchema = z.object({
+  name: z.string().trim().min(1, 'Name is required').max(100),
+  rows: z.number().int().min(1).max(26, 'At most 26 rows'),
+  cols: z.number().int().min(1).max(50, 'At most 50 seats per row'),
+});
+export type CreateAuditoriumBody = z.infer<typeof CreateAuditoriumBodySchema>;
+
+export const SeatSchema = z.object({ id: z.string(), row: z.number().int(), number: z.number().int() });
+export const AuditoriumWithSeatsSchema = AuditoriumSchema.extend({ seats: z.array(SeatSchema) });
+
+export const ShowtimeSchema = z.object({
+  id: z.string(),
+  movieId: z.string(),
+  auditoriumId: z.string(),
+  auditorium: z.string(),
+  startsAt: z.string(),
+  priceCents: z.number().int(),
+});
+export type Showtime = z.infer<typeof ShowtimeSchema>;
+
+export const AdminShowtimeSchema = z.object({
+  id: z.string(),
+  movieId: z.string(),
+  auditoriumId: z.string(),
+  startsAt: z.string(),
+  priceCents: z.number().int(),
+  Movie: z.object({ title: z.string() }),
+  Auditorium: z.object({ name: z.string() }),
+});
+export type AdminShowtime = z.infer<typeof AdminShowtimeSchema>;
+
+export const CreateShowtimeBodySchema = z.object({
+  movieId: IdSchema,
+  auditoriumId: IdSchema,
+  startsAt: z.iso.datetime({ offset: true, message: 'startsAt must be an ISO timestamp' }),
+  priceCents: z
+    .number()
+    .int('Price must be whole cents')
+    .min(1, 'Price must be at least 1 cent')
+    .max(MAX_PRICE_CENTS, 'Price is too high'),
+});
+export type CreateShowtimeBody = z.infer<typeof CreateShowtimeBodySchema>;
+
+export const ManagedShowtimeSchema = z.object({
+  id: z.string(),
+  movie: z.string(),
+  auditorium: z.string(),
+  startsAt: z.string(),
+  priceCents: z.number().int(),
+  confirmed: z.number().int(),
+  held: z.number().int(),
+});
+export type ManagedShowtime = z.infer<typeof ManagedShowtimeSchema>;

@@ -1,0 +1,40 @@
+import { z } from 'zod';
+
+/** The one error envelope of the API: `{ error, code }` with a stable snake_case code. */
+export const ErrorSchema = z.object({
+  error: z.string(),
+  code: z.string().optional(),
+});
+export type ApiError = z.infer<typeof ErrorSchema>;
+
+/** A hold that could not be made names the seats that were not available. */
+export const SeatConflictErrorSchema = ErrorSchema.extend({
+  seatIds: z.array(z.string()),
+});
+export type SeatConflictError = z.infer<typeof SeatConflictErrorSchema>;
+
+export const ErrorCodes = [
+  'bad_request',
+  'unauthorized',
+  'forbidden',
+  'not_found',
+  'conflict',
+  'payload_too_large',
+  'unsupported_media_type',
+  'too_many_requests',
+  'internal_error',
+  'invalid_credentials',
+  'email_taken',
+  'weak_password',
+  'wrong_password',
+  'seat_unavailable',
+  'showtime_overlap',
+  'showtime_started',
+  'has_sold_tickets',
+  'hold_limit',
+  'hold_expired',
+  'already_paid',
+  'ticket_not_paid',
+  'bad_signature',
+] as const;
+export type ErrorCode = (typeof ErrorCodes)[number];

@@ -1,0 +1,6 @@
+export * from './common.ts';
+export * from './errors.ts';
+export * from './auth.ts';
+export * from './catalogue.ts';
+export * from './seats.ts';
+export * from './tickets.ts';

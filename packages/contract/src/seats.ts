@@ -1,0 +1,60 @@
+import { z } from 'zod';
+import { IdSchema } from './common.ts';
+
+export const MAX_SEATS_PER_HOLD = 10;
+export const MAX_LIVE_HOLDS_PER_SHOWTIME = 10;
+
+export const SeatStatusSchema = z.enum(['AVAILABLE', 'HELD', 'CONFIRMED']);
+export type SeatStatus = z.infer<typeof SeatStatusSchema>;
+
+export const SeatMapSeatSchema = z.object({
+  id: z.string(),
+  row: z.number().int(),
+  number: z.number().int(),
+  status: SeatStatusSchema,
+  heldByMe: z.boolean().optional(),
+  /** For the caller's own live holds: the booking id, so a reload keeps the hold usable. */
+  bookingId: z.string().optional(),
+  expiresAt: z.string().optional(),
+});
+export type SeatMapSeat = z.infer<typeof SeatMapSeatSchema>;
+
+export const SeatMapSchema = z.object({
+  showtime: z.object({
+    id: z.string(),
+    startsAt: z.string(),
+    priceCents: z.number().int(),
+    auditoriumId: z.string(),
+    auditorium: z.string(),
+    movie: z.object({ id: z.string(), title: z.string() }),
+  }),
+  seats: z.array(SeatMapSeatSchema),
+});
+export type SeatMap = z.infer<typeof SeatMapSchema>;
+
+export const HoldBodySchema = z.object({
+  seatIds: z
+    .array(IdSchema)
+    .min(1, 'Select at least one seat')
+    .max(MAX_SEATS_PER_HOLD, `At most ${MAX_SEATS_PER_HOLD} seats per hold`),
+});
+export type HoldBody = z.infer<typeof HoldBodySchema>;
+
+export const HoldResponseSchema = z.object({ bookingIds: z.array(z.string()), expiresAt: z.string() });
+export type HoldResponse = z.infer<typeof HoldResponseSchema>;
+
+export const CancelHoldsBodySchema = z.object({
+  bookingIds: z.array(IdSchema).min(1, 'No bookings given').max(100, 'Too many bookings'),
+});
+export type CancelHoldsBody = z.infer<typeof CancelHoldsBodySchema>;
+
+export const CancelHoldsResponseSchema = z.object({ ok: z.literal(true), cancelled: z.number().int() });
+
+/** Socket.IO events. */
+export const JoinShowtimeSchema = IdSchema;
+export const SeatsUpdateSchema = z.object({
+  showtimeId: z.string(),
+  seats: z.array(z.object({ id: z.string(), status: SeatStatusSchema })),
+});
+export type SeatsUpdate = z.infer<typeof SeatsUpdateSchema>;
+export const SOCKET_EVENTS = { joinShowtime: 'join_showtime', seatsUpdate: 'seats_update' } as const;

@@ -1,0 +1,70 @@
+import { z } from 'zod';
+import { IdSchema } from './common.ts';
+
+export const TicketSchema = z.object({
+  bookingId: z.string(),
+  movie: z.object({
+    title: z.string(),
+    rating: z.string().nullable(),
+    durationMinutes: z.number().nullable(),
+  }),
+  auditorium: z.string(),
+  seat: z.object({ row: z.number().int(), number: z.number().int() }),
+  startsAt: z.string(),
+  checkedInAt: z.string().nullable(),
+});
+export type Ticket = z.infer<typeof TicketSchema>;
+export const TicketsResponseSchema = z.object({ tickets: z.array(TicketSchema) });
+
+export const PAYMENT_WINDOW_MINUTES = 30;
+
+export const CheckoutBodySchema = z.object({
+  bookingIds: z.array(IdSchema).min(1, 'No bookings given').max(100, 'Too many bookings'),
+});
+export type CheckoutBody = z.infer<typeof CheckoutBodySchema>;
+export const CheckoutResponseSchema = z.object({ sessionId: z.string(), url: z.string() });
+export type CheckoutResponse = z.infer<typeof CheckoutResponseSchema>;
+
+export const LookupStatusSchema = z.enum(['paid', 'pending', 'refunded', 'expired', 'cancelled']);
+export const LookupQuerySchema = z.object({ session_id: z.string().min(1).max(300) });
+export const LookupResponseSchema = z.object({
+  sessionId: z.string(),
+  status: LookupStatusSchema,
+  tickets: z.array(TicketSchema),
+  /** Seats whose payment was refunded because someone else had them by the time the payment arrived. */
+  refundedSeats: z.array(z.object({ row: z.number().int(), number: z.number().int() })).optional(),
+});
+export type LookupResponse = z.infer<typeof LookupResponseSchema>;
+
+export const BookedSeatSchema = z.object({
+  bookingId: z.string(),
+  user: z.object({ email: z.string(), name: z.string() }),
+  seat: z.object({ row: z.number().int(), number: z.number().int() }),
+  movie: z.string(),
+  startsAt: z.string(),
+  auditorium: z.string(),
+  checkedInAt: z.string().nullable(),
+});
+export type BookedSeat = z.infer<typeof BookedSeatSchema>;
+
+export const ShowtimeTicketSchema = z.object({
+  bookingId: z.string(),
+  seat: z.object({ row: z.number().int(), number: z.number().int() }),
+  movie: z.string(),
+  startsAt: z.string(),
+  auditorium: z.string(),
+});
+export type ShowtimeTicket = z.infer<typeof ShowtimeTicketSchema>;
+
+export const ScanBodySchema = z.object({ bookingId: IdSchema });
+export const ScanResponseSchema = z.object({
+  ok: z.literal(true),
+  alreadyCheckedIn: z.boolean(),
+  user: z.object({ email: z.string(), name: z.string() }),
+  movie: z.string(),
+  startsAt: z.string(),
+  seat: z.object({ row: z.number().int(), number: z.number().int() }),
+  auditorium: z.string(),
+  checkedInAt: z.string().optional(),
+});
+export type ScanResponse = z.infer<typeof ScanResponseSchema>;

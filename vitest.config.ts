@@ -1,0 +1,31 @@
+import { defineConfig } from 'vitest/config';
+
+export default defineConfig({
+  test: {
+    projects: [
+      {
+        test: {
+          name: 'server',
+          root: './apps/server',
+          include: ['src/**/*.test.ts'],
+          environment: 'node',
+          testTimeout: 30_000,
+          hookTimeout: 60_000,
+          setupFiles: ['./src/test/setup.ts'],
+        },
+      },
+      {
+        test: {
+          name: 'e2e',
+          root: './e2e',
+          include: ['**/*.test.ts'],
+          environment: 'node',
+          testTimeout: 60_000,
+          hookTimeout: 120_000,
+          globalSetup: ['./global-setup.ts'],
+          fileParallelism: false,
+        },
+      },
+    ],
+  },
+});
