@@ -17,7 +17,20 @@ import { dbPlugin } from './plugins/db.ts';
 import { errorsPlugin } from './plugins/errors.ts';
 import { realtimePlugin } from './plugins/realtime.ts';
 import { webPlugin } from './plugins/web.ts';
+import { LOG_REDACT_PATHS, logSerializers, securityPlugin, swaggerCsp } from './plugins/security.ts';
+import { socketGuardPlugin } from './plugins/socket-guard.ts';
 import { healthRoutes } from './modules/health/health.routes.ts';
+import { accountsRoutes } from './modules/accounts/accounts.routes.ts';
+import { roomsRoutes } from './modules/rooms/rooms.routes.ts';
+import { moviesRoutes } from './modules/movies/movies.routes.ts';
+import { showtimesRoutes } from './modules/showtimes/showtimes.routes.ts';
+import { seatingRoutes } from './modules/seating/seating.routes.ts';
+import { seatingSocket } from './modules/seating/seating.socket.ts';
+import { seatMapCachePlugin } from './modules/seating/seat-map-cache.ts';
+import { holdSweeper } from './modules/seating/sweeper.ts';
+import { checkinRoutes } from './modules/checkin/checkin.routes.ts';
+import { paymentsRoutes } from './modules/payments/payments.routes.ts';
+import { ticketsRoutes } from './modules/tickets/tickets.routes.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -35,10 +48,13 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   const app = Fastify({
     logger: {
       level: config.logLevel,
-      redact: ['req.headers.authorization', 'req.headers.cookie', 'req.body.password'],
+      redact: { paths: LOG_REDACT_PATHS, censor: '[redacted]' },
+      serializers: logSerializers,
     },
     bodyLimit: 1024 * 1024,
-    trustProxy: true,
+    // Forwarded-for headers are believed only from as many proxies as configured: otherwise any client could
+    // pick its own address and slip past the per-address limits.
+    trustProxy: (_address: string, hop: number) => hop < config.trustProxyHops,
   }).withTypeProvider<ZodTypeProvider>();
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
@@ -47,8 +63,11 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   const database =
     options.database ?? (await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir }));
   await app.register(errorsPlugin);
+  await app.register(securityPlugin);
   await app.register(dbPlugin, { database });
   await app.register(realtimePlugin, { redisUrl: config.redisUrl });
+  await app.register(socketGuardPlugin);
+  await app.register(seatMapCachePlugin);
   await app.register(authPlugin);
   await app.register(fastifyRateLimit, { global: false });
   await app.register(fastifyMultipart, { limits: { fileSize: MAX_POSTER_BYTES, files: 1, fields: 20 } });
@@ -59,15 +78,29 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     },
     transform: jsonSchemaTransform,
   });
-  await app.register(fastifySwaggerUi, { routePrefix: '/api/docs' });
+  await app.register(fastifySwaggerUi, {
+    routePrefix: '/api/docs',
+    staticCSP: true,
+    transformStaticCSP: swaggerCsp,
+  });
 
   await app.register(
     async (api) => {
       await api.register(healthRoutes);
+      await api.register(accountsRoutes);
+      await api.register(roomsRoutes);
+      await api.register(moviesRoutes);
+      await api.register(showtimesRoutes);
+      await api.register(seatingRoutes);
+      await api.register(checkinRoutes);
+      await api.register(paymentsRoutes);
+      await api.register(ticketsRoutes);
     },
     { prefix: '/api' },
   );
 
+  await app.register(seatingSocket);
+  await app.register(holdSweeper);
   await app.register(webPlugin, { dist: config.webDist });
   return app;
 }

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { EmailSchema, PasswordSchema } from '@cinema/contract';
 
 const flag = (defaultValue: '0' | '1') =>
   z
@@ -21,8 +22,9 @@ export const ConfigSchema = z
       .string()
       .regex(/^rediss?:\/\//, 'must be a redis:// URL')
       .optional(),
-    ADMIN_EMAIL: z.email().optional(),
-    ADMIN_PASSWORD: z.string().min(1).optional(),
+    ADMIN_EMAIL: EmailSchema.optional(),
+    // The same policy as every account: a weak admin password stops the start, naming the variable.
+    ADMIN_PASSWORD: PasswordSchema.optional(),
     SEED_DEMO: flag('1'),
     HOLD_MINUTES: z.coerce
       .number()
@@ -37,10 +39,14 @@ export const ConfigSchema = z
     STRIPE_API_URL: z.url().optional(),
     PUBLIC_URL: z.url().optional(),
     RATE_LIMIT: z.enum(['on', 'off'], { message: 'must be on or off' }).default('on'),
+    /** How many reverse proxies in front of the server to trust for the client address (X-Forwarded-For). */
+    TRUST_PROXY: z.coerce.number().int().min(0).max(10).default(0),
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
     /** Seconds between sweeps of expired holds. */
     SWEEP_SECONDS: z.coerce.number().positive().max(3600).default(5),
     WEB_DIST: z.string().optional(),
+    /** Server processes sharing the port (node:cluster); more than one needs DATABASE_URL and REDIS_URL. */
+    WORKERS: z.coerce.number().int().min(1).max(64).default(1),
   })
   .superRefine((c, ctx) => {
     if (c.PAYMENT_PROVIDER === 'stripe') {
@@ -48,6 +54,20 @@ export const ConfigSchema = z
         if (!c[key])
           ctx.addIssue({ code: 'custom', path: [key], message: 'is required when PAYMENT_PROVIDER=stripe' });
       }
+    }
+    if (c.WORKERS > 1 && !c.DATABASE_URL) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['WORKERS'],
+        message: 'more than 1 needs DATABASE_URL: the embedded database lives inside one process',
+      });
+    }
+    if (c.WORKERS > 1 && !c.REDIS_URL) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['WORKERS'],
+        message: 'more than 1 needs REDIS_URL, so that seat updates reach the clients of every worker',
+      });
     }
     if (c.ADMIN_PASSWORD && !c.ADMIN_EMAIL) {
       ctx.addIssue({ code: 'custom', path: ['ADMIN_EMAIL'], message: 'is required with ADMIN_PASSWORD' });
@@ -73,9 +93,11 @@ export const ConfigSchema = z
     },
     publicUrl: (c.PUBLIC_URL ?? `http://localhost:${c.PORT}`).replace(/\/$/, ''),
     rateLimit: c.RATE_LIMIT === 'on',
+    trustProxyHops: c.TRUST_PROXY,
     logLevel: c.LOG_LEVEL,
     sweepSeconds: c.SWEEP_SECONDS,
     webDist: c.WEB_DIST,
+    workers: c.WORKERS,
   }));
 
 export type Config = z.output<typeof ConfigSchema>;

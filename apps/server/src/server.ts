@@ -1,4 +1,7 @@
+import cluster from 'node:cluster';
 import { buildApp } from './app.ts';
+import { bootstrap } from './bootstrap.ts';
+import { runWorkers } from './cluster.ts';
 import { ConfigError, loadConfig } from './config.ts';
 
 async function main() {
@@ -12,8 +15,28 @@ async function main() {
     }
     throw err;
   }
+  const announce = (messages: string[], workers = 1) => {
+    const url = config.publicUrl;
+    const processes = workers > 1 ? ` (${workers} worker processes)` : '';
+    console.log(`\n  Cinema is running at ${url}${processes}\n  API docs: ${url}/api/docs`);
+    for (const line of messages) console.log(`  ${line}`);
+    console.log('');
+  };
+
+  if (cluster.isPrimary && config.workers > 1) {
+    // Migrations and the start-up work run once, here, before any worker opens the database.
+    const setup = await buildApp(config);
+    await setup.ready();
+    const report = await bootstrap(setup);
+    await setup.close();
+    runWorkers(config.workers, () => announce(report.messages, config.workers));
+    return;
+  }
+
   const app = await buildApp(config);
   await app.ready();
+  // A worker's primary has done the start-up work already.
+  const report = cluster.isWorker ? { messages: [] } : await bootstrap(app);
 
   let closing = false;
   const shutdown = async (signal: string) => {
@@ -29,8 +52,7 @@ async function main() {
   process.on('SIGTERM', () => void shutdown('SIGTERM'));
 
   await app.listen({ port: config.port, host: config.host });
-  const url = config.publicUrl;
-  console.log(`\n  Cinema is running at ${url}\n  API docs: ${url}/api/docs\n`);
+  if (!cluster.isWorker) announce(report.messages);
 }
 
 main().catch((err) => {

@@ -33,7 +33,8 @@ export const EmailSchema = z
   .string()
   .trim()
   .max(254, 'Email is too long')
-  .pipe(z.email({ message: 'Invalid email' }))
+  // The browser's own type="email" rule: it also accepts single-label domains such as admin@localhost.
+  .pipe(z.email({ pattern: z.regexes.html5Email, message: 'Invalid email' }))
   .transform((e) => e.toLowerCase());
 
 export const NameSchema = z.string().trim().min(1, 'Name is required').max(100, 'Name is too long');

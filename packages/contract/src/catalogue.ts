@@ -90,3 +90,28 @@ export const ManagedShowtimeSchema = z.object({
   held: z.number().int(),
 });
 export type ManagedShowtime = z.infer<typeof ManagedShowtimeSchema>;
+
+export type AuditoriumWithSeats = z.infer<typeof AuditoriumWithSeatsSchema>;
+
+export const AdminShowtimesQuerySchema = z.object({ movieId: IdSchema.optional() });
+export type AdminShowtimesQuery = z.infer<typeof AdminShowtimesQuerySchema>;
+
+/** The showtime a new one would overlap with, so a client can show it in the viewer's time zone. */
+export const ShowtimeClashSchema = z.object({
+  id: z.string(),
+  movie: z.string(),
+  auditorium: z.string(),
+  startsAt: z.string(),
+  endsAt: z.string(),
+});
+export type ShowtimeClash = z.infer<typeof ShowtimeClashSchema>;
+export const ShowtimeOverlapErrorSchema = z.object({
+  error: z.string(),
+  code: z.literal('showtime_overlap'),
+  clash: ShowtimeClashSchema.optional(),
+});
+export type ShowtimeOverlapError = z.infer<typeof ShowtimeOverlapErrorSchema>;
+
+/** Minutes of cleaning between two showtimes of one hall; a movie of unknown length counts as 120 minutes. */
+export const CLEANING_MINUTES = 15;
+export const DEFAULT_DURATION_MINUTES = 120;

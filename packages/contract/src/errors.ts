@@ -36,5 +36,6 @@ export const ErrorCodes = [
   'already_paid',
   'ticket_not_paid',
   'bad_signature',
+  'payment_provider_error',
 ] as const;
 export type ErrorCode = (typeof ErrorCodes)[number];

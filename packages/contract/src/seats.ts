@@ -36,10 +36,18 @@ export const HoldBodySchema = z.object({
   seatIds: z
     .array(IdSchema)
     .min(1, 'Select at least one seat')
-    .max(MAX_SEATS_PER_HOLD, `At most ${MAX_SEATS_PER_HOLD} seats per hold`),
+    .max(MAX_SEATS_PER_HOLD, `At most ${MAX_SEATS_PER_HOLD} seats per hold`)
+    .refine((ids) => new Set(ids.map((id) => id.toLowerCase())).size === ids.length, {
+      message: 'Each seat may be listed only once',
+    }),
 });
 export type HoldBody = z.infer<typeof HoldBodySchema>;
 
+/**
+ * 201 on success. Errors: 400 (bad body, a duplicate, or seats of another hall: `{error, code: 'bad_request',
+ * seatIds}` naming them), 401, 404 unknown showtime, 409 `showtime_started`, 409 `hold_limit` (more than
+ * MAX_LIVE_HOLDS_PER_SHOWTIME live holds), 409 `seat_unavailable` `{error, code, seatIds}` naming the seats taken.
+ */
 export const HoldResponseSchema = z.object({ bookingIds: z.array(z.string()), expiresAt: z.string() });
 export type HoldResponse = z.infer<typeof HoldResponseSchema>;
 
@@ -52,9 +60,19 @@ export const CancelHoldsResponseSchema = z.object({ ok: z.literal(true), cancell
 
 /** Socket.IO events. */
 export const JoinShowtimeSchema = IdSchema;
+/** The acknowledgement of `join_showtime`: no room is joined unless ok. */
+export const JoinShowtimeAckSchema = z.union([
+  z.object({ ok: z.literal(true) }),
+  z.object({ ok: z.literal(false), error: z.string() }),
+]);
+export type JoinShowtimeAck = z.infer<typeof JoinShowtimeAckSchema>;
 export const SeatsUpdateSchema = z.object({
   showtimeId: z.string(),
   seats: z.array(z.object({ id: z.string(), status: SeatStatusSchema })),
 });
 export type SeatsUpdate = z.infer<typeof SeatsUpdateSchema>;
-export const SOCKET_EVENTS = { joinShowtime: 'join_showtime', seatsUpdate: 'seats_update' } as const;
+export const SOCKET_EVENTS = {
+  joinShowtime: 'join_showtime',
+  leaveShowtime: 'leave_showtime',
+  seatsUpdate: 'seats_update',
+} as const;

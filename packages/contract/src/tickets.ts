@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { IdSchema } from './common.ts';
+import { ErrorSchema } from './errors.ts';
 
 export const TicketSchema = z.object({
   bookingId: z.string(),
@@ -16,12 +17,15 @@ export const TicketSchema = z.object({
 export type Ticket = z.infer<typeof TicketSchema>;
 export const TicketsResponseSchema = z.object({ tickets: z.array(TicketSchema) });
 
+/** How long a customer has to pay once checkout starts (Stripe's shortest session life). */
 export const PAYMENT_WINDOW_MINUTES = 30;
 
 export const CheckoutBodySchema = z.object({
   bookingIds: z.array(IdSchema).min(1, 'No bookings given').max(100, 'Too many bookings'),
 });
 export type CheckoutBody = z.infer<typeof CheckoutBodySchema>;
+/** A refused checkout (404 unknown, 409 `hold_expired` / `already_paid`) names the bookings at fault. */
+export const CheckoutErrorSchema = ErrorSchema.extend({ bookingIds: z.array(z.string()).optional() });
 export const CheckoutResponseSchema = z.object({ sessionId: z.string(), url: z.string() });
 export type CheckoutResponse = z.infer<typeof CheckoutResponseSchema>;
 

@@ -34,6 +34,8 @@ export interface DatabaseOptions {
   poolSize?: number;
 }
 
+const MIGRATION_LOCK = 727_000;
+
 /** Opens the configured database and applies the committed migrations. */
 export async function openDatabase(options: DatabaseOptions): Promise<Database> {
   if (options.databaseUrl) {
@@ -41,12 +43,25 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     // An idle client losing its connection must not crash the process.
     pool.on('error', () => {});
     const db = drizzlePg({ client: pool, schema }) as unknown as Db;
-    await migratePg(db as never, { migrationsFolder });
+    // Several processes starting at once on a fresh database would race to create the same objects (and fail):
+    // they take turns, and the later ones find nothing left to do.
+    const lock = await pool.connect();
+    try {
+      await lock.query('select pg_advisory_lock($1)', [MIGRATION_LOCK]);
+      await migratePg(db as never, { migrationsFolder });
+    } finally {
+      await lock.query('select pg_advisory_unlock($1)', [MIGRATION_LOCK]).catch(() => undefined);
+      lock.release();
+    }
     return { db, engine: 'postgres', close: () => pool.end() };
   }
   const dataDir = options.dataDir === 'memory://' ? undefined : path.resolve(options.dataDir);
   if (dataDir) await mkdir(dataDir, { recursive: true });
-  const client = await PGlite.create(dataDir ?? 'memory://', { extensions: { btree_gist } });
+  const client = await PGlite.create(dataDir ?? 'memory://', {
+    extensions: { btree_gist },
+    // PGlite's default buffer cache (160 MB) lives in this process's memory; a cinema's data fits in a fraction.
+    startParams: [...PGlite.defaultStartParams, '-c', 'shared_buffers=32MB'],
+  });
   const db = drizzlePglite({ client, schema }) as unknown as Db;
   await migratePglite(db as never, { migrationsFolder });
   return { db, engine: 'pglite', close: () => client.close() };

@@ -1,9 +1,9 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import { and, eq, gt } from 'drizzle-orm';
+import { and, eq, gt, sql } from 'drizzle-orm';
 import type { Role } from '@cinema/contract';
-import type { Queryable } from '../db/database.ts';
+import type { Db, Queryable } from '../db/database.ts';
 import { sessions, users } from '../db/schema/index.ts';
 import { forbidden, unauthorized } from '../errors.ts';
 
@@ -42,14 +42,64 @@ export async function createSession(db: Queryable, userId: string): Promise<stri
   return token;
 }
 
-async function findSessionUser(db: Queryable, token: string): Promise<AuthUser | null> {
-  const [row] = await db
-    .select({ id: users.id, name: users.name, email: users.email, role: users.role, sessionId: sessions.id })
+type SessionRow = AuthUser & { tokenHash: string };
+type Waiter = { resolve: (user: AuthUser | null) => void; reject: (err: unknown) => void };
+
+// Every signed-in request looks its session up. The lookups of requests that arrive together (within one turn of
+// the event loop) share one prepared query, so a busy server makes one database round trip for many of them
+// instead of one each; every request is still checked against the database as it is now.
+function sessionLookup(db: Db) {
+  const query = db
+    .select({
+      tokenHash: sessions.tokenHash,
+      id: users.id,
+      name: users.name,
+      email: users.email,
+      role: users.role,
+      sessionId: sessions.id,
+    })
     .from(sessions)
     .innerJoin(users, eq(users.id, sessions.userId))
-    .where(and(eq(sessions.tokenHash, hashToken(token)), gt(sessions.expiresAt, new Date())))
-    .limit(1);
-  return row ?? null;
+    .where(
+      and(
+        sql`${sessions.tokenHash} = any(${sql.placeholder('tokenHashes')}::text[])`,
+        gt(sessions.expiresAt, sql.placeholder('now')),
+      ),
+    )
+    .prepare('session_users');
+  let waiting: Map<string, Waiter[]> | null = null;
+
+  const flush = async () => {
+    const batch = waiting!;
+    waiting = null;
+    try {
+      const rows: SessionRow[] = await query.execute({ tokenHashes: [...batch.keys()], now: new Date() });
+      const found = new Map(rows.map(({ tokenHash, ...user }) => [tokenHash, user]));
+      for (const [hash, waiters] of batch) for (const w of waiters) w.resolve(found.get(hash) ?? null);
+    } catch (err) {
+      for (const waiters of batch.values()) for (const w of waiters) w.reject(err);
+    }
+  };
+
+  return (token: string) =>
+    new Promise<AuthUser | null>((resolve, reject) => {
+      if (!waiting) {
+        waiting = new Map();
+        setImmediate(() => void flush());
+      }
+      const hash = hashToken(token);
+      const waiters = waiting.get(hash);
+      if (waiters) waiters.push({ resolve, reject });
+      else waiting.set(hash, [{ resolve, reject }]);
+    });
+}
+
+const sessionLookups = new WeakMap<Db, ReturnType<typeof sessionLookup>>();
+
+function findSessionUser(db: Db, token: string): Promise<AuthUser | null> {
+  let lookup = sessionLookups.get(db);
+  if (!lookup) sessionLookups.set(db, (lookup = sessionLookup(db)));
+  return lookup(token);
 }
 
 function bearerToken(request: FastifyRequest): string | null {

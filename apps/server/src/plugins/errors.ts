@@ -2,6 +2,10 @@ import type { FastifyInstance, FastifyError } from 'fastify';
 import fp from 'fastify-plugin';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { AppError } from '../errors.ts';
+import { pgErrorCode } from '../db/database.ts';
+
+// Text the database cannot store (a NUL character, bytes that are not UTF-8) came from the client: a 400.
+const PG_UNSTORABLE_TEXT = new Set(['22021', '22P05']);
 
 const statusCodes: Record<number, string> = {
   400: 'bad_request',
@@ -26,13 +30,16 @@ export const errorsPlugin = fp(async function errorsPlugin(app: FastifyInstance)
       const first = err.validation[0];
       const where = first?.instancePath ? first.instancePath.replace(/^\//, '').replaceAll('/', '.') : '';
       const message = first?.message ?? 'Invalid input';
+      return reply.status(400).send({
+        error: where ? `${where}: ${message}` : message,
+        code: 'bad_request',
+        context: err.validationContext,
+      });
+    }
+    if (PG_UNSTORABLE_TEXT.has(pgErrorCode(err) ?? '')) {
       return reply
         .status(400)
-        .send({
-          error: where ? `${where}: ${message}` : message,
-          code: 'bad_request',
-          context: err.validationContext,
-        });
+        .send({ error: 'Text contains characters that cannot be stored', code: 'bad_request' });
     }
     const status = typeof err.statusCode === 'number' ? err.statusCode : 500;
     if (status >= 400 && status < 500) {

@@ -4,6 +4,7 @@ import { fileURLToPath } from 'node:url';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import fastifyStatic from '@fastify/static';
+import { contentSecurityPolicy } from './security.ts';
 
 export const defaultWebDist = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../web/dist');
 
@@ -34,6 +35,11 @@ export const webPlugin = fp(async function webPlugin(app: FastifyInstance, opts:
       return reply.sendFile(file);
     }
     reply.header('Cache-Control', 'no-cache');
+    // The door scanner decodes QR codes with WebAssembly: only its page may compile it. The header belongs to
+    // the document, so the app's links to the scanner load it as a new page.
+    if (/^\/admin\/scan\/?$/.test(url)) {
+      reply.header('content-security-policy', contentSecurityPolicy({ wasm: true }));
+    }
     return reply.sendFile('index.html');
   });
 });

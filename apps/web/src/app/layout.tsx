@@ -1,82 +1,117 @@
-import { NavLink, Outlet, useNavigate } from 'react-router';
+import { Link, NavLink, Outlet, useNavigate } from 'react-router';
 import { useSession } from '../lib/session';
 import { logout } from './logout';
 
+const linkBase =
+  'inline-flex items-center rounded-md px-3 py-1.5 text-sm font-medium no-underline transition hover:bg-panel-2 hover:text-white hover:no-underline';
+
 const linkClass = ({ isActive }: { isActive: boolean }) =>
-  `rounded-md px-2.5 py-1.5 text-sm font-medium no-underline hover:bg-panel-2 hover:no-underline ${
-    isActive ? 'bg-panel-2 text-white' : 'text-slate-300'
-  }`;
+  `${linkBase} ${isActive ? 'bg-panel-2 text-white ring-1 ring-line' : 'text-slate-300'}`;
 
 export function Layout() {
   const { user } = useSession();
   const navigate = useNavigate();
   return (
     <div className="flex min-h-screen flex-col">
+      <a
+        href="#main"
+        className="sr-only rounded-md bg-gold px-3 py-2 font-semibold text-ink focus:not-sr-only focus:absolute focus:top-2 focus:left-2 focus:z-20"
+      >
+        Skip to content
+      </a>
       <header className="sticky top-0 z-10 border-b border-line bg-ink/90 backdrop-blur">
-        <nav
-          aria-label="Main"
-          className="mx-auto flex max-w-6xl flex-wrap items-center gap-x-2 gap-y-1 px-4 py-3"
-        >
-          <a
-            href="/"
-            className="mr-auto flex items-center gap-2 text-lg font-extrabold text-white no-underline hover:no-underline"
+        <div className="mx-auto flex max-w-6xl flex-wrap items-center gap-x-4 gap-y-2 px-4 py-3">
+          <Link
+            to="/"
+            className="flex items-center gap-2 text-lg font-extrabold tracking-tight text-white no-underline hover:no-underline"
           >
-            <span aria-hidden className="grid h-7 w-7 place-items-center rounded-md bg-accent-strong text-sm">
+            <span
+              aria-hidden
+              className="grid h-8 w-8 place-items-center rounded-lg bg-accent-strong text-sm shadow-md shadow-rose-950"
+            >
               ▶
             </span>
             Cinema
-          </a>
-          {user ? (
-            <>
-              <NavLink to="/movies" className={linkClass}>
-                Movies
-              </NavLink>
-              <NavLink to="/tickets" className={linkClass}>
-                My Tickets
-              </NavLink>
-              <NavLink to="/profile" className={linkClass}>
-                Profile
-              </NavLink>
-              {user.role === 'ADMIN' && (
+          </Link>
+          {/* On a phone the links take a row of their own under the brand and wrap; on wider screens they sit right. */}
+          <nav aria-label="Main" className="w-full sm:ml-auto sm:w-auto">
+            <ul className="-mx-1 flex flex-wrap items-center gap-1 sm:mx-0 sm:justify-end">
+              {user ? (
                 <>
-                  <NavLink to="/admin" end className={linkClass}>
-                    Admin
-                  </NavLink>
-                  <NavLink to="/admin/showtimes" className={linkClass}>
-                    Manage
-                  </NavLink>
-                  <NavLink to="/admin/scan" className={linkClass}>
-                    Scan
-                  </NavLink>
+                  <li>
+                    <NavLink to="/movies" className={linkClass}>
+                      Movies
+                    </NavLink>
+                  </li>
+                  <li>
+                    <NavLink to="/tickets" className={linkClass}>
+                      My Tickets
+                    </NavLink>
+                  </li>
+                  <li>
+                    <NavLink to="/profile" className={linkClass}>
+                      Profile
+                    </NavLink>
+                  </li>
+                  {user.role === 'ADMIN' && (
+                    <>
+                      <li>
+                        <NavLink to="/admin" end className={linkClass}>
+                          Admin
+                        </NavLink>
+                      </li>
+                      <li>
+                        <NavLink to="/admin/showtimes" className={linkClass}>
+                          Manage
+                        </NavLink>
+                      </li>
+                      <li>
+                        {/* A full page load: only the scanner's page may run its WebAssembly (CSP). */}
+                        <NavLink to="/admin/scan" reloadDocument className={linkClass}>
+                          Scan
+                        </NavLink>
+                      </li>
+                    </>
+                  )}
+                  <li>
+                    <button
+                      type="button"
+                      className={`${linkBase} cursor-pointer text-slate-300`}
+                      onClick={async () => {
+                        await logout();
+                        navigate('/login');
+                      }}
+                    >
+                      Logout
+                    </button>
+                  </li>
+                </>
+              ) : (
+                <>
+                  <li>
+                    <NavLink to="/login" className={linkClass}>
+                      Login
+                    </NavLink>
+                  </li>
+                  <li>
+                    <NavLink to="/register" className={linkClass}>
+                      Register
+                    </NavLink>
+                  </li>
                 </>
               )}
-              <button
-                type="button"
-                className="rounded-md px-2.5 py-1.5 text-sm font-medium text-slate-300 hover:bg-panel-2"
-                onClick={async () => {
-                  await logout();
-                  navigate('/login');
-                }}
-              >
-                Logout
-              </button>
-            </>
-          ) : (
-            <>
-              <NavLink to="/login" className={linkClass}>
-                Login
-              </NavLink>
-              <NavLink to="/register" className={linkClass}>
-                Register
-              </NavLink>
-            </>
-          )}
-        </nav>
+            </ul>
+          </nav>
+        </div>
       </header>
-      <main className="mx-auto w-full max-w-6xl flex-1 px-4 py-8">
+      <main
+        id="main"
+        tabIndex={-1}
+        className="mx-auto w-full max-w-6xl flex-1 px-4 py-8 outline-none sm:py-10"
+      >
         <Outlet />
       </main>
-      <footer className="border-t border-line py-4 text-center text-xs text-muted">
+      <footer className="border-t border-line py-5 text-center text-xs text-muted">
         Cinema — open-source ticketing
       </footer>
     </div>

@@ -1,8 +1,26 @@
+import { lazy, Suspense } from 'react';
 import { createBrowserRouter } from 'react-router';
 import { ComingSoon } from '../components/ui/coming-soon';
 import { RouteErrorScreen } from './error-boundary';
 import { HomeRedirect, RequireAdmin, RequireUser, RequireVisitor } from './guards';
 import { Layout } from './layout';
+import { SeatMapScreen } from '../features/seat-map/components/seat-map-screen';
+import { LoginScreen } from '../features/auth/components/login-screen';
+import { RegisterScreen } from '../features/auth/components/register-screen';
+import { ProfileScreen } from '../features/profile/components/profile-screen';
+import { logout } from './logout';
+import { CheckoutSuccessScreen } from '../features/checkout/components/checkout-success-screen';
+import { CheckoutCancelScreen } from '../features/checkout/components/checkout-cancel-screen';
+import { MyTicketsScreen } from '../features/tickets/components/my-tickets-screen';
+import { BookedSeatsScreen } from '../features/admin-bookings/components/booked-seats-screen';
+import { ShowtimeQrCodesScreen } from '../features/admin-bookings/components/showtime-qr-codes-screen';
+import { MoviesScreen } from '../features/catalogue/components/movies-screen';
+import { MovieShowtimesScreen } from '../features/catalogue/components/movie-showtimes-screen';
+import { AdminDashboard } from '../features/admin-catalogue/components/admin-dashboard';
+import { ManageShowtimesScreen } from '../features/admin-catalogue/components/manage-showtimes-screen';
+
+// The scanner (and its WebAssembly decoder) loads only on /admin/scan.
+const ScannerPage = lazy(() => import('../features/scanner/components/scanner-page'));
 
 // Each feature contributes its screens here; features never import one another.
 export const router = createBrowserRouter([
@@ -15,7 +33,7 @@ export const router = createBrowserRouter([
         path: '/login',
         element: (
           <RequireVisitor>
-            <ComingSoon title="Sign in" />
+            <LoginScreen />
           </RequireVisitor>
         ),
       },
@@ -23,7 +41,7 @@ export const router = createBrowserRouter([
         path: '/register',
         element: (
           <RequireVisitor>
-            <ComingSoon title="Create account" />
+            <RegisterScreen />
           </RequireVisitor>
         ),
       },
@@ -31,7 +49,7 @@ export const router = createBrowserRouter([
         path: '/movies',
         element: (
           <RequireUser>
-            <ComingSoon title="Movies" />
+            <MoviesScreen />
           </RequireUser>
         ),
       },
@@ -39,7 +57,7 @@ export const router = createBrowserRouter([
         path: '/movies/:id',
         element: (
           <RequireUser>
-            <ComingSoon title="Showtimes" />
+            <MovieShowtimesScreen />
           </RequireUser>
         ),
       },
@@ -47,17 +65,17 @@ export const router = createBrowserRouter([
         path: '/showtimes/:id/seats',
         element: (
           <RequireUser>
-            <ComingSoon title="Select Seats" />
+            <SeatMapScreen />
           </RequireUser>
         ),
       },
-      { path: '/checkout/success', element: <ComingSoon title="Payment Successful" /> },
-      { path: '/checkout/cancel', element: <ComingSoon title="Payment Cancelled" /> },
+      { path: '/checkout/success', element: <CheckoutSuccessScreen /> },
+      { path: '/checkout/cancel', element: <CheckoutCancelScreen /> },
       {
         path: '/tickets',
         element: (
           <RequireUser>
-            <ComingSoon title="My Tickets" />
+            <MyTicketsScreen />
           </RequireUser>
         ),
       },
@@ -65,7 +83,7 @@ export const router = createBrowserRouter([
         path: '/profile',
         element: (
           <RequireUser>
-            <ComingSoon title="Profile" />
+            <ProfileScreen onLogout={logout} />
           </RequireUser>
         ),
       },
@@ -73,7 +91,7 @@ export const router = createBrowserRouter([
         path: '/admin',
         element: (
           <RequireAdmin>
-            <ComingSoon title="Admin" />
+            <AdminDashboard />
           </RequireAdmin>
         ),
       },
@@ -81,7 +99,7 @@ export const router = createBrowserRouter([
         path: '/admin/showtimes',
         element: (
           <RequireAdmin>
-            <ComingSoon title="Manage Showtimes" />
+            <ManageShowtimesScreen />
           </RequireAdmin>
         ),
       },
@@ -89,7 +107,7 @@ export const router = createBrowserRouter([
         path: '/admin/showtimes/:id/booked',
         element: (
           <RequireAdmin>
-            <ComingSoon title="Booked Seats" />
+            <BookedSeatsScreen />
           </RequireAdmin>
         ),
       },
@@ -97,7 +115,7 @@ export const router = createBrowserRouter([
         path: '/admin/showtimes/:id/tickets',
         element: (
           <RequireAdmin>
-            <ComingSoon title="Showtime QR Codes" />
+            <ShowtimeQrCodesScreen />
           </RequireAdmin>
         ),
       },
@@ -105,7 +123,9 @@ export const router = createBrowserRouter([
         path: '/admin/scan',
         element: (
           <RequireAdmin>
-            <ComingSoon title="Scan Tickets" />
+            <Suspense fallback={<p className="muted">Loading scanner…</p>}>
+              <ScannerPage />
+            </Suspense>
           </RequireAdmin>
         ),
       },

@@ -1,9 +1,10 @@
 import { hash, verify } from '@node-rs/argon2';
-import { eq } from 'drizzle-orm';
-import type { Role, User } from '@cinema/contract';
+import { and, desc, eq, lte, gt, ne, sql } from 'drizzle-orm';
+import type { AuthResponse, Role, User } from '@cinema/contract';
 import { PG_UNIQUE_VIOLATION, pgErrorCode, type Queryable } from '../../db/database.ts';
-import { users } from '../../db/schema/index.ts';
-import { conflict } from '../../errors.ts';
+import { loginFailures, sessions, users } from '../../db/schema/index.ts';
+import { AppError, conflict, unauthorized } from '../../errors.ts';
+import { createSession } from '../../plugins/auth.ts';
 
 // argon2id with the library's defaults (19 MiB, 2 passes): OWASP's recommended minimum.
 export const hashPassword = (password: string) => hash(password);
@@ -11,9 +12,16 @@ export const verifyPassword = (passwordHash: string, password: string) => verify
 
 export const normalizeEmail = (email: string) => email.trim().toLowerCase();
 
+/** Failed password attempts per (email, client address) that lock further attempts… */
+export const LOGIN_LOCK_FAILURES = 10;
+/** …for this many minutes after the failures. */
+export const LOGIN_LOCK_MINUTES = 15;
+
 export function presentUser(u: { id: string; name: string; email: string; role: Role }): User {
   return { id: u.id, name: u.name, email: u.email, role: u.role };
 }
+
+const emailTaken = () => conflict('Email is already registered', 'email_taken');
 
 /** Creates a user; a taken email (in any letter case, even under a simultaneous insert) is a 409. */
 export async function createUser(
@@ -33,12 +41,12 @@ export async function createUser(
       .returning();
     return presentUser(row!);
   } catch (err) {
-    if (pgErrorCode(err) === PG_UNIQUE_VIOLATION)
-      throw conflict('Email is already registered', 'email_taken');
+    if (pgErrorCode(err) === PG_UNIQUE_VIOLATION) throw emailTaken();
     throw err;
   }
 }
 
+/** The stored user with this email (any letter case), or null. */
 export async function findUserByEmail(db: Queryable, email: string) {
   const [row] = await db
     .select()
@@ -46,4 +54,126 @@ export async function findUserByEmail(db: Queryable, email: string) {
     .where(eq(users.email, normalizeEmail(email)))
     .limit(1);
   return row ?? null;
+}
+
+/** Creates a customer account and signs it in. */
+export async function registerUser(
+  db: Queryable,
+  input: { name: string; email: string; password: string },
+): Promise<AuthResponse> {
+  const user = await createUser(db, input);
+  return { user, token: await createSession(db, user.id) };
+}
+
+// A real argon2id hash of a random secret: unknown emails are verified against it, so a failed sign-in takes
+// as long whether or not the account exists.
+let dummyHash: Promise<string> | undefined;
+const getDummyHash = () => (dummyHash ??= hashPassword(crypto.randomUUID()));
+
+// Database time, so every server process agrees on the window whatever its own clock says.
+const windowStart = sql`(now() - ${sql.raw(`interval '${LOGIN_LOCK_MINUTES} minutes'`)})`;
+
+function tooManyFailures(retryAfterSeconds: number) {
+  const minutes = Math.max(1, Math.ceil(retryAfterSeconds / 60));
+  return new AppError(
+    429,
+    'too_many_requests',
+    `Too many failed sign-in attempts. Try again in ${minutes} minute${minutes === 1 ? '' : 's'}.`,
+    { retryAfterSeconds },
+  );
+}
+
+/**
+ * Runs one password check under the failure lock of (email, address). The attempt is recorded BEFORE the check
+ * and counted with every other recent one, so simultaneous guesses cannot slip past the limit; it is kept as a
+ * failure unless the check passes. Stored in the database, so the lock holds across server processes.
+ */
+async function lockedPasswordAttempt(
+  db: Queryable,
+  key: { email: string; ip: string },
+  check: () => Promise<boolean>,
+): Promise<boolean> {
+  const forKey = and(eq(loginFailures.email, key.email), eq(loginFailures.ip, key.ip));
+  await db.delete(loginFailures).where(and(forKey, lte(loginFailures.at, windowStart)));
+  const [attempt] = await db
+    .insert(loginFailures)
+    .values({ email: key.email, ip: key.ip })
+    .returning({ id: loginFailures.id });
+  const recent = await db
+    .select({
+      secondsLeft: sql<string>`extract(epoch from ${loginFailures.at} - ${windowStart})`,
+    })
+    .from(loginFailures)
+    .where(and(forKey, ne(loginFailures.id, attempt!.id), gt(loginFailures.at, windowStart)))
+    .orderBy(desc(loginFailures.at))
+    .limit(LOGIN_LOCK_FAILURES);
+  if (recent.length >= LOGIN_LOCK_FAILURES) {
+    await db.delete(loginFailures).where(eq(loginFailures.id, attempt!.id));
+    // The lock lifts when the oldest of the last LOGIN_LOCK_FAILURES failures leaves the window.
+    throw tooManyFailures(Math.max(1, Math.ceil(Number(recent.at(-1)!.secondsLeft))));
+  }
+  const ok = await check();
+  if (ok) await db.delete(loginFailures).where(forKey);
+  return ok;
+}
+
+/** Signs in with email and password; the same 401 for an unknown email and a wrong password. */
+export async function signIn(
+  db: Queryable,
+  input: { email: string; password: string; ip: string },
+): Promise<AuthResponse> {
+  const email = normalizeEmail(input.email);
+  const user = await findUserByEmail(db, email);
+  const ok = await lockedPasswordAttempt(db, { email, ip: input.ip }, async () => {
+    const matches = await verifyPassword(user?.passwordHash ?? (await getDummyHash()), input.password);
+    return matches && user !== null;
+  });
+  if (!ok || !user) throw new AppError(401, 'invalid_credentials', 'Invalid credentials');
+  return { user: presentUser(user), token: await createSession(db, user.id) };
+}
+
+/** Ends one session: its token stops working at once. */
+export async function signOut(db: Queryable, sessionId: string): Promise<void> {
+  await db.delete(sessions).where(eq(sessions.id, sessionId));
+}
+
+/** Changes a user's name and email; an email another account uses is a 409. */
+export async function updateProfile(
+  db: Queryable,
+  userId: string,
+  input: { name: string; email: string },
+): Promise<User> {
+  try {
+    const [row] = await db
+      .update(users)
+      .set({ name: input.name.trim(), email: normalizeEmail(input.email) })
+      .where(eq(users.id, userId))
+      .returning();
+    if (!row) throw unauthorized();
+    return presentUser(row);
+  } catch (err) {
+    if (pgErrorCode(err) === PG_UNIQUE_VIOLATION) throw emailTaken();
+    throw err;
+  }
+}
+
+/**
+ * Changes the password after checking the current one (under the same failure lock as sign-in, so a stolen
+ * token cannot be used to guess it) and ends every other session of the user; the current one keeps working.
+ */
+export async function changePassword(
+  db: Queryable,
+  input: { userId: string; sessionId: string; currentPassword: string; newPassword: string; ip: string },
+): Promise<void> {
+  const [user] = await db.select().from(users).where(eq(users.id, input.userId)).limit(1);
+  if (!user) throw unauthorized();
+  const ok = await lockedPasswordAttempt(db, { email: user.email, ip: input.ip }, () =>
+    verifyPassword(user.passwordHash, input.currentPassword),
+  );
+  if (!ok) throw new AppError(400, 'wrong_password', 'Current password is incorrect');
+  const passwordHash = await hashPassword(input.newPassword);
+  await db.transaction(async (tx) => {
+    await tx.update(users).set({ passwordHash }).where(eq(users.id, user.id));
+    await tx.delete(sessions).where(and(eq(sessions.userId, user.id), ne(sessions.id, input.sessionId)));
+  });
 }

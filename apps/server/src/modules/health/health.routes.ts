@@ -4,6 +4,19 @@ import { ErrorSchema } from '@cinema/contract';
 import { checkDatabase } from './health.service.ts';
 
 export const healthRoutes: FastifyPluginAsyncZod = async (app) => {
+  // No database and no work: the baseline the benchmark compares real routes with (and a cheap liveness probe).
+  app.get(
+    '/health/live',
+    {
+      schema: {
+        tags: ['health'],
+        summary: 'Liveness only: answers without touching the database',
+        response: { 200: z.object({ ok: z.literal(true) }) },
+      },
+    },
+    async () => ({ ok: true as const }),
+  );
+
   app.get(
     '/health',
     {

@@ -14,6 +14,12 @@ describe.each(engines)('health on %s', (engine) => {
     expect(res.json()).toEqual({ ok: true, database: engine });
   });
 
+  it('answers the liveness probe without the database', async () => {
+    const res = await t.app.inject({ method: 'GET', url: '/api/health/live' });
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toEqual({ ok: true });
+  });
+
   it('answers unknown API routes with a JSON 404', async () => {
     const res = await t.app.inject({ method: 'GET', url: '/api/no-such-thing' });
     expect(res.statusCode).toBe(404);

@@ -1,0 +1,26 @@
+import type { FastifyInstance } from 'fastify';
+import { ensureAdmin } from './modules/accounts/admin-bootstrap.ts';
+import { seedDemo } from './modules/demo/demo.service.ts';
+import { ensureDefaultHalls } from './modules/rooms/rooms.service.ts';
+
+export interface BootstrapReport {
+  /** Lines to print once at start (the admin login, what was seeded). */
+  messages: string[];
+}
+
+/**
+ * Runs once when the server starts (not in buildApp, so tests stay quiet): ensures the admin account, the
+ * default halls and, on an empty database, the demo catalogue.
+ */
+export async function bootstrap(app: FastifyInstance): Promise<BootstrapReport> {
+  const messages: string[] = [];
+  const admin = await ensureAdmin(app.database.db, app.config);
+  if (admin) messages.push(admin.message);
+  const halls = await ensureDefaultHalls(app.database.db);
+  if (halls.length > 0) messages.push(`Halls created: ${halls.map((h) => h.name).join(', ')}`);
+  if (app.config.seedDemo) {
+    const demo = await seedDemo(app.database.db);
+    if (demo) messages.push(`Demo catalogue: ${demo.movies} movies, ${demo.showtimes} showtimes`);
+  }
+  return { messages };
+}

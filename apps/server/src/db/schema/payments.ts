@@ -1,0 +1,122 @@
+import { sql } from 'drizzle-orm';
+import { check, index, integer, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { users } from './accounts.ts';
+import { bookings } from './bookings.ts';
+
+export const PAYMENT_PROVIDERS = ['local', 'stripe'] as const;
+export type PaymentProviderName = (typeof PAYMENT_PROVIDERS)[number];
+
+export const CHECKOUT_STATUSES = [
+  'open',
+  'paid',
+  'expired',
+  'cancelled',
+  'refunded',
+  'partially_refunded',
+] as const;
+export type CheckoutStatus = (typeof CHECKOUT_STATUSES)[number];
+
+/**
+ * One payment attempt for a set of held bookings. Our id is the sessionId clients see; the provider's own id
+ * (a Stripe `cs_…`, or our id for the local provider) is unique so webhooks and return URLs find the row.
+ */
+export const checkoutSessions = pgTable(
+  'checkout_sessions',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'restrict' }),
+    provider: text('provider', { enum: PAYMENT_PROVIDERS }).notNull(),
+    /** Set once the provider has created its session (after our transaction commits). */
+    providerSessionId: text('provider_session_id').unique('checkout_sessions_provider_session_unique'),
+    status: text('status', { enum: CHECKOUT_STATUSES }).notNull().default('open'),
+    amountCents: integer('amount_cents').notNull(),
+    currency: text('currency').notNull().default('usd'),
+    url: text('url'),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    paidAt: timestamp('paid_at', { withTimezone: true }),
+    /** The provider's payment (Stripe payment_intent) that refunds are made against. */
+    providerPaymentId: text('provider_payment_id'),
+  },
+  (t) => [
+    index('checkout_sessions_user_idx').on(t.userId),
+    check(
+      'checkout_sessions_status_check',
+      sql`${t.status} in ('open', 'paid', 'expired', 'cancelled', 'refunded', 'partially_refunded')`,
+    ),
+    check('checkout_sessions_provider_check', sql`${t.provider} in ('local', 'stripe')`),
+    check('checkout_sessions_amount_check', sql`${t.amountCents} > 0`),
+  ],
+);
+
+export const SESSION_BOOKING_RESULTS = ['confirmed', 'refunded'] as const;
+
+/**
+ * The seats a session pays for, with the price charged for each: kept here, never only in provider metadata.
+ * The seat is copied so the customer can be told what was refunded even if the booking row is gone (a showtime
+ * deleted after an abandoned checkout removes its released bookings; booking_id then becomes null).
+ */
+export const checkoutSessionBookings = pgTable(
+  'checkout_session_bookings',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    sessionId: uuid('session_id')
+      .notNull()
+      .references(() => checkoutSessions.id, { onDelete: 'cascade' }),
+    bookingId: uuid('booking_id').references(() => bookings.id, { onDelete: 'set null' }),
+    seatRow: integer('seat_row').notNull(),
+    seatNumber: integer('seat_number').notNull(),
+    priceCents: integer('price_cents').notNull(),
+    /** What fulfilment did with this seat: confirmed it for this payment, or refunded it. */
+    result: text('result', { enum: SESSION_BOOKING_RESULTS }),
+  },
+  (t) => [
+    uniqueIndex('checkout_session_bookings_session_booking_unique').on(t.sessionId, t.bookingId),
+    index('checkout_session_bookings_booking_idx').on(t.bookingId),
+    check(
+      'checkout_session_bookings_result_check',
+      sql`${t.result} is null or ${t.result} in ('confirmed', 'refunded')`,
+    ),
+  ],
+);
+
+export const REFUND_STATUSES = ['pending', 'succeeded'] as const;
+
+/**
+ * A seat paid for but not deliverable. Written inside the fulfilment transaction as `pending` (one per seat of a
+ * session), sent to the provider after commit, and retried until it succeeds.
+ */
+export const paymentRefunds = pgTable(
+  'payment_refunds',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    sessionId: uuid('session_id')
+      .notNull()
+      .references(() => checkoutSessions.id, { onDelete: 'cascade' }),
+    sessionBookingId: uuid('session_booking_id')
+      .notNull()
+      .unique('payment_refunds_session_booking_unique')
+      .references(() => checkoutSessionBookings.id, { onDelete: 'cascade' }),
+    amountCents: integer('amount_cents').notNull(),
+    status: text('status', { enum: REFUND_STATUSES }).notNull().default('pending'),
+    providerRefundId: text('provider_refund_id'),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    refundedAt: timestamp('refunded_at', { withTimezone: true }),
+  },
+  (t) => [
+    index('payment_refunds_session_idx').on(t.sessionId),
+    index('payment_refunds_pending_idx')
+      .on(t.createdAt)
+      .where(sql`${t.status} = 'pending'`),
+    check('payment_refunds_status_check', sql`${t.status} in ('pending', 'succeeded')`),
+  ],
+);
+
+/** Provider webhook events already handled, by the provider's event id: a replay changes nothing. */
+export const paymentEvents = pgTable('payment_events', {
+  id: text('id').primaryKey(),
+  type: text('type').notNull(),
+  receivedAt: timestamp('received_at', { withTimezone: true }).notNull().defaultNow(),
+});

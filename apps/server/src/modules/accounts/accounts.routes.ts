@@ -1,0 +1,181 @@
+import type { FastifyContextConfig, FastifySchemaValidationError } from 'fastify';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import {
+  AuthResponseSchema,
+  ErrorSchema,
+  LoginBodySchema,
+  OkSchema,
+  PasswordChangeBodySchema,
+  ProfileBodySchema,
+  RegisterBodySchema,
+  UserSchema,
+} from '@cinema/contract';
+import { rateLimit } from '../../app.ts';
+import { AppError } from '../../errors.ts';
+import {
+  LOGIN_LOCK_FAILURES,
+  LOGIN_LOCK_MINUTES,
+  changePassword,
+  presentUser,
+  registerUser,
+  signIn,
+  signOut,
+  updateProfile,
+} from './accounts.service.ts';
+
+/** Per-address request limits (lifted with RATE_LIMIT=off; the login-failure lock is separate and stays on). */
+export const ACCOUNT_RATE_LIMITS = {
+  register: { max: 20, timeWindow: '10 minutes' },
+  login: { max: 30, timeWindow: '1 minute' },
+  password: { max: 20, timeWindow: '15 minutes' },
+} as const;
+
+const PASSWORD_FIELDS = new Set(['/password', '/newPassword']);
+const PASSWORD_POLICY_CHECKS = new Set(['too_small', 'too_big', 'invalid_format']);
+
+/**
+ * A password that breaks the policy is a 400 `weak_password` saying everything it lacks in one sentence
+ * ("Password must be at least 8 characters, contain a number and contain a symbol"); any other invalid input
+ * keeps the usual `bad_request` message.
+ */
+const weakPasswordFormatter = (errors: FastifySchemaValidationError[]): Error => {
+  const policy = errors.filter(
+    (e) => PASSWORD_FIELDS.has(e.instancePath) && PASSWORD_POLICY_CHECKS.has(e.keyword),
+  );
+  if (policy.length === 0) return new Error(errors[0]?.message ?? 'Invalid input');
+  const [first, ...rest] = policy.map((e) => e.message ?? '');
+  const parts = [first, ...rest.map((m) => m.replace(/^Password must /, ''))];
+  const sentence = parts.length === 1 ? parts[0] : `${parts.slice(0, -1).join(', ')} and ${parts.at(-1)}`;
+  return new AppError(400, 'weak_password', `${sentence}.`);
+};
+
+const signedIn = { security: [{ bearer: [] }] };
+
+/** Registration, sign-in and sign-out, and the signed-in user's own account. */
+export const accountsRoutes: FastifyPluginAsyncZod = async (app) => {
+  const limit = (name: keyof typeof ACCOUNT_RATE_LIMITS): FastifyContextConfig =>
+    rateLimit(app, ACCOUNT_RATE_LIMITS[name].max, ACCOUNT_RATE_LIMITS[name].timeWindow);
+
+  app.post(
+    '/auth/register',
+    {
+      config: limit('register'),
+      schemaErrorFormatter: weakPasswordFormatter,
+      schema: {
+        tags: ['accounts'],
+        summary: 'Create a customer account and sign it in',
+        description:
+          'Passwords: 8–72 characters with an uppercase letter, a lowercase letter, a number and a symbol.',
+        body: RegisterBodySchema,
+        response: { 201: AuthResponseSchema, 400: ErrorSchema, 409: ErrorSchema, 429: ErrorSchema },
+      },
+    },
+    async (request, reply) => reply.status(201).send(await registerUser(app.database.db, request.body)),
+  );
+
+  app.post(
+    '/auth/login',
+    {
+      config: limit('login'),
+      schema: {
+        tags: ['accounts'],
+        summary: 'Sign in with email and password',
+        description: `Any failure is "Invalid credentials". ${LOGIN_LOCK_FAILURES} failures for one email from one address within ${LOGIN_LOCK_MINUTES} minutes lock further attempts (429), even with RATE_LIMIT=off.`,
+        body: LoginBodySchema,
+        response: { 200: AuthResponseSchema, 400: ErrorSchema, 401: ErrorSchema, 429: ErrorSchema },
+      },
+    },
+    async (request, reply) => {
+      try {
+        return await signIn(app.database.db, { ...request.body, ip: request.ip });
+      } catch (err) {
+        retryAfterHeader(err, reply);
+        throw err;
+      }
+    },
+  );
+
+  app.post(
+    '/auth/logout',
+    {
+      onRequest: app.requireUser,
+      schema: {
+        tags: ['accounts'],
+        summary: 'Sign out: the token stops working',
+        ...signedIn,
+        response: { 204: z.null().describe('Signed out'), 401: ErrorSchema },
+      },
+    },
+    async (request, reply) => {
+      await signOut(app.database.db, request.user!.sessionId);
+      return reply.status(204).send(null);
+    },
+  );
+
+  app.get(
+    '/user/me',
+    {
+      onRequest: app.requireUser,
+      schema: {
+        tags: ['accounts'],
+        summary: 'The signed-in user',
+        ...signedIn,
+        response: { 200: UserSchema, 401: ErrorSchema },
+      },
+    },
+    async (request) => presentUser(request.user!),
+  );
+
+  app.put(
+    '/user/profile',
+    {
+      onRequest: app.requireUser,
+      schema: {
+        tags: ['accounts'],
+        summary: "Change the signed-in user's name and email",
+        ...signedIn,
+        body: ProfileBodySchema,
+        response: { 200: UserSchema, 400: ErrorSchema, 401: ErrorSchema, 409: ErrorSchema },
+      },
+    },
+    async (request) => updateProfile(app.database.db, request.user!.id, request.body),
+  );
+
+  app.put(
+    '/user/password',
+    {
+      onRequest: app.requireUser,
+      config: limit('password'),
+      schemaErrorFormatter: weakPasswordFormatter,
+      schema: {
+        tags: ['accounts'],
+        summary: 'Change the password; every other session of the user ends',
+        ...signedIn,
+        body: PasswordChangeBodySchema,
+        response: { 200: OkSchema, 400: ErrorSchema, 401: ErrorSchema, 429: ErrorSchema },
+      },
+    },
+    async (request, reply) => {
+      try {
+        await changePassword(app.database.db, {
+          userId: request.user!.id,
+          sessionId: request.user!.sessionId,
+          currentPassword: request.body.currentPassword,
+          newPassword: request.body.newPassword,
+          ip: request.ip,
+        });
+      } catch (err) {
+        retryAfterHeader(err, reply);
+        throw err;
+      }
+      return { ok: true as const };
+    },
+  );
+};
+
+function retryAfterHeader(err: unknown, reply: { header(name: string, value: string): unknown }) {
+  if (err instanceof AppError && typeof err.extra.retryAfterSeconds === 'number') {
+    reply.header('retry-after', String(err.extra.retryAfterSeconds));
+  }
+}

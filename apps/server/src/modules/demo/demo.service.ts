@@ -1,0 +1,159 @@
+import { createHash } from 'node:crypto';
+import { count, sql } from 'drizzle-orm';
+import type { Db } from '../../db/database.ts';
+import { movies, posters, showtimes } from '../../db/schema/index.ts';
+import { listHalls } from '../rooms/rooms.service.ts';
+import { showtimeEndsAt } from '../showtimes/showtimes.service.ts';
+import { paintPoster, type PosterDesign } from './poster-art.ts';
+
+interface DemoMovie {
+  title: string;
+  description: string;
+  durationMinutes: number;
+  rating: string;
+  poster: Omit<PosterDesign, 'title'>;
+}
+
+/** Fictional films; their posters are painted at seed time, nothing is downloaded. */
+export const DEMO_MOVIES: DemoMovie[] = [
+  {
+    title: 'The Last Lighthouse',
+    description:
+      'A retired keeper returns to the island lighthouse she swore never to light again, the night a storm strands a ferry offshore.',
+    durationMinutes: 118,
+    rating: 'PG-13',
+    poster: { motif: 'sunset', top: [255, 140, 90], bottom: [40, 30, 80], accent: [255, 220, 120], seed: 11 },
+  },
+  {
+    title: 'Neon Harbor',
+    description:
+      'In a port city that never sleeps, a courier with a perfect memory is hired to forget one delivery.',
+    durationMinutes: 132,
+    rating: 'R',
+    poster: { motif: 'neon', top: [60, 10, 90], bottom: [10, 5, 30], accent: [255, 60, 170], seed: 22 },
+  },
+  {
+    title: 'Paper Moons',
+    description:
+      'Two siblings fold a paper moon to replace the one that vanished from their village sky. An animated adventure for all ages.',
+    durationMinutes: 94,
+    rating: 'G',
+    poster: { motif: 'moon', top: [20, 30, 80], bottom: [10, 12, 35], accent: [250, 240, 200], seed: 33 },
+  },
+  {
+    title: 'Summit Fever',
+    description:
+      'Six climbers, one window of good weather and a secret buried on the ridge of the world’s most dangerous peak.',
+    durationMinutes: 141,
+    rating: 'PG-13',
+    poster: {
+      motif: 'mountains',
+      top: [120, 170, 230],
+      bottom: [30, 45, 75],
+      accent: [255, 200, 120],
+      seed: 44,
+    },
+  },
+  {
+    title: 'The Quiet Orbit',
+    description:
+      'A lone engineer aboard a research station notices the planet below has started answering her messages.',
+    durationMinutes: 126,
+    rating: 'PG',
+    poster: { motif: 'planet', top: [5, 8, 25], bottom: [25, 15, 50], accent: [230, 120, 70], seed: 55 },
+  },
+  {
+    title: 'Midnight Bakery',
+    description:
+      'A night-shift baker and a sleepless food critic trade insults, recipes and eventually secrets. A warm comedy.',
+    durationMinutes: 101,
+    rating: 'PG',
+    poster: { motif: 'bokeh', top: [70, 35, 45], bottom: [25, 12, 20], accent: [255, 170, 90], seed: 66 },
+  },
+];
+
+// An arbitrary advisory-lock key reserved for seeding, so two processes starting together seed once.
+const SEED_LOCK = 71_002;
+const FIRST_SHOW_HOUR = 11;
+const LAST_START_HOUR = 22;
+const SEED_DAYS = 7;
+
+/** Matinees are cheaper; the largest hall costs a little more. */
+function demoPrice(start: Date, hallIndex: number): number {
+  const base = start.getHours() < 17 ? 1200 : 1500;
+  return base + (hallIndex === 2 ? 300 : 0);
+}
+
+const roundUpToQuarter = (d: Date) => new Date(Math.ceil(d.getTime() / (15 * 60_000)) * 15 * 60_000);
+
+export interface SeedReport {
+  movies: number;
+  showtimes: number;
+}
+
+/**
+ * On an empty catalogue: the demo movies with generated posters and back-to-back showtimes over the next seven
+ * days in every hall (in the server's time zone). Returns null when there already are movies.
+ */
+export async function seedDemo(db: Db, now = new Date()): Promise<SeedReport | null> {
+  const designs = DEMO_MOVIES.map((m) => paintPoster({ title: m.title, ...m.poster }));
+  return db.transaction(async (tx) => {
+    await tx.execute(sql`select pg_advisory_xact_lock(${SEED_LOCK})`);
+    const [existing] = await tx.select({ n: count() }).from(movies);
+    if (existing!.n > 0) return null;
+    const halls = await listHalls(tx);
+    const created: { id: string; durationMinutes: number | null }[] = [];
+    for (const [i, movie] of DEMO_MOVIES.entries()) {
+      const png = designs[i]!;
+      const [poster] = await tx
+        .insert(posters)
+        .values({
+          contentType: 'image/png',
+          data: png,
+          sizeBytes: png.length,
+          etag: `"${createHash('sha256').update(png).digest('base64url').slice(0, 27)}"`,
+        })
+        .returning({ id: posters.id });
+      const [row] = await tx
+        .insert(movies)
+        .values({
+          title: movie.title,
+          description: movie.description,
+          durationMinutes: movie.durationMinutes,
+          rating: movie.rating,
+          posterId: poster!.id,
+        })
+        .returning({ id: movies.id, durationMinutes: movies.durationMinutes });
+      created.push(row!);
+    }
+
+    const schedule: (typeof showtimes.$inferInsert)[] = [];
+    // Nothing starts within the next half hour: a customer should be able to book what they see.
+    const earliest = new Date(now.getTime() + 30 * 60_000);
+    halls.forEach((hall, hallIndex) => {
+      for (let day = 0; day < SEED_DAYS; day++) {
+        const date = new Date(now);
+        date.setHours(FIRST_SHOW_HOUR, hallIndex * 30, 0, 0);
+        date.setDate(date.getDate() + day);
+        let start = date;
+        let pick = day * 2 + hallIndex;
+        while (start.getHours() < LAST_START_HOUR && start.getDate() === date.getDate()) {
+          const movie = created[pick++ % created.length]!;
+          const endsAt = showtimeEndsAt(start, movie.durationMinutes);
+          if (start > earliest) {
+            schedule.push({
+              movieId: movie.id,
+              auditoriumId: hall.id,
+              startsAt: start,
+              endsAt,
+              priceCents: demoPrice(start, hallIndex),
+            });
+          }
+          start = roundUpToQuarter(endsAt);
+        }
+      }
+    });
+    if (schedule.length > 0) await tx.insert(showtimes).values(schedule);
+    return { movies: created.length, showtimes: schedule.length };
+  });
+}

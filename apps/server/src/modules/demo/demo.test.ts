@@ -1,0 +1,100 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { bootstrap } from '../../bootstrap.ts';
+import { createTestApp, engines, signedInAdmin, type TestApp } from '../../test/helpers.ts';
+import { ensureDefaultHalls } from '../rooms/rooms.service.ts';
+import { seedDemo } from './demo.service.ts';
+
+const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
+
+describe.each(engines)('demo catalogue on %s', (engine) => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp(engine);
+    await ensureDefaultHalls(t.database.db);
+  });
+  afterAll(() => t.close());
+
+  it('seeds movies with generated posters and a week of showtimes in every hall, once', async () => {
+    const now = new Date();
+    const report = await seedDemo(t.database.db, now);
+    expect(report!.movies).toBe(6);
+    expect(report!.showtimes).toBeGreaterThan(40);
+
+    const movies = (await t.app.inject({ method: 'GET', url: '/api/movies' })).json();
+    expect(movies).toHaveLength(6);
+    for (const movie of movies) {
+      expect(movie).toMatchObject({
+        title: expect.any(String),
+        durationMinutes: expect.any(Number),
+        rating: expect.any(String),
+      });
+      const poster = await t.app.inject({ method: 'GET', url: movie.posterUrl });
+      expect(poster.statusCode).toBe(200);
+      expect(poster.headers['content-type']).toBe('image/png');
+      const png = poster.rawPayload;
+      expect(png.subarray(0, 8).equals(PNG_SIGNATURE)).toBe(true);
+      // IHDR: width and height of a 2:3 poster.
+      expect([png.readUInt32BE(16), png.readUInt32BE(20)]).toEqual([300, 450]);
+
+      const showtimes = (
+        await t.app.inject({ method: 'GET', url: `/api/movies/${movie.id}/showtimes` })
+      ).json();
+      expect(showtimes.length).toBeGreaterThan(0);
+    }
+
+    const admin = await signedInAdmin(t.app);
+    const all = (
+      await t.app.inject({ method: 'GET', url: '/api/admin/showtimes', headers: admin.headers })
+    ).json();
+    expect(all).toHaveLength(report!.showtimes);
+    expect(new Set(all.map((s: { Auditorium: { name: string } }) => s.Auditorium.name))).toEqual(
+      new Set(['Hall 1', 'Hall 2', 'Hall 3']),
+    );
+    const inAWeek = now.getTime() + 8 * 24 * 3600_000;
+    for (const s of all) {
+      expect(Date.parse(s.startsAt)).toBeGreaterThan(now.getTime());
+      expect(Date.parse(s.startsAt)).toBeLessThan(inAWeek);
+      expect(s.priceCents).toBeGreaterThanOrEqual(1200);
+      expect(s.priceCents).toBeLessThanOrEqual(1800);
+    }
+
+    expect(await seedDemo(t.database.db, now)).toBeNull();
+    expect((await t.app.inject({ method: 'GET', url: '/api/movies' })).json()).toHaveLength(6);
+  });
+});
+
+describe.each(engines)('start-up bootstrap on %s', (engine) => {
+  it('creates the halls and the demo catalogue on an empty database and says so', async () => {
+    const t = await createTestApp(engine, {
+      SEED_DEMO: '1',
+      ADMIN_EMAIL: 'boss@example.com',
+      ADMIN_PASSWORD: 'Popcorn#2026',
+    });
+    try {
+      const { messages } = await bootstrap(t.app);
+      expect(messages).toContain('Halls created: Hall 1, Hall 2, Hall 3');
+      expect(messages.find((m) => m.startsWith('Demo catalogue: 6 movies, '))).toBeDefined();
+      expect((await t.app.inject({ method: 'GET', url: '/api/movies' })).json()).toHaveLength(6);
+      // A restart changes nothing.
+      const again = await bootstrap(t.app);
+      expect(again.messages.some((m) => m.startsWith('Halls') || m.startsWith('Demo'))).toBe(false);
+    } finally {
+      await t.close();
+    }
+  });
+
+  it('creates the halls but no movies with SEED_DEMO=0', async () => {
+    const t = await createTestApp(engine, {
+      SEED_DEMO: '0',
+      ADMIN_EMAIL: 'boss@example.com',
+      ADMIN_PASSWORD: 'Popcorn#2026',
+    });
+    try {
+      const { messages } = await bootstrap(t.app);
+      expect(messages).toContain('Halls created: Hall 1, Hall 2, Hall 3');
+      expect((await t.app.inject({ method: 'GET', url: '/api/movies' })).json()).toEqual([]);
+    } finally {
+      await t.close();
+    }
+  });
+});

@@ -1,0 +1,159 @@
+import type { FastifyRequest } from 'fastify';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { ErrorSchema, IdParamsSchema, MovieFieldsSchema, MovieSchema, OkSchema } from '@cinema/contract';
+import { AppError, badRequest } from '../../errors.ts';
+import {
+  createMovie,
+  deleteMovie,
+  getMovie,
+  getPoster,
+  listMovies,
+  type NewMovie,
+} from './movies.service.ts';
+
+const adminErrors = { 400: ErrorSchema, 401: ErrorSchema, 403: ErrorSchema };
+const tooLarge = () => new AppError(413, 'payload_too_large', 'Poster must be at most 5 MB');
+
+/** Reads the Add Movie form: text fields plus the optional file part `poster` (an empty file means none). */
+async function readMovieForm(request: FastifyRequest): Promise<{ fields: NewMovie; poster?: Buffer }> {
+  if (!request.isMultipart()) {
+    throw new AppError(415, 'unsupported_media_type', 'Send the movie as multipart/form-data');
+  }
+  const raw: Record<string, string> = {};
+  let poster: Buffer | undefined;
+  let strayFile: string | undefined;
+  try {
+    for await (const part of request.parts()) {
+      if (part.type === 'file') {
+        const data = await part.toBuffer();
+        if (part.fieldname !== 'poster') strayFile = part.fieldname;
+        else if (data.length > 0) poster = data;
+      } else if (typeof part.value === 'string' && part.value.trim() !== '') {
+        // An empty form field means "not given", not an invalid value.
+        raw[part.fieldname] = part.value;
+      }
+    }
+  } catch (err) {
+    if ((err as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE') throw tooLarge();
+    // The form parser's own errors (cut-off body, bad boundary, too many parts) are the client's: 4xx.
+    if (err instanceof AppError || typeof (err as { statusCode?: unknown }).statusCode === 'number')
+      throw err;
+    throw badRequest('Malformed multipart form');
+  }
+  if (strayFile) throw badRequest(`Unexpected file field "${strayFile}"; send the image as "poster"`);
+  const parsed = MovieFieldsSchema.safeParse(raw);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!;
+    throw badRequest(issue.path.length ? `${issue.path.join('.')}: ${issue.message}` : issue.message);
+  }
+  return { fields: parsed.data, poster };
+}
+
+/** True when the client's cached copy (If-None-Match) is the current one. */
+function clientHasCurrent(ifNoneMatch: string | undefined, etag: string): boolean {
+  if (!ifNoneMatch) return false;
+  return ifNoneMatch
+    .split(',')
+    .map((t) => t.trim().replace(/^W\//, ''))
+    .some((t) => t === '*' || t === etag);
+}
+
+/** Movies for customers and staff, and their poster images. */
+export const moviesRoutes: FastifyPluginAsyncZod = async (app) => {
+  app.get(
+    '/movies',
+    {
+      schema: { tags: ['movies'], summary: 'All movies, by title', response: { 200: z.array(MovieSchema) } },
+    },
+    async () => listMovies(app.database.db, 'title'),
+  );
+
+  app.get(
+    '/movies/:id',
+    {
+      schema: {
+        tags: ['movies'],
+        summary: 'One movie',
+        params: IdParamsSchema,
+        response: { 200: MovieSchema, 400: ErrorSchema, 404: ErrorSchema },
+      },
+    },
+    async (request) => getMovie(app.database.db, request.params.id),
+  );
+
+  app.get(
+    '/posters/:id',
+    {
+      schema: {
+        tags: ['movies'],
+        summary: 'A poster image (immutable: cache it forever)',
+        description:
+          'Answers 304 when If-None-Match carries the current ETag; 400 for a bad id, 404 unknown.',
+        params: IdParamsSchema,
+      },
+    },
+    async (request, reply) => {
+      const poster = await getPoster(app.database.db, request.params.id);
+      reply
+        .header('etag', poster.etag)
+        .header('cache-control', 'public, max-age=31536000, immutable')
+        .header('x-content-type-options', 'nosniff');
+      if (clientHasCurrent(request.headers['if-none-match'], poster.etag)) return reply.status(304).send();
+      return reply.type(poster.contentType).send(poster.data);
+    },
+  );
+
+  app.get(
+    '/admin/movies',
+    {
+      onRequest: app.requireAdmin,
+      schema: {
+        tags: ['movies'],
+        summary: 'All movies, newest first',
+        security: [{ bearer: [] }],
+        response: { 200: z.array(MovieSchema), ...adminErrors },
+      },
+    },
+    async () => listMovies(app.database.db, 'newest'),
+  );
+
+  app.post(
+    '/admin/movies',
+    {
+      onRequest: app.requireAdmin,
+      schema: {
+        tags: ['movies'],
+        summary: 'Add a movie (multipart: title, description, durationMinutes, rating, file poster)',
+        description: 'The poster is checked by content (JPEG, PNG or WebP) and may be at most 5 MB.',
+        consumes: ['multipart/form-data'],
+        security: [{ bearer: [] }],
+        response: { 201: MovieSchema, ...adminErrors, 413: ErrorSchema, 415: ErrorSchema },
+      },
+    },
+    async (request, reply) => {
+      const { fields, poster } = await readMovieForm(request);
+      return reply.status(201).send(await createMovie(app.database.db, fields, poster));
+    },
+  );
+
+  app.delete(
+    '/admin/movies/:id',
+    {
+      onRequest: app.requireAdmin,
+      schema: {
+        tags: ['movies'],
+        summary: 'Delete a movie with its showtimes (409 if it sold tickets)',
+        security: [{ bearer: [] }],
+        params: IdParamsSchema,
+        response: { 200: OkSchema, ...adminErrors, 404: ErrorSchema, 409: ErrorSchema },
+      },
+    },
+    async (request) => {
+      await deleteMovie(app.database.db, request.params.id);
+      // Its showtimes went with it.
+      void app.seatMaps.invalidate();
+      return { ok: true as const };
+    },
+  );
+};

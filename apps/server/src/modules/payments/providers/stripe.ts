@@ -1,0 +1,120 @@
+import Stripe from 'stripe';
+import {
+  WebhookSignatureError,
+  type PaymentEvent,
+  type PaymentProvider,
+  type ProviderSessionState,
+} from './provider.ts';
+
+export interface StripeProviderOptions {
+  secretKey: string;
+  webhookSecret: string;
+  publicUrl: string;
+  /** Another API origin (tests run a fake Stripe API locally). */
+  apiUrl?: string;
+}
+
+const paymentIdOf = (session: Stripe.Checkout.Session): string | null =>
+  typeof session.payment_intent === 'string' ? session.payment_intent : (session.payment_intent?.id ?? null);
+
+// 'no_payment_required' cannot happen for seats with a price, but it is as good as paid.
+const isPaid = (session: Stripe.Checkout.Session) =>
+  session.payment_status === 'paid' || session.payment_status === 'no_payment_required';
+
+/** Stripe Checkout through the official SDK: one line item per seat, webhooks verified over the raw body. */
+export function createStripeProvider(options: StripeProviderOptions): PaymentProvider {
+  const api = options.apiUrl ? new URL(options.apiUrl) : null;
+  const stripe = new Stripe(options.secretKey, {
+    maxNetworkRetries: 2,
+    timeout: 20_000,
+    telemetry: false,
+    ...(api && {
+      host: api.hostname,
+      port: api.port || (api.protocol === 'https:' ? 443 : 80),
+      protocol: api.protocol === 'http:' ? ('http' as const) : ('https' as const),
+    }),
+  });
+
+  return {
+    name: 'stripe',
+
+    async createSession(input) {
+      const session = await stripe.checkout.sessions.create(
+        {
+          mode: 'payment',
+          line_items: input.lines.map((line) => ({
+            quantity: 1,
+            price_data: {
+              currency: input.currency,
+              unit_amount: line.amountCents,
+              product_data: { name: line.name },
+            },
+          })),
+          expires_at: Math.floor(input.expiresAt.getTime() / 1000),
+          success_url: `${options.publicUrl}/checkout/success?session_id={CHECKOUT_SESSION_ID}`,
+          cancel_url: `${options.publicUrl}/checkout/cancel`,
+          client_reference_id: input.sessionId,
+          customer_email: input.customerEmail,
+          metadata: { sessionId: input.sessionId },
+        },
+        { idempotencyKey: `checkout-${input.sessionId}` },
+      );
+      if (!session.url) throw new Error('Stripe returned a checkout session without a URL');
+      return { providerSessionId: session.id, url: session.url };
+    },
+
+    async getSessionState(providerSessionId): Promise<ProviderSessionState> {
+      const session = await stripe.checkout.sessions.retrieve(providerSessionId);
+      if (isPaid(session)) return { state: 'paid', paymentId: paymentIdOf(session) };
+      if (session.status === 'expired') return { state: 'expired' };
+      return { state: 'open' };
+    },
+
+    async refund({ paymentId, amountCents, idempotencyKey }) {
+      if (!paymentId) throw new Error('No Stripe payment to refund');
+      const refund = await stripe.refunds.create(
+        { payment_intent: paymentId, amount: amountCents },
+        { idempotencyKey: `refund-${idempotencyKey}` },
+      );
+      return { refundId: refund.id };
+    },
+
+    parseWebhook(rawBody, headers): PaymentEvent {
+      const signature = headers['stripe-signature'];
+      if (typeof signature !== 'string' || !signature) {
+        throw new WebhookSignatureError('Missing Stripe-Signature header');
+      }
+      let event: Stripe.Event;
+      try {
+        event = stripe.webhooks.constructEvent(rawBody, signature, options.webhookSecret);
+      } catch (err) {
+        throw new WebhookSignatureError((err as Error).message);
+      }
+      switch (event.type) {
+        case 'checkout.session.completed':
+        case 'checkout.session.async_payment_succeeded': {
+          const session = event.data.object;
+          // A completed session with a delayed payment method is not paid yet: async_payment_succeeded follows.
+          if (!isPaid(session)) return { id: event.id, type: event.type, action: 'ignored' };
+          return {
+            id: event.id,
+            type: event.type,
+            action: 'paid',
+            providerSessionId: session.id,
+            paymentId: paymentIdOf(session),
+          };
+        }
+        case 'checkout.session.expired':
+        case 'checkout.session.async_payment_failed':
+          return {
+            id: event.id,
+            type: event.type,
+            action: 'expired',
+            providerSessionId: event.data.object.id,
+          };
+        default:
+          return { id: event.id, type: event.type, action: 'ignored' };
+      }
+    },
+  };
+}

@@ -1,0 +1,220 @@
+import { randomUUID } from 'node:crypto';
+import type { FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
+import { createClient } from 'redis';
+import type { SeatsUpdate } from '@cinema/contract';
+import { loadSeatMap, presentSeat, type SeatMapSnapshot } from './seating.service.ts';
+
+/** Showtimes kept at once; the least recently loaded goes first. */
+const MAX_ENTRIES = 500;
+/**
+ * A safety net, not the mechanism: every change drops its map at once. This only bounds how long a map could stay
+ * wrong if Redis lost a version (or several processes share a database without sharing a Redis).
+ */
+const MAX_AGE_MS = 2000;
+const ALL = '*';
+const KEY_PREFIX = 'cinema:seat-map:';
+const VERSION_TTL_SECONDS = 7 * 24 * 3600;
+
+interface Entry {
+  snapshot: SeatMapSnapshot;
+  /** The shared versions the map was read under ('' with no Redis). */
+  version: string;
+  /** Local clock (ms) from which the entry must not be served: the earliest hold expiry, or MAX_AGE. */
+  staleAt: number;
+  /** '{"showtime":{…},"seats":[' */
+  head: string;
+  /** Each seat's JSON as a visitor (or anyone but its holder) sees it. */
+  seatJson: string[];
+  visitorJson: string;
+  /** Seat indexes of each customer's live holds, to mark heldByMe for them alone. */
+  holdsByUser: Map<string, number[]>;
+}
+
+interface Loading {
+  version: string;
+  promise: Promise<Entry>;
+  /** Set when a change is made while loading: the result may predate it, so it is served but not kept. */
+  superseded: boolean;
+}
+
+function buildEntry(snapshot: SeatMapSnapshot, version: string, requestedAt: number): Entry {
+  // How far the database clock may be ahead of ours, at most: now() was read after `requestedAt` (our clock).
+  // Holds expire by the database clock, so the entry goes stale that much earlier, never later.
+  const skew = snapshot.readAt.getTime() - requestedAt;
+  let staleAt = requestedAt + MAX_AGE_MS;
+  const holdsByUser = new Map<string, number[]>();
+  snapshot.seats.forEach((seat, i) => {
+    if (seat.status !== 'HELD') return;
+    staleAt = Math.min(staleAt, seat.expiresAt!.getTime() - skew);
+    const list = holdsByUser.get(seat.holderId!);
+    if (list) list.push(i);
+    else holdsByUser.set(seat.holderId!, [i]);
+  });
+  const head = `{"showtime":${JSON.stringify(snapshot.showtime)},"seats":[`;
+  const seatJson = snapshot.seats.map((s) => JSON.stringify(presentSeat(s, null)));
+  const visitorJson = `${head}${seatJson.join(',')}]}`;
+  return { snapshot, version, staleAt, head, seatJson, visitorJson, holdsByUser };
+}
+
+function render(entry: Entry, userId: string | null): string {
+  const mine = userId ? entry.holdsByUser.get(userId) : undefined;
+  if (!mine) return entry.visitorJson;
+  const parts = entry.seatJson.slice();
+  for (const i of mine) parts[i] = JSON.stringify(presentSeat(entry.snapshot.seats[i]!, userId));
+  return `${entry.head}${parts.join(',')}]}`;
+}
+
+/**
+ * Versions of the seat maps shared by every server process through Redis: a change sets a new random version
+ * (and waits for Redis to take it) before its response goes out; a read compares versions before serving a map.
+ * So a customer's next read sees their own change whichever process answers it.
+ */
+export interface SharedVersions {
+  /** The versions a showtime's map depends on: its own and the one of "every map". */
+  read(showtimeId: string): Promise<string>;
+  bump(showtimeId: string): Promise<void>;
+}
+
+function redisVersions(client: ReturnType<typeof createClient>): SharedVersions {
+  return {
+    async read(showtimeId) {
+      const [all, one] = await client.mGet([KEY_PREFIX + ALL, KEY_PREFIX + showtimeId]);
+      return `${all ?? ''}/${one ?? ''}`;
+    },
+    async bump(showtimeId) {
+      await client.set(KEY_PREFIX + showtimeId, randomUUID(), { EX: VERSION_TTL_SECONDS });
+    },
+  };
+}
+
+/**
+ * Seat maps, read from the database once per change instead of once per request. A map is dropped on every
+ * change (every `seats_update` broadcast, plus changes nobody is told about: checkout extending holds, a showtime
+ * deleted), everywhere; it is never served past its first hold's expiry, so lazy expiry stays exact.
+ */
+export class SeatMapCache {
+  private readonly entries = new Map<string, Entry>();
+  private readonly loading = new Map<string, Loading>();
+  /** The last version change sent to Redis: one connection answers in order, so once it is done all are. */
+  private lastBump: Promise<void> = Promise.resolve();
+
+  constructor(
+    private readonly app: FastifyInstance,
+    /** Absent when this process is alone (no Redis): local drops are then the whole story. */
+    private readonly shared?: SharedVersions,
+  ) {}
+
+  /** The seat map's JSON as this caller sees it (their own holds marked); 404 for an unknown showtime. */
+  async json(showtimeId: string, userId: string | null): Promise<string> {
+    const id = showtimeId.toLowerCase();
+    let version = '';
+    if (this.shared) {
+      try {
+        version = await this.shared.read(id);
+      } catch (err) {
+        // Without the versions nothing here can be trusted: read the database, keep nothing.
+        this.app.log.warn({ err }, 'seat-map versions unavailable; reading the database');
+        return render(buildEntry(await loadSeatMap(this.app.database.db, id), '', Date.now()), userId);
+      }
+    }
+    let entry = this.entries.get(id);
+    if (!entry || entry.version !== version || entry.staleAt <= Date.now())
+      entry = await this.load(id, version);
+    return render(entry, userId);
+  }
+
+  /**
+   * Drops a showtime's map (no id: every map) here and, with Redis, in every process; the returned promise (which
+   * never rejects) resolves once no process can serve the old map any more.
+   */
+  invalidate(showtimeId?: string): Promise<void> {
+    const id = showtimeId?.toLowerCase() ?? ALL;
+    if (id === ALL) {
+      for (const loading of this.loading.values()) loading.superseded = true;
+      this.loading.clear();
+      this.entries.clear();
+    } else {
+      this.entries.delete(id);
+      const loading = this.loading.get(id);
+      if (loading) loading.superseded = true;
+      this.loading.delete(id);
+    }
+    if (!this.shared) return Promise.resolve();
+    const bump = this.shared
+      .bump(id)
+      .catch((err: unknown) =>
+        this.app.log.warn({ err, showtimeId: id }, 'could not share a seat-map change'),
+      );
+    this.lastBump = bump;
+    return bump;
+  }
+
+  /** Resolves once every change made so far is visible to every process. */
+  settled(): Promise<void> {
+    return this.lastBump;
+  }
+
+  private load(id: string, version: string): Promise<Entry> {
+    // Simultaneous readers of a missing map share one read (unless a change arrives meanwhile).
+    const current = this.loading.get(id);
+    if (current && current.version === version) return current.promise;
+    const loading = { version, superseded: false } as Loading;
+    loading.promise = this.read(id, loading);
+    this.loading.set(id, loading);
+    return loading.promise;
+  }
+
+  private async read(id: string, loading: Loading): Promise<Entry> {
+    try {
+      const requestedAt = Date.now();
+      const snapshot = await loadSeatMap(this.app.database.db, id);
+      const entry = buildEntry(snapshot, loading.version, requestedAt);
+      if (!loading.superseded && entry.staleAt > Date.now()) {
+        this.entries.delete(id); // re-inserted last: the Map's order is the load order
+        this.entries.set(id, entry);
+        if (this.entries.size > MAX_ENTRIES) this.entries.delete(this.entries.keys().next().value!);
+      }
+      return entry;
+    } finally {
+      if (this.loading.get(id) === loading) this.loading.delete(id);
+    }
+  }
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    seatMaps: SeatMapCache;
+  }
+}
+
+/**
+ * `app.seatMaps`. Every `seats_update` broadcast drops the showtime's map; every response waits until the changes
+ * made so far are shared (a fraction of a millisecond), so whichever process answers the customer's next request
+ * already knows of them.
+ */
+export const seatMapCachePlugin = fp(
+  async function seatMapCachePlugin(app: FastifyInstance) {
+    let shared: SharedVersions | undefined;
+    if (app.config.redisUrl) {
+      // No offline queue: with Redis unreachable a read falls back to the database instead of waiting.
+      const client = createClient({ url: app.config.redisUrl, disableOfflineQueue: true });
+      client.on('error', (err) => app.log.error({ err }, 'redis (seat-map versions) error'));
+      await client.connect();
+      shared = redisVersions(client);
+      app.addHook('onClose', async () => {
+        await client.close().catch(() => undefined);
+      });
+    }
+    const cache = new SeatMapCache(app, shared);
+
+    const broadcastSeats = app.realtime.broadcastSeats.bind(app.realtime);
+    app.realtime.broadcastSeats = (update: SeatsUpdate) => {
+      if (update.seats.length > 0) void cache.invalidate(update.showtimeId);
+      broadcastSeats(update);
+    };
+    if (shared) app.addHook('onSend', async () => cache.settled());
+    app.decorate('seatMaps', cache);
+  },
+  { name: 'seat-map-cache' },
+);

@@ -1,0 +1,91 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import {
+  CancelHoldsBodySchema,
+  CancelHoldsResponseSchema,
+  ErrorSchema,
+  HoldBodySchema,
+  HoldResponseSchema,
+  IdParamsSchema,
+  SeatConflictErrorSchema,
+  SeatMapSchema,
+  type SeatMap,
+} from '@cinema/contract';
+import { rateLimit } from '../../app.ts';
+import { cancelHolds, holdSeats } from './seating.service.ts';
+
+/** Seat maps, holds and cancelling holds. */
+export const seatingRoutes: FastifyPluginAsyncZod = async (app) => {
+  app.get(
+    '/showtimes/:id/seats',
+    {
+      schema: {
+        tags: ['seats'],
+        summary: 'Seat map of a showtime; the caller’s own live holds carry heldByMe and bookingId',
+        params: IdParamsSchema,
+        response: { 200: SeatMapSchema, 400: ErrorSchema, 404: ErrorSchema },
+      },
+    },
+    async (request, reply) => {
+      const json = await app.seatMaps.json(request.params.id, request.user?.id ?? null);
+      // Already JSON (built from the very shapes the schema describes): fastify sends a JSON string as it is,
+      // which the schema's typing cannot express.
+      return reply.type('application/json; charset=utf-8').send(json as unknown as SeatMap);
+    },
+  );
+
+  const holdLimit = rateLimit(app, 60, '1 minute');
+  app.post(
+    '/showtimes/:id/hold',
+    {
+      preHandler: app.requireUser,
+      // Counted per signed-in user (the preHandler has run), so one busy network does not block its neighbours.
+      config: holdLimit.rateLimit
+        ? {
+            rateLimit: {
+              ...holdLimit.rateLimit,
+              hook: 'preHandler',
+              keyGenerator: (request) => `hold:${request.user?.id ?? request.ip}`,
+            },
+          }
+        : holdLimit,
+      schema: {
+        tags: ['seats'],
+        summary: 'Hold seats, all or nothing, until expiresAt',
+        security: [{ bearer: [] }],
+        params: IdParamsSchema,
+        body: HoldBodySchema,
+        response: {
+          201: HoldResponseSchema,
+          400: SeatConflictErrorSchema.partial({ seatIds: true }),
+          401: ErrorSchema,
+          404: ErrorSchema,
+          409: SeatConflictErrorSchema.partial({ seatIds: true }),
+          429: ErrorSchema,
+        },
+      },
+    },
+    async (request, reply) => {
+      const held = await holdSeats(app, {
+        showtimeId: request.params.id,
+        userId: request.user!.id,
+        seatIds: request.body.seatIds,
+      });
+      return reply.status(201).send(held);
+    },
+  );
+
+  app.delete(
+    '/showtimes/bookings/cancel',
+    {
+      preHandler: app.requireUser,
+      schema: {
+        tags: ['seats'],
+        summary: 'Cancel the caller’s own live holds (other bookings are left alone and not counted)',
+        security: [{ bearer: [] }],
+        body: CancelHoldsBodySchema,
+        response: { 200: CancelHoldsResponseSchema, 400: ErrorSchema, 401: ErrorSchema },
+      },
+    },
+    async (request) => cancelHolds(app, { userId: request.user!.id, bookingIds: request.body.bookingIds }),
+  );
+};

@@ -1,0 +1,106 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import {
+  AdminShowtimeSchema,
+  AdminShowtimesQuerySchema,
+  CreateShowtimeBodySchema,
+  ErrorSchema,
+  IdParamsSchema,
+  ManagedShowtimeSchema,
+  OkSchema,
+  ShowtimeOverlapErrorSchema,
+  ShowtimeSchema,
+} from '@cinema/contract';
+import {
+  createShowtime,
+  deleteShowtime,
+  listAdminShowtimes,
+  listManagedShowtimes,
+  listUpcomingShowtimes,
+} from './showtimes.service.ts';
+
+const adminErrors = { 400: ErrorSchema, 401: ErrorSchema, 403: ErrorSchema };
+
+/** Showtimes: the upcoming ones for customers; scheduling and the overview for staff. */
+export const showtimesRoutes: FastifyPluginAsyncZod = async (app) => {
+  app.get(
+    '/movies/:id/showtimes',
+    {
+      schema: {
+        tags: ['showtimes'],
+        summary: "A movie's upcoming showtimes, in start order",
+        params: IdParamsSchema,
+        response: { 200: z.array(ShowtimeSchema), 400: ErrorSchema, 404: ErrorSchema },
+      },
+    },
+    async (request) => listUpcomingShowtimes(app.database.db, request.params.id),
+  );
+
+  app.get(
+    '/admin/showtimes',
+    {
+      onRequest: app.requireAdmin,
+      schema: {
+        tags: ['showtimes'],
+        summary: 'All showtimes (of one movie with ?movieId=), with movie title and hall name',
+        security: [{ bearer: [] }],
+        querystring: AdminShowtimesQuerySchema,
+        response: { 200: z.array(AdminShowtimeSchema), ...adminErrors },
+      },
+    },
+    async (request) => listAdminShowtimes(app.database.db, request.query.movieId),
+  );
+
+  app.get(
+    '/admin/showtimes/manage',
+    {
+      onRequest: app.requireAdmin,
+      schema: {
+        tags: ['showtimes'],
+        summary: 'All showtimes with confirmed tickets and live holds counted',
+        security: [{ bearer: [] }],
+        response: { 200: z.array(ManagedShowtimeSchema), ...adminErrors },
+      },
+    },
+    async () => listManagedShowtimes(app.database.db),
+  );
+
+  app.post(
+    '/admin/showtimes',
+    {
+      onRequest: app.requireAdmin,
+      schema: {
+        tags: ['showtimes'],
+        summary: 'Schedule a showtime (409 showtime_overlap when the hall is busy)',
+        security: [{ bearer: [] }],
+        body: CreateShowtimeBodySchema,
+        response: {
+          201: ShowtimeSchema,
+          ...adminErrors,
+          404: ErrorSchema,
+          409: ShowtimeOverlapErrorSchema.or(ErrorSchema),
+        },
+      },
+    },
+    async (request, reply) => reply.status(201).send(await createShowtime(app.database.db, request.body)),
+  );
+
+  app.delete(
+    '/admin/showtimes/:id',
+    {
+      onRequest: app.requireAdmin,
+      schema: {
+        tags: ['showtimes'],
+        summary: 'Delete a showtime (409 has_sold_tickets if it sold tickets or one is being paid for)',
+        security: [{ bearer: [] }],
+        params: IdParamsSchema,
+        response: { 200: OkSchema, ...adminErrors, 404: ErrorSchema, 409: ErrorSchema },
+      },
+    },
+    async (request) => {
+      await deleteShowtime(app.database.db, request.params.id);
+      void app.seatMaps.invalidate(request.params.id);
+      return { ok: true as const };
+    },
+  );
+};

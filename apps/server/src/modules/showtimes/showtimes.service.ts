@@ -1,0 +1,213 @@
+import { and, asc, eq, gt, lt, sql } from 'drizzle-orm';
+import {
+  CLEANING_MINUTES,
+  DEFAULT_DURATION_MINUTES,
+  type AdminShowtime,
+  type CreateShowtimeBody,
+  type ManagedShowtime,
+  type Showtime,
+  type ShowtimeClash,
+} from '@cinema/contract';
+import {
+  PG_EXCLUSION_VIOLATION,
+  PG_FOREIGN_KEY_VIOLATION,
+  pgErrorCode,
+  type Db,
+  type Queryable,
+} from '../../db/database.ts';
+import { auditoriums, bookings, movies, showtimes } from '../../db/schema/index.ts';
+import { badRequest, conflict, notFound } from '../../errors.ts';
+import { assertNoTicketsAtStake, deleteReleasableBookings } from './tickets-at-stake.ts';
+
+/** When a showtime frees its hall: the movie's length (120 minutes when unknown) plus cleaning. */
+export function showtimeEndsAt(startsAt: Date, durationMinutes: number | null): Date {
+  const minutes = (durationMinutes ?? DEFAULT_DURATION_MINUTES) + CLEANING_MINUTES;
+  return new Date(startsAt.getTime() + minutes * 60_000);
+}
+
+const showtimeColumns = {
+  id: showtimes.id,
+  movieId: showtimes.movieId,
+  auditoriumId: showtimes.auditoriumId,
+  auditorium: auditoriums.name,
+  startsAt: showtimes.startsAt,
+  priceCents: showtimes.priceCents,
+};
+
+const present = <T extends { startsAt: Date }>(row: T) => ({ ...row, startsAt: row.startsAt.toISOString() });
+
+/** A movie's showtimes that have not started yet, in start order; 404 for an unknown movie. */
+export async function listUpcomingShowtimes(db: Queryable, movieId: string): Promise<Showtime[]> {
+  const [movie] = await db.select({ id: movies.id }).from(movies).where(eq(movies.id, movieId)).limit(1);
+  if (!movie) throw notFound('Movie not found');
+  const rows = await db
+    .select(showtimeColumns)
+    .from(showtimes)
+    .innerJoin(auditoriums, eq(auditoriums.id, showtimes.auditoriumId))
+    .where(and(eq(showtimes.movieId, movieId), gt(showtimes.startsAt, sql`now()`)))
+    .orderBy(asc(showtimes.startsAt), asc(auditoriums.name));
+  return rows.map(present);
+}
+
+/** Every showtime (of one movie when given) with its movie title and hall name, in start order. */
+export async function listAdminShowtimes(db: Queryable, movieId?: string): Promise<AdminShowtime[]> {
+  const rows = await db
+    .select({
+      id: showtimes.id,
+      movieId: showtimes.movieId,
+      auditoriumId: showtimes.auditoriumId,
+      startsAt: showtimes.startsAt,
+      priceCents: showtimes.priceCents,
+      title: movies.title,
+      hall: auditoriums.name,
+    })
+    .from(showtimes)
+    .innerJoin(movies, eq(movies.id, showtimes.movieId))
+    .innerJoin(auditoriums, eq(auditoriums.id, showtimes.auditoriumId))
+    .where(movieId ? eq(showtimes.movieId, movieId) : undefined)
+    .orderBy(asc(showtimes.startsAt), asc(auditoriums.name));
+  return rows.map(({ title, hall, ...row }) => ({
+    ...present(row),
+    Movie: { title },
+    Auditorium: { name: hall },
+  }));
+}
+
+const utcMinute = (d: Date) => `${d.toISOString().slice(0, 16).replace('T', ' ')} UTC`;
+
+/** The earliest showtime of the hall whose busy time intersects [startsAt, endsAt). */
+async function findClash(
+  db: Queryable,
+  auditoriumId: string,
+  startsAt: Date,
+  endsAt: Date,
+): Promise<ShowtimeClash | null> {
+  const [row] = await db
+    .select({
+      id: showtimes.id,
+      movie: movies.title,
+      auditorium: auditoriums.name,
+      startsAt: showtimes.startsAt,
+      endsAt: showtimes.endsAt,
+    })
+    .from(showtimes)
+    .innerJoin(movies, eq(movies.id, showtimes.movieId))
+    .innerJoin(auditoriums, eq(auditoriums.id, showtimes.auditoriumId))
+    .where(
+      and(
+        eq(showtimes.auditoriumId, auditoriumId),
+        lt(showtimes.startsAt, endsAt),
+        gt(showtimes.endsAt, startsAt),
+      ),
+    )
+    .orderBy(asc(showtimes.startsAt))
+    .limit(1);
+  return row ? { ...row, startsAt: row.startsAt.toISOString(), endsAt: row.endsAt.toISOString() } : null;
+}
+
+/**
+ * Schedules a showtime. The database's exclusion constraint refuses an overlap in the same hall (even between
+ * two simultaneous requests); that becomes a 409 naming the showtime in the way.
+ */
+export async function createShowtime(db: Db, input: CreateShowtimeBody): Promise<Showtime> {
+  const startsAt = new Date(input.startsAt);
+  if (startsAt.getTime() <= Date.now()) throw badRequest('A showtime cannot start in the past');
+  const [movie] = await db
+    .select({ durationMinutes: movies.durationMinutes })
+    .from(movies)
+    .where(eq(movies.id, input.movieId))
+    .limit(1);
+  if (!movie) throw notFound('Movie not found');
+  const [hall] = await db
+    .select({ name: auditoriums.name })
+    .from(auditoriums)
+    .where(eq(auditoriums.id, input.auditoriumId))
+    .limit(1);
+  if (!hall) throw notFound('Hall not found');
+  const endsAt = showtimeEndsAt(startsAt, movie.durationMinutes);
+  try {
+    const [row] = await db
+      .insert(showtimes)
+      .values({
+        movieId: input.movieId,
+        auditoriumId: input.auditoriumId,
+        startsAt,
+        endsAt,
+        priceCents: input.priceCents,
+      })
+      .returning({
+        id: showtimes.id,
+        movieId: showtimes.movieId,
+        auditoriumId: showtimes.auditoriumId,
+        startsAt: showtimes.startsAt,
+        priceCents: showtimes.priceCents,
+      });
+    return present({ ...row!, auditorium: hall.name });
+  } catch (err) {
+    const code = pgErrorCode(err);
+    if (code === PG_EXCLUSION_VIOLATION) {
+      const clash = await findClash(db, input.auditoriumId, startsAt, endsAt);
+      if (!clash) throw conflict(`${hall.name} is busy at that time`, 'showtime_overlap');
+      throw conflict(
+        `${clash.auditorium} is busy: it overlaps "${clash.movie}" at ${utcMinute(new Date(clash.startsAt))}` +
+          ` (until ${utcMinute(new Date(clash.endsAt))}, cleaning included)`,
+        'showtime_overlap',
+        { clash },
+      );
+    }
+    // The movie or hall was deleted between the checks and the insert.
+    if (code === PG_FOREIGN_KEY_VIOLATION) throw notFound('Movie or hall not found');
+    throw err;
+  }
+}
+
+/**
+ * Deletes a showtime with its unpaid bookings; 409 has_sold_tickets (nothing deleted) when it sold a ticket or a
+ * customer is paying for one of its seats right now.
+ */
+export async function deleteShowtime(db: Db, id: string): Promise<void> {
+  try {
+    await db.transaction(async (tx) => {
+      // The row lock keeps new holds (which need a share lock through the foreign key) out meanwhile.
+      const [showtime] = await tx
+        .select({ id: showtimes.id })
+        .from(showtimes)
+        .where(eq(showtimes.id, id))
+        .for('update');
+      if (!showtime) throw notFound('Showtime not found');
+      await assertNoTicketsAtStake(tx, [id], 'showtime');
+      await deleteReleasableBookings(tx, [id]);
+      await tx.delete(showtimes).where(eq(showtimes.id, id));
+    });
+  } catch (err) {
+    if (pgErrorCode(err) === PG_FOREIGN_KEY_VIOLATION) {
+      throw conflict('This showtime has sold tickets and cannot be deleted', 'has_sold_tickets');
+    }
+    throw err;
+  }
+}
+
+/** Every showtime with its confirmed tickets and live holds (expired holds no longer count), in start order. */
+export async function listManagedShowtimes(db: Queryable): Promise<ManagedShowtime[]> {
+  const rows = await db
+    .select({
+      id: showtimes.id,
+      movie: movies.title,
+      auditorium: auditoriums.name,
+      startsAt: showtimes.startsAt,
+      priceCents: showtimes.priceCents,
+      confirmed: sql<number>`count(${bookings.id}) filter (where ${bookings.status} = 'CONFIRMED')`.mapWith(
+        Number,
+      ),
+      held: sql<number>`count(${bookings.id}) filter (where ${bookings.status} = 'HELD' and ${bookings.expiresAt} > now())`.mapWith(
+        Number,
+      ),
+    })
+    .from(showtimes)
+    .innerJoin(movies, eq(movies.id, showtimes.movieId))
+    .innerJoin(auditoriums, eq(auditoriums.id, showtimes.auditoriumId))
+    .leftJoin(bookings, eq(bookings.showtimeId, showtimes.id))
+    .groupBy(showtimes.id, movies.title, auditoriums.name)
+    .orderBy(asc(showtimes.startsAt), asc(auditoriums.name));
+  return rows.map(present);
+}

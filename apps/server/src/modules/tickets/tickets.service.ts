@@ -1,0 +1,111 @@
+import { and, asc, eq, sql, type SQL } from 'drizzle-orm';
+import type { BookedSeat, ShowtimeTicket, Ticket } from '@cinema/contract';
+import type { Queryable } from '../../db/database.ts';
+import { auditoriums, bookings, movies, seats, showtimes, users } from '../../db/schema/index.ts';
+import { notFound } from '../../errors.ts';
+
+/** Confirmed bookings matching `where`, as Tickets (DESIGN §3), in the given order. */
+export async function selectTickets(
+  db: Queryable,
+  where: SQL | undefined,
+  orderBy: SQL[],
+): Promise<Ticket[]> {
+  const rows = await db
+    .select({
+      bookingId: bookings.id,
+      title: movies.title,
+      rating: movies.rating,
+      durationMinutes: movies.durationMinutes,
+      auditorium: auditoriums.name,
+      row: seats.row,
+      number: seats.number,
+      startsAt: showtimes.startsAt,
+      checkedInAt: bookings.checkedInAt,
+    })
+    .from(bookings)
+    .innerJoin(showtimes, eq(showtimes.id, bookings.showtimeId))
+    .innerJoin(movies, eq(movies.id, showtimes.movieId))
+    .innerJoin(auditoriums, eq(auditoriums.id, showtimes.auditoriumId))
+    .innerJoin(seats, eq(seats.id, bookings.seatId))
+    .where(and(eq(bookings.status, 'CONFIRMED'), where))
+    .orderBy(...orderBy);
+  return rows.map((r) => ({
+    bookingId: r.bookingId,
+    movie: { title: r.title, rating: r.rating, durationMinutes: r.durationMinutes },
+    auditorium: r.auditorium,
+    seat: { row: r.row, number: r.number },
+    startsAt: r.startsAt.toISOString(),
+    checkedInAt: r.checkedInAt?.toISOString() ?? null,
+  }));
+}
+
+/** The caller's paid tickets: showtimes not yet over first (soonest first), then past ones (latest first). */
+export function listMyTickets(db: Queryable, userId: string): Promise<Ticket[]> {
+  const over = sql`${showtimes.endsAt} <= now()`;
+  return selectTickets(db, eq(bookings.userId, userId), [
+    asc(over),
+    sql`case when ${over} then null else ${showtimes.startsAt} end asc`,
+    sql`${showtimes.startsAt} desc`,
+    asc(seats.row),
+    asc(seats.number),
+  ]);
+}
+
+async function requireShowtime(db: Queryable, showtimeId: string) {
+  const [show] = await db
+    .select({ id: showtimes.id })
+    .from(showtimes)
+    .where(eq(showtimes.id, showtimeId))
+    .limit(1);
+  if (!show) throw notFound('Showtime not found');
+}
+
+const showtimeTicketQuery = (db: Queryable, showtimeId: string) =>
+  db
+    .select({
+      bookingId: bookings.id,
+      email: users.email,
+      name: users.name,
+      row: seats.row,
+      number: seats.number,
+      movie: movies.title,
+      startsAt: showtimes.startsAt,
+      auditorium: auditoriums.name,
+      checkedInAt: bookings.checkedInAt,
+    })
+    .from(bookings)
+    .innerJoin(users, eq(users.id, bookings.userId))
+    .innerJoin(showtimes, eq(showtimes.id, bookings.showtimeId))
+    .innerJoin(movies, eq(movies.id, showtimes.movieId))
+    .innerJoin(auditoriums, eq(auditoriums.id, showtimes.auditoriumId))
+    .innerJoin(seats, eq(seats.id, bookings.seatId))
+    .where(and(eq(bookings.showtimeId, showtimeId), eq(bookings.status, 'CONFIRMED')))
+    .orderBy(asc(seats.row), asc(seats.number));
+
+/** Admin: the paid seats of a showtime with their buyers, in seat order; 404 for an unknown showtime. */
+export async function listBookedSeats(db: Queryable, showtimeId: string): Promise<BookedSeat[]> {
+  await requireShowtime(db, showtimeId);
+  const rows = await showtimeTicketQuery(db, showtimeId);
+  return rows.map((r) => ({
+    bookingId: r.bookingId,
+    user: { email: r.email, name: r.name },
+    seat: { row: r.row, number: r.number },
+    movie: r.movie,
+    startsAt: r.startsAt.toISOString(),
+    auditorium: r.auditorium,
+    checkedInAt: r.checkedInAt?.toISOString() ?? null,
+  }));
+}
+
+/** Admin: the tickets of a showtime for printing QR codes, in seat order; 404 for an unknown showtime. */
+export async function listShowtimeTickets(db: Queryable, showtimeId: string): Promise<ShowtimeTicket[]> {
+  await requireShowtime(db, showtimeId);
+  const rows = await showtimeTicketQuery(db, showtimeId);
+  return rows.map((r) => ({
+    bookingId: r.bookingId,
+    seat: { row: r.row, number: r.number },
+    movie: r.movie,
+    startsAt: r.startsAt.toISOString(),
+    auditorium: r.auditorium,
+  }));
+}

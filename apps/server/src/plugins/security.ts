@@ -1,0 +1,157 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
+import fastifyHelmet from '@fastify/helmet';
+import { badRequest } from '../errors.ts';
+
+/**
+ * What never reaches a log line: credentials in headers, passwords and tokens in any logged object, the
+ * payment provider's keys and webhook signatures.
+ */
+export const LOG_REDACT_PATHS = [
+  'req.headers.authorization',
+  'req.headers.cookie',
+  'req.headers["stripe-signature"]',
+  'res.headers["set-cookie"]',
+  // Plugins log request headers of their own (multipart logs busboy's options at trace level).
+  '*.headers.authorization',
+  '*.headers.cookie',
+  '*.headers["stripe-signature"]',
+  'password',
+  'currentPassword',
+  'newPassword',
+  'token',
+  'secretKey',
+  'webhookSecret',
+  '*.password',
+  '*.currentPassword',
+  '*.newPassword',
+  '*.passwordHash',
+  '*.token',
+  '*.tokenHash',
+  '*.secretKey',
+  '*.webhookSecret',
+  '*.*.secretKey',
+  '*.*.webhookSecret',
+];
+
+// A checkout session id opens its hosted payment page (like a provider's checkout URL): logs keep a prefix only.
+const SESSION_IN_PATH = /(\/pay\/local\/)([^/?#]{8})[^/?#]*/;
+const SESSION_IN_QUERY = /([?&]session_id=)([^&#]{0,8})[^&#]*/;
+
+/** The request URL as logged: checkout session ids cut to a prefix. */
+export function loggableUrl(url: string): string {
+  return url.replace(SESSION_IN_PATH, '$1$2…').replace(SESSION_IN_QUERY, '$1$2…');
+}
+
+/**
+ * Pino serializers: requests log method, shortened URL and addresses (never headers or bodies); a failed
+ * database query logs its SQL but not its parameters, which may be password or token hashes.
+ */
+export const logSerializers = {
+  req(request: FastifyRequest) {
+    return {
+      method: request.method,
+      url: loggableUrl(request.url),
+      host: request.host,
+      remoteAddress: request.ip,
+      remotePort: request.socket?.remotePort,
+    };
+  },
+  err(err: Error) {
+    const { params: _params, ...fields } = err as Error & Record<string, unknown>;
+    const scrub = (text: string) => text.replace(/\nparams: [\s\S]*?(?=\n\s+at |$)/, '\nparams: [redacted]');
+    const cause =
+      err.cause instanceof Error
+        ? { type: err.cause.name, message: err.cause.message, code: (err.cause as { code?: unknown }).code }
+        : undefined;
+    return { ...fields, type: err.name, message: scrub(err.message), stack: scrub(err.stack ?? ''), cause };
+  },
+};
+
+/**
+ * The app's Content-Security-Policy. Everything comes from our own origin: the SPA's bundles and styles,
+ * posters, QR codes drawn as data: URLs, Socket.IO over ws/wss. `wasm` adds 'wasm-unsafe-eval' for the door
+ * scanner, whose QR decoder is WebAssembly: only /admin/scan gets it (see plugins/web.ts).
+ */
+export function contentSecurityPolicy(opts: { wasm?: boolean } = {}): string {
+  return Object.entries(cspDirectives(opts))
+    .map(([name, values]) => `${name} ${values.join(' ')}`)
+    .join('; ');
+}
+
+function cspDirectives({ wasm = false }: { wasm?: boolean }): Record<string, string[]> {
+  return {
+    'default-src': ["'self'"],
+    'base-uri': ["'self'"],
+    'script-src': wasm ? ["'self'", "'wasm-unsafe-eval'"] : ["'self'"],
+    'script-src-attr': ["'none'"],
+    // The SPA's CSS is one built file; React's style props go through the CSSOM, which CSP does not block.
+    'style-src': ["'self'"],
+    'img-src': ["'self'", 'data:', 'blob:'],
+    'font-src': ["'self'", 'data:'],
+    'connect-src': ["'self'", 'ws:', 'wss:'],
+    'media-src': ["'self'", 'blob:'],
+    'worker-src': ["'self'", 'blob:'],
+    'object-src': ["'none'"],
+    'form-action': ["'self'"],
+    'frame-ancestors': ["'none'"],
+  };
+}
+
+/**
+ * Swagger UI's own policy (from @fastify/swagger-ui's `staticCSP`: its scripts from our origin only), adjusted:
+ * its bundle injects <style> elements at run time, so styles (not scripts) may be inline on the docs page; no
+ * framing; no upgrade-insecure-requests, which would break it on plain-http localhost.
+ */
+export function swaggerCsp(header: string): string {
+  const replaced: Record<string, string> = {
+    'frame-ancestors': "frame-ancestors 'none'",
+    'style-src': "style-src 'self' 'unsafe-inline'",
+  };
+  return header
+    .split(';')
+    .map((d) => d.trim())
+    .filter((d) => d && !d.startsWith('upgrade-insecure-requests'))
+    .map((d) => replaced[d.split(/\s+/)[0]!] ?? d)
+    .join('; ');
+}
+
+/**
+ * Security headers on every response (helmet): the CSP above, nosniff, no framing, no referrer leaks to other
+ * origins. CORS stays closed: no Access-Control-* header is ever sent, so only our own origin can read the API.
+ */
+export const securityPlugin = fp(async function securityPlugin(app: FastifyInstance) {
+  await app.register(fastifyHelmet, {
+    contentSecurityPolicy: { useDefaults: false, directives: cspDirectives({}) },
+    // Posters and the SPA's assets are all same-origin; nothing is embedded from elsewhere.
+    crossOriginEmbedderPolicy: false,
+    referrerPolicy: { policy: 'same-origin' },
+    // The same answer as frame-ancestors 'none', for browsers that only know the older header.
+    frameguard: { action: 'deny' },
+  });
+  // No text the app keeps may hold a NUL: PostgreSQL cannot store one, so say so before any query runs.
+  app.addHook('preValidation', async (request) => {
+    if (hasNul(request.params) || hasNul(request.query) || hasNul(request.body)) {
+      throw badRequest('Text may not contain NUL characters');
+    }
+  });
+});
+
+/** True when a parsed JSON value (of any depth) holds a string or key with a NUL character. */
+export function hasNul(value: unknown): boolean {
+  const pending: unknown[] = [value];
+  while (pending.length > 0) {
+    const next = pending.pop();
+    if (typeof next === 'string') {
+      if (next.includes('\u0000')) return true;
+    } else if (Array.isArray(next)) {
+      for (const item of next) pending.push(item);
+    } else if (next && typeof next === 'object' && !Buffer.isBuffer(next)) {
+      for (const [key, item] of Object.entries(next)) {
+        if (key.includes('\u0000')) return true;
+        pending.push(item);
+      }
+    }
+  }
+  return false;
+}

@@ -1,0 +1,463 @@
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
+import { io as connect, type Socket } from 'socket.io-client';
+import { SOCKET_EVENTS } from '@cinema/contract';
+import { createSession } from '../plugins/auth.ts';
+import { createShowtimeFixture } from './fixtures.ts';
+import {
+  createTestApp,
+  engines,
+  STRONG_PASSWORD,
+  uniqueEmail,
+  type SignedIn,
+  type TestApp,
+} from './helpers.ts';
+import { ROUTES } from './reliability/route-table.ts';
+import { createWorld, multipart, tinyPng, type World } from './reliability/world.ts';
+
+/** Visitor (no token), the owner of the bookings (Alice), another customer (Bob), an admin. */
+type Role = 'visitor' | 'owner' | 'other' | 'admin';
+
+interface Case {
+  /** `METHOD /path` exactly as in the route table. */
+  route: string;
+  /** The status each role gets; the owner's requests target her own things, the others' target hers too. */
+  expect: Record<Role, number>;
+  /** The request one role sends (headers carry the role's fresh token). */
+  request: (role: Role, ctx: CaseContext) => Promise<InjectOptions> | InjectOptions;
+  /** More that must hold after the role's answer. */
+  check?: (role: Role, res: LightMyRequestResponse, ctx: CaseContext) => Promise<void> | void;
+}
+
+interface CaseContext {
+  app: FastifyInstance;
+  w: World;
+  headers: Record<string, string>;
+  /** A seat nobody holds yet (each call gives another). */
+  freeSeat(): string;
+}
+
+const allRoles = (status: number): Record<Role, number> => ({
+  visitor: status,
+  owner: status,
+  other: status,
+  admin: status,
+});
+const signedIn = (status: number): Record<Role, number> => ({
+  visitor: 401,
+  owner: status,
+  other: status,
+  admin: status,
+});
+const adminOnly = (status: number): Record<Role, number> => ({
+  visitor: 401,
+  owner: 403,
+  other: 403,
+  admin: status,
+});
+
+const json = (body: unknown) => ({ payload: body as InjectOptions['payload'] });
+
+/** Fresh headers for someone: the matrix logs out and changes passwords, which end older sessions. */
+async function as(app: FastifyInstance, who: SignedIn) {
+  return { authorization: `Bearer ${await createSession(app.database.db, who.id)}` };
+}
+
+async function newMovie(app: FastifyInstance, w: World): Promise<string> {
+  const form = multipart([{ name: 'title', value: `Doomed ${randomUUID().slice(0, 6)}` }]);
+  const res = await app.inject({
+    method: 'POST',
+    url: '/api/admin/movies',
+    headers: { ...(await as(app, w.admin)), ...form.headers },
+    payload: form.payload,
+  });
+  return (res.json() as { id: string }).id;
+}
+
+const CASES: Case[] = [
+  { route: 'GET /api/health', expect: allRoles(200), request: () => ({ method: 'GET', url: '/api/health' }) },
+  {
+    route: 'GET /api/health/live',
+    expect: allRoles(200),
+    request: () => ({ method: 'GET', url: '/api/health/live' }),
+  },
+  {
+    route: 'POST /api/auth/register',
+    expect: allRoles(201),
+    request: () => ({
+      method: 'POST',
+      url: '/api/auth/register',
+      ...json({ name: 'New Person', email: uniqueEmail('matrix'), password: STRONG_PASSWORD }),
+    }),
+    check: (_role, res) => expect((res.json() as { user: { role: string } }).user.role).toBe('USER'),
+  },
+  {
+    route: 'POST /api/auth/login',
+    expect: allRoles(200),
+    request: (_role, { w }) => ({
+      method: 'POST',
+      url: '/api/auth/login',
+      ...json({ email: w.bob.email, password: STRONG_PASSWORD }),
+    }),
+  },
+  {
+    route: 'POST /api/auth/logout',
+    expect: signedIn(204),
+    request: () => ({ method: 'POST', url: '/api/auth/logout' }),
+  },
+  {
+    route: 'GET /api/user/me',
+    expect: signedIn(200),
+    request: () => ({ method: 'GET', url: '/api/user/me' }),
+    check: (role, res, { w }) => {
+      if (role === 'visitor') return;
+      const me = { owner: w.alice, other: w.bob, admin: w.admin }[role];
+      expect((res.json() as { email: string }).email).toBe(me.email);
+    },
+  },
+  {
+    route: 'PUT /api/user/profile',
+    expect: signedIn(200),
+    request: (role, { w }) => {
+      const me = role === 'visitor' ? w.alice : { owner: w.alice, other: w.bob, admin: w.admin }[role];
+      return { method: 'PUT', url: '/api/user/profile', ...json({ name: me.name, email: me.email }) };
+    },
+  },
+  {
+    route: 'PUT /api/user/password',
+    expect: signedIn(200),
+    // The same password again: allowed, and nobody's password changes for the rest of the matrix.
+    request: () => ({
+      method: 'PUT',
+      url: '/api/user/password',
+      ...json({ currentPassword: STRONG_PASSWORD, newPassword: STRONG_PASSWORD }),
+    }),
+  },
+  { route: 'GET /api/movies', expect: allRoles(200), request: () => ({ method: 'GET', url: '/api/movies' }) },
+  {
+    route: 'GET /api/movies/:id',
+    expect: allRoles(200),
+    request: (_r, { w }) => ({ method: 'GET', url: `/api/movies/${w.show.movieId}` }),
+  },
+  {
+    route: 'GET /api/posters/:id',
+    expect: allRoles(200),
+    request: (_r, { w }) => ({ method: 'GET', url: `/api/posters/${w.posterId}` }),
+  },
+  {
+    route: 'GET /api/movies/:id/showtimes',
+    expect: allRoles(200),
+    request: (_r, { w }) => ({ method: 'GET', url: `/api/movies/${w.show.movieId}/showtimes` }),
+  },
+  {
+    route: 'GET /api/showtimes/:id/seats',
+    expect: allRoles(200),
+    request: (_r, { w }) => ({ method: 'GET', url: `/api/showtimes/${w.show.showtimeId}/seats` }),
+    check: (role, res, { w }) => {
+      const seats = (
+        res.json() as { seats: { id: string; status: string; heldByMe?: boolean; bookingId?: string }[] }
+      ).seats;
+      const held = seats.find((s) => s.id === w.show.seatIds[0]![0])!;
+      expect(held.status).toBe('HELD');
+      // Only the holder sees her hold as hers, with its booking id; nobody ever sees a paid seat's booking id.
+      if (role === 'owner') expect(held).toMatchObject({ heldByMe: true, bookingId: w.heldBookingId });
+      else {
+        expect(held.heldByMe ?? false).toBe(false);
+        expect(held.bookingId).toBeUndefined();
+      }
+      expect(res.body).not.toContain(w.paidBookingId);
+    },
+  },
+  {
+    route: 'POST /api/showtimes/:id/hold',
+    expect: signedIn(201),
+    request: (_r, { w, freeSeat }) => ({
+      method: 'POST',
+      url: `/api/showtimes/${w.show.showtimeId}/hold`,
+      ...json({ seatIds: [freeSeat()] }),
+    }),
+  },
+  {
+    route: 'DELETE /api/showtimes/bookings/cancel',
+    expect: signedIn(200),
+    request: (_r, { w }) => ({
+      method: 'DELETE',
+      url: '/api/showtimes/bookings/cancel',
+      ...json({ bookingIds: [w.heldBookingId, w.paidBookingId] }),
+    }),
+    check: async (role, res, { app, w }) => {
+      if (role === 'visitor') return;
+      // Only the owner's own hold is cancelled; a paid ticket never is, by anyone.
+      expect(res.json()).toEqual({ ok: true, cancelled: role === 'owner' ? 1 : 0 });
+      const tickets = await app.inject({
+        method: 'GET',
+        url: '/api/me/tickets',
+        headers: await as(app, w.alice),
+      });
+      expect(tickets.body).toContain(w.paidBookingId);
+    },
+  },
+  {
+    route: 'POST /api/pay/checkout',
+    expect: { visitor: 401, owner: 200, other: 403, admin: 403 },
+    request: (_r, { w }) => ({
+      method: 'POST',
+      url: '/api/pay/checkout',
+      ...json({ bookingIds: [w.openBookingId] }),
+    }),
+  },
+  {
+    route: 'GET /api/pay/lookup',
+    expect: { visitor: 401, owner: 200, other: 404, admin: 404 },
+    request: (_r, { w }) => ({ method: 'GET', url: `/api/pay/lookup?session_id=${w.paidSessionId}` }),
+    check: (role, res, { w }) => {
+      if (role === 'owner') expect(res.body).toContain(w.paidBookingId);
+      else expect(res.body).not.toContain(w.paidBookingId);
+    },
+  },
+  {
+    route: 'POST /api/pay/webhook',
+    // Only the provider can sign; a bearer token changes nothing.
+    expect: allRoles(400),
+    request: () => ({
+      method: 'POST',
+      url: '/api/pay/webhook',
+      headers: { 'content-type': 'application/json' },
+      payload: '{"type":"checkout.session.completed"}',
+    }),
+  },
+  {
+    route: 'GET /api/pay/local/:id',
+    // The hosted page is opened by the session's unguessable id, as a provider's is; tokens make no difference.
+    expect: allRoles(200),
+    request: (_r, { w }) => ({ method: 'GET', url: `/api/pay/local/${w.openSessionId}` }),
+    check: (_role, res, { w }) => expect(res.body).not.toContain(w.alice.email),
+  },
+  {
+    route: 'POST /api/pay/local/:id/pay',
+    expect: allRoles(404),
+    request: () => ({ method: 'POST', url: `/api/pay/local/${randomUUID()}/pay` }),
+  },
+  {
+    route: 'POST /api/pay/local/:id/decline',
+    expect: allRoles(404),
+    request: () => ({ method: 'POST', url: `/api/pay/local/${randomUUID()}/decline` }),
+  },
+  {
+    route: 'GET /api/pay/local/:id/cancel',
+    expect: allRoles(404),
+    request: () => ({ method: 'GET', url: `/api/pay/local/${randomUUID()}/cancel` }),
+  },
+  {
+    route: 'GET /api/me/tickets',
+    expect: signedIn(200),
+    request: () => ({ method: 'GET', url: '/api/me/tickets' }),
+    check: (role, res, { w }) => {
+      if (role === 'owner') expect(res.body).toContain(w.paidBookingId);
+      else expect(res.body).not.toContain(w.paidBookingId);
+    },
+  },
+  {
+    route: 'GET /api/admin/movies',
+    expect: adminOnly(200),
+    request: () => ({ method: 'GET', url: '/api/admin/movies' }),
+  },
+  {
+    route: 'POST /api/admin/movies',
+    expect: adminOnly(201),
+    request: () => {
+      const form = multipart([
+        { name: 'title', value: `Matrix ${randomUUID().slice(0, 6)}` },
+        { name: 'poster', value: tinyPng(), filename: 'p.png', type: 'image/png' },
+      ]);
+      return { method: 'POST', url: '/api/admin/movies', headers: form.headers, payload: form.payload };
+    },
+  },
+  {
+    route: 'DELETE /api/admin/movies/:id',
+    expect: adminOnly(200),
+    request: async (_r, { app, w }) => ({
+      method: 'DELETE',
+      url: `/api/admin/movies/${await newMovie(app, w)}`,
+    }),
+  },
+  {
+    route: 'GET /api/admin/rooms',
+    expect: adminOnly(200),
+    request: () => ({ method: 'GET', url: '/api/admin/rooms' }),
+  },
+  {
+    route: 'POST /api/admin/rooms',
+    expect: adminOnly(201),
+    request: () => ({
+      method: 'POST',
+      url: '/api/admin/rooms',
+      ...json({ name: `Matrix hall ${randomUUID().slice(0, 6)}`, rows: 2, cols: 2 }),
+    }),
+  },
+  {
+    route: 'GET /api/admin/showtimes',
+    expect: adminOnly(200),
+    request: () => ({ method: 'GET', url: '/api/admin/showtimes' }),
+  },
+  {
+    route: 'POST /api/admin/showtimes',
+    expect: adminOnly(201),
+    request: async (_r, { app, w }) => ({
+      method: 'POST',
+      url: '/api/admin/showtimes',
+      ...json({
+        movieId: await newMovie(app, w),
+        auditoriumId: w.show.auditoriumId,
+        startsAt: new Date(Date.now() + (30 + Math.random() * 3000) * 24 * 3600_000).toISOString(),
+        priceCents: 1200,
+      }),
+    }),
+  },
+  {
+    route: 'GET /api/admin/showtimes/manage',
+    expect: adminOnly(200),
+    request: () => ({ method: 'GET', url: '/api/admin/showtimes/manage' }),
+  },
+  {
+    route: 'DELETE /api/admin/showtimes/:id',
+    expect: adminOnly(200),
+    request: async (_r, { app }) => {
+      const doomed = await createShowtimeFixture(app.database.db, { rows: 1, cols: 1 });
+      return { method: 'DELETE', url: `/api/admin/showtimes/${doomed.showtimeId}` };
+    },
+  },
+  {
+    route: 'GET /api/admin/showtimes/:id/booked',
+    expect: adminOnly(200),
+    request: (_r, { w }) => ({ method: 'GET', url: `/api/admin/showtimes/${w.show.showtimeId}/booked` }),
+    check: (role, res, { w }) => {
+      // The buyers' emails: staff only.
+      if (role === 'admin') expect(res.body).toContain(w.alice.email);
+      else expect(res.body).not.toContain(w.alice.email);
+    },
+  },
+  {
+    route: 'GET /api/admin/showtimes/:id/tickets',
+    expect: adminOnly(200),
+    request: (_r, { w }) => ({ method: 'GET', url: `/api/admin/showtimes/${w.show.showtimeId}/tickets` }),
+  },
+  {
+    route: 'POST /api/admin/scan',
+    expect: adminOnly(200),
+    request: (_r, { w }) => ({
+      method: 'POST',
+      url: '/api/admin/scan',
+      ...json({ bookingId: w.paidBookingId }),
+    }),
+    check: (role, res, { w }) => {
+      if (role !== 'admin') expect(res.body).not.toContain(w.alice.email);
+    },
+  },
+];
+
+describe.each(engines)('authorization matrix on %s', (engine) => {
+  let t: TestApp;
+  let app: FastifyInstance;
+  let w: World;
+  let free: string[];
+
+  beforeAll(async () => {
+    t = await createTestApp(engine, { RATE_LIMIT: 'off', SWEEP_SECONDS: '3600' });
+    app = t.app;
+    w = await createWorld(app);
+    free = w.show.allSeatIds.slice(6);
+  });
+  afterAll(() => t.close());
+
+  const tokenOf = async (role: Role): Promise<Record<string, string>> => {
+    if (role === 'visitor') return {};
+    const who: SignedIn = { owner: w.alice, other: w.bob, admin: w.admin }[role];
+    // A fresh session per request: logout and password change end sessions and must not end the next test's.
+    return { authorization: `Bearer ${await createSession(app.database.db, who.id)}` };
+  };
+
+  it('has a case for every route of the route table', () => {
+    expect(CASES.map((c) => c.route).sort()).toEqual(ROUTES.map((r) => `${r.method} ${r.path}`).sort());
+  });
+
+  for (const c of CASES) {
+    it(`${c.route}: visitor ${c.expect.visitor}, owner ${c.expect.owner}, other customer ${c.expect.other}, admin ${c.expect.admin}`, async () => {
+      // Strangers first, then the admin, the owner last: her own action may use up what the others must not touch.
+      for (const role of ['visitor', 'other', 'admin', 'owner'] as const) {
+        const headers = await tokenOf(role);
+        const ctx: CaseContext = { app, w, headers, freeSeat: () => free.shift()! };
+        const req = await c.request(role, ctx);
+        const res = await app.inject({ ...req, headers: { ...(req.headers as object), ...headers } });
+        expect(res.statusCode, `${role}: ${res.body.slice(0, 300)}`).toBe(c.expect[role]);
+        const html = String(res.headers['content-type']).startsWith('text/html');
+        if (res.statusCode >= 400 && !html) expect(res.json()).toMatchObject({ error: expect.any(String) });
+        // Whatever a non-admin is told, it never carries the owner's email unless it is the owner herself.
+        if (role === 'visitor' || role === 'other') expect(res.body).not.toContain(w.alice.email);
+        await c.check?.(role, res, ctx);
+      }
+    });
+  }
+
+  it('sends sockets seat changes as {id, status} only: no buyer, booking or user ids', async () => {
+    await app.listen({ port: 0, host: '127.0.0.1' });
+    const { port } = app.server.address() as { port: number };
+    const sockets: Socket[] = [];
+    const received: unknown[] = [];
+    try {
+      for (let i = 0; i < 2; i++) {
+        const socket = connect(`http://127.0.0.1:${port}`, { transports: ['websocket'], forceNew: true });
+        sockets.push(socket);
+        socket.onAny((event: string, ...args: unknown[]) => received.push({ event, args }));
+        const ack = await socket.timeout(5000).emitWithAck(SOCKET_EVENTS.joinShowtime, w.show.showtimeId);
+        expect(ack).toEqual({ ok: true });
+      }
+      // Alice holds, pays; Bob holds and cancels: every kind of change goes out.
+      const seat = free.shift()!;
+      const hold = await app.inject({
+        method: 'POST',
+        url: `/api/showtimes/${w.show.showtimeId}/hold`,
+        headers: await as(app, w.alice),
+        payload: { seatIds: [seat] },
+      });
+      const bookingIds = (hold.json() as { bookingIds: string[] }).bookingIds;
+      const checkout = await app.inject({
+        method: 'POST',
+        url: '/api/pay/checkout',
+        headers: await as(app, w.alice),
+        payload: { bookingIds },
+      });
+      const { sessionId } = checkout.json() as { sessionId: string };
+      expect((await app.inject({ method: 'POST', url: `/api/pay/local/${sessionId}/pay` })).statusCode).toBe(
+        303,
+      );
+      const bobHold = await app.inject({
+        method: 'POST',
+        url: `/api/showtimes/${w.show.showtimeId}/hold`,
+        headers: await as(app, w.bob),
+        payload: { seatIds: [free.shift()!] },
+      });
+      await app.inject({
+        method: 'DELETE',
+        url: '/api/showtimes/bookings/cancel',
+        headers: await as(app, w.bob),
+        payload: bobHold.json(),
+      });
+
+      await expect.poll(() => received.length, { timeout: 5000 }).toBeGreaterThanOrEqual(2 * 4);
+      for (const message of received as { event: string; args: unknown[] }[]) {
+        expect(message.event).toBe(SOCKET_EVENTS.seatsUpdate);
+        const [update] = message.args as [{ showtimeId: string; seats: Record<string, unknown>[] }];
+        expect(Object.keys(update).sort()).toEqual(['seats', 'showtimeId']);
+        for (const s of update.seats) expect(Object.keys(s).sort()).toEqual(['id', 'status']);
+      }
+      const everything = JSON.stringify(received);
+      for (const secret of [w.alice.email, w.bob.email, w.alice.id, w.bob.id, ...bookingIds, sessionId]) {
+        expect(everything).not.toContain(secret);
+      }
+    } finally {
+      for (const s of sockets) s.disconnect();
+    }
+  });
+});

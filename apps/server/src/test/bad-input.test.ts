@@ -1,0 +1,165 @@
+import fc from 'fast-check';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { FastifyInstance } from 'fastify';
+import { createTestApp, engines, STRONG_PASSWORD, uniqueEmail, type TestApp } from './helpers.ts';
+import { createFuzzContext, requestPlans, tryPlan, type FuzzContext } from './reliability/fuzz.ts';
+import { openApiPath, ROUTES, servedRoutes } from './reliability/route-table.ts';
+import { createWorld, multipart, type World } from './reliability/world.ts';
+
+/** Generated requests per route (FUZZ_RUNS raises it; FUZZ_SEED replays a reported failure). */
+const NUM_RUNS = Number(process.env.FUZZ_RUNS ?? 60);
+const SEED = process.env.FUZZ_SEED ? Number(process.env.FUZZ_SEED) : undefined;
+
+function expectJsonError(
+  res: { statusCode: number; headers: Record<string, unknown>; json(): unknown },
+  status: number,
+) {
+  expect(res.statusCode).toBe(status);
+  expect(String(res.headers['content-type'])).toMatch(/^application\/json/);
+  expect(res.json()).toMatchObject({ error: expect.any(String), code: expect.any(String) });
+}
+
+describe.each(engines)('bad input over every route on %s', (engine) => {
+  let t: TestApp;
+  let app: FastifyInstance;
+  let world: World;
+  let ctx: FuzzContext;
+
+  beforeAll(async () => {
+    // No request-rate limits, so the generated requests reach validation and the services behind it.
+    t = await createTestApp(engine, { RATE_LIMIT: 'off', SWEEP_SECONDS: '3600' });
+    app = t.app;
+    world = await createWorld(app);
+    ctx = await createFuzzContext(app, world);
+  });
+  afterAll(() => t.close());
+
+  it('knows every route the server serves, and only those', () => {
+    const served = servedRoutes(app)
+      .map((r) => `${r.method} ${r.path}`)
+      .sort();
+    const table = ROUTES.map((r) => `${r.method} ${openApiPath(r.path)}`).sort();
+    expect(table).toEqual(served);
+  });
+
+  for (const route of ROUTES) {
+    it(`${route.method} ${route.path}: never a 5xx, every error a JSON {error}, still healthy after`, async () => {
+      await fc.assert(
+        fc.asyncProperty(requestPlans(route, world), async (plan) => {
+          const { violation } = await tryPlan(route, ctx, plan);
+          if (violation)
+            throw new Error(
+              `${violation.problem}: ${violation.request} → ${violation.status} ${violation.body}`,
+            );
+        }),
+        { numRuns: NUM_RUNS, seed: SEED },
+      );
+      const health = await app.inject({ method: 'GET', url: '/api/health' });
+      expect(health.statusCode).toBe(200);
+    });
+  }
+
+  // The generator reaches these only by chance; each is a bug that once shipped somewhere (size limits: security.test).
+  it('answers non-JSON bodies and wrong content types with 400/415 JSON', async () => {
+    const bad = await app.inject({
+      method: 'POST',
+      url: '/api/auth/login',
+      headers: { 'content-type': 'application/json' },
+      payload: '{"email": "a@b.c", "password": NaN}',
+    });
+    expectJsonError(bad, 400);
+    const xml = await app.inject({
+      method: 'POST',
+      url: '/api/auth/login',
+      headers: { 'content-type': 'application/xml' },
+      payload: '<login/>',
+    });
+    expectJsonError(xml, 415);
+  });
+
+  it('refuses __proto__ and constructor.prototype keys without polluting anything', async () => {
+    for (const payload of [
+      `{"__proto__": {"role": "ADMIN", "polluted": 1}, "name": "P", "email": "${uniqueEmail()}", "password": "${STRONG_PASSWORD}"}`,
+      `{"constructor": {"prototype": {"polluted": 1}}, "name": "P", "email": "${uniqueEmail()}", "password": "${STRONG_PASSWORD}"}`,
+    ]) {
+      const res = await app.inject({
+        method: 'POST',
+        url: '/api/auth/register',
+        headers: { 'content-type': 'application/json' },
+        payload,
+      });
+      expectJsonError(res, 400);
+    }
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+  });
+
+  it('refuses text with NUL characters (PostgreSQL cannot store them) as 400, not a database error', async () => {
+    const register = await app.inject({
+      method: 'POST',
+      url: '/api/auth/register',
+      payload: { name: 'Nul\u0000Name', email: uniqueEmail(), password: STRONG_PASSWORD },
+    });
+    expectJsonError(register, 400);
+    const hall = await app.inject({
+      method: 'POST',
+      url: '/api/admin/rooms',
+      headers: world.admin.headers,
+      payload: { name: 'Hall\u0000', rows: 2, cols: 2 },
+    });
+    expectJsonError(hall, 400);
+    const form = multipart([{ name: 'title', value: 'Movie\u0000Title' }]);
+    const movie = await app.inject({
+      method: 'POST',
+      url: '/api/admin/movies',
+      headers: { ...world.admin.headers, ...form.headers },
+      payload: form.payload,
+    });
+    expectJsonError(movie, 400);
+  });
+
+  it('keeps names with RTL marks, emoji and lone surrogates as text, never a 5xx', async () => {
+    for (const name of ['\u202eevil\u202c', 'Ana 🎬🍿', 'lone \ud800 half', '\u200f\u061c']) {
+      const res = await app.inject({
+        method: 'PUT',
+        url: '/api/user/profile',
+        headers: ctx.fuzzer.headers,
+        payload: { name, email: ctx.fuzzer.email },
+      });
+      expect(res.statusCode, res.body).toBeLessThan(500);
+      if (res.statusCode === 200) expect((res.json() as { name: string }).name.length).toBeGreaterThan(0);
+    }
+  });
+
+  it('refuses a showtime in the past, negative or NaN prices and impossible dates with 400', async () => {
+    const base = { movieId: world.show.movieId, auditoriumId: world.show.auditoriumId, priceCents: 1200 };
+    for (const body of [
+      { ...base, startsAt: '2001-01-01T10:00:00Z' },
+      { ...base, startsAt: new Date(Date.now() - 60_000).toISOString() },
+      { ...base, startsAt: '2099-02-30T10:00:00Z' },
+      { ...base, startsAt: new Date(Date.now() + 864e5).toISOString(), priceCents: -5 },
+      { ...base, startsAt: new Date(Date.now() + 864e5).toISOString(), priceCents: 12.5 },
+      { ...base, startsAt: new Date(Date.now() + 864e5).toISOString(), priceCents: '1200' },
+    ]) {
+      const res = await app.inject({
+        method: 'POST',
+        url: '/api/admin/showtimes',
+        headers: world.admin.headers,
+        payload: body,
+      });
+      expectJsonError(res, 400);
+    }
+  });
+
+  it('refuses a malformed id in every path with 400 JSON (HTML pages: their 404 page)', async () => {
+    for (const route of ROUTES.filter((r) => r.path.includes(':id'))) {
+      const headers = route.access === 'admin' ? world.admin.headers : ctx.fuzzer.headers;
+      const res = await app.inject({
+        method: route.method,
+        url: route.path.replace(':id', 'not-a-uuid'),
+        headers,
+      });
+      if (route.html) expect(res.statusCode).toBe(404);
+      else expectJsonError(res, 400);
+    }
+  });
+});

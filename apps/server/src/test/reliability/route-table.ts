@@ -1,0 +1,198 @@
+import { STRONG_PASSWORD, uniqueEmail } from '../helpers.ts';
+import type { World } from './world.ts';
+
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE';
+
+/**
+ * Who may call a route: anyone; a signed-in customer (or admin); an admin; whoever holds the checkout session's
+ * unguessable id (the local hosted payment page, like a provider's); the payment provider (signed webhook).
+ */
+export type Access = 'public' | 'customer' | 'admin' | 'session' | 'signed';
+
+export interface RouteSpec {
+  method: HttpMethod;
+  /** Fastify's spelling: `/api/movies/:id`. */
+  path: string;
+  access: Access;
+  /** How the body travels; no body when absent. */
+  body?: 'json' | 'multipart' | 'form' | 'raw';
+  /** A body the route accepts in the world: fuzzing spoils it one field at a time. */
+  validBody?: (w: World) => Record<string, unknown>;
+  /** The query the route reads. */
+  query?: (w: World) => Record<string, string>;
+  /** Ids of the world that reach past "not found" for the `:id` segment. */
+  ids?: (w: World) => string[];
+  /** Answers with HTML pages (the local test checkout) rather than JSON. */
+  html?: boolean;
+}
+
+const future = () => new Date(Date.now() + 400 * 24 * 3600_000 + Math.floor(Math.random() * 1e6) * 60_000);
+
+/** Every route of the API, checked against the OpenAPI document (route-table.test) so none is forgotten. */
+export const ROUTES: RouteSpec[] = [
+  { method: 'GET', path: '/api/health', access: 'public' },
+  { method: 'GET', path: '/api/health/live', access: 'public' },
+  {
+    method: 'POST',
+    path: '/api/auth/register',
+    access: 'public',
+    body: 'json',
+    validBody: () => ({ name: 'Rita Register', email: uniqueEmail('fuzz'), password: STRONG_PASSWORD }),
+  },
+  {
+    method: 'POST',
+    path: '/api/auth/login',
+    access: 'public',
+    body: 'json',
+    validBody: (w) => ({ email: w.bob.email, password: STRONG_PASSWORD }),
+  },
+  { method: 'POST', path: '/api/auth/logout', access: 'customer' },
+  { method: 'GET', path: '/api/user/me', access: 'customer' },
+  {
+    method: 'PUT',
+    path: '/api/user/profile',
+    access: 'customer',
+    body: 'json',
+    validBody: () => ({ name: 'Carl Changed', email: uniqueEmail('profile') }),
+  },
+  {
+    method: 'PUT',
+    path: '/api/user/password',
+    access: 'customer',
+    body: 'json',
+    validBody: () => ({ currentPassword: STRONG_PASSWORD, newPassword: 'Changed#Pass1' }),
+  },
+  { method: 'GET', path: '/api/movies', access: 'public' },
+  { method: 'GET', path: '/api/movies/:id', access: 'public', ids: (w) => [w.show.movieId, w.posterMovieId] },
+  { method: 'GET', path: '/api/posters/:id', access: 'public', ids: (w) => [w.posterId] },
+  {
+    method: 'GET',
+    path: '/api/movies/:id/showtimes',
+    access: 'public',
+    ids: (w) => [w.show.movieId, w.posterMovieId],
+  },
+  { method: 'GET', path: '/api/showtimes/:id/seats', access: 'public', ids: (w) => [w.show.showtimeId] },
+  {
+    method: 'POST',
+    path: '/api/showtimes/:id/hold',
+    access: 'customer',
+    body: 'json',
+    ids: (w) => [w.show.showtimeId],
+    validBody: (w) => ({ seatIds: [w.show.allSeatIds[w.show.allSeatIds.length - 1]] }),
+  },
+  {
+    method: 'DELETE',
+    path: '/api/showtimes/bookings/cancel',
+    access: 'customer',
+    body: 'json',
+    validBody: (w) => ({ bookingIds: [w.heldBookingId, w.paidBookingId] }),
+  },
+  {
+    method: 'POST',
+    path: '/api/pay/checkout',
+    access: 'customer',
+    body: 'json',
+    validBody: (w) => ({ bookingIds: [w.heldBookingId] }),
+  },
+  {
+    method: 'GET',
+    path: '/api/pay/lookup',
+    access: 'customer',
+    query: (w) => ({ session_id: w.paidSessionId }),
+  },
+  { method: 'POST', path: '/api/pay/webhook', access: 'signed', body: 'raw' },
+  {
+    method: 'GET',
+    path: '/api/pay/local/:id',
+    access: 'session',
+    html: true,
+    ids: (w) => [w.openSessionId, w.paidSessionId],
+  },
+  {
+    method: 'POST',
+    path: '/api/pay/local/:id/pay',
+    access: 'session',
+    body: 'form',
+    html: true,
+    ids: (w) => [w.openSessionId, w.paidSessionId],
+  },
+  {
+    method: 'POST',
+    path: '/api/pay/local/:id/decline',
+    access: 'session',
+    body: 'form',
+    html: true,
+    ids: (w) => [w.openSessionId, w.paidSessionId],
+  },
+  {
+    method: 'GET',
+    path: '/api/pay/local/:id/cancel',
+    access: 'session',
+    html: true,
+    ids: (w) => [w.openSessionId, w.paidSessionId],
+  },
+  { method: 'GET', path: '/api/me/tickets', access: 'customer' },
+  { method: 'GET', path: '/api/admin/movies', access: 'admin' },
+  { method: 'POST', path: '/api/admin/movies', access: 'admin', body: 'multipart' },
+  { method: 'DELETE', path: '/api/admin/movies/:id', access: 'admin', ids: (w) => [w.show.movieId] },
+  { method: 'GET', path: '/api/admin/rooms', access: 'admin' },
+  {
+    method: 'POST',
+    path: '/api/admin/rooms',
+    access: 'admin',
+    body: 'json',
+    validBody: () => ({ name: `Hall ${Math.random().toString(36).slice(2, 8)}`, rows: 2, cols: 3 }),
+  },
+  {
+    method: 'GET',
+    path: '/api/admin/showtimes',
+    access: 'admin',
+    query: (w) => ({ movieId: w.show.movieId }),
+  },
+  {
+    method: 'POST',
+    path: '/api/admin/showtimes',
+    access: 'admin',
+    body: 'json',
+    validBody: (w) => ({
+      movieId: w.posterMovieId,
+      auditoriumId: w.show.auditoriumId,
+      startsAt: future().toISOString(),
+      priceCents: 1200,
+    }),
+  },
+  { method: 'GET', path: '/api/admin/showtimes/manage', access: 'admin' },
+  { method: 'DELETE', path: '/api/admin/showtimes/:id', access: 'admin', ids: (w) => [w.show.showtimeId] },
+  {
+    method: 'GET',
+    path: '/api/admin/showtimes/:id/booked',
+    access: 'admin',
+    ids: (w) => [w.show.showtimeId],
+  },
+  {
+    method: 'GET',
+    path: '/api/admin/showtimes/:id/tickets',
+    access: 'admin',
+    ids: (w) => [w.show.showtimeId],
+  },
+  {
+    method: 'POST',
+    path: '/api/admin/scan',
+    access: 'admin',
+    body: 'json',
+    validBody: (w) => ({ bookingId: w.paidBookingId }),
+  },
+];
+
+/** `/api/movies/:id` → `/api/movies/{id}`, as the OpenAPI document spells paths. */
+export const openApiPath = (path: string) => path.replace(/:(\w+)/g, '{$1}');
+
+/** The routes the app actually serves, read from its OpenAPI document (hidden routes excluded). */
+export function servedRoutes(app: { swagger(): unknown }): { method: HttpMethod; path: string }[] {
+  const doc = app.swagger() as { paths: Record<string, Record<string, unknown>> };
+  return Object.entries(doc.paths).flatMap(([path, ops]) =>
+    Object.keys(ops)
+      .filter((m) => ['get', 'post', 'put', 'delete', 'patch'].includes(m))
+      .map((m) => ({ method: m.toUpperCase() as HttpMethod, path })),
+  );
+}

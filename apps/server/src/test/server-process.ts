@@ -1,0 +1,104 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createServer } from 'node:net';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+/** The repository root (the server is started from there, as `npm start` does). */
+export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../..');
+const serverEntry = path.join(repoRoot, 'apps/server/src/server.ts');
+
+/** A TCP port nobody listens on right now. */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.unref();
+    probe.on('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as { port: number };
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
+export interface ServerProcess {
+  /** http://127.0.0.1:<port> */
+  url: string;
+  pid: number;
+  child: ChildProcess;
+  /** The last 20 kB the process printed (stdout and stderr). */
+  output(): string;
+  /** SIGTERM, then SIGKILL if it has not exited within 10 s. */
+  stop(): Promise<void>;
+}
+
+function exited(child: ChildProcess, ms: number): Promise<boolean> {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve(true);
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => resolve(false), ms);
+    child.once('exit', () => {
+      clearTimeout(timer);
+      resolve(true);
+    });
+  });
+}
+
+/**
+ * Starts the real server entry (`node --import tsx apps/server/src/server.ts`) on a free port with only the given
+ * configuration (nothing leaks in from the shell: no DATABASE_URL or REDIS_URL unless given) and resolves once
+ * `/api/health/live` answers. `nodeArgs` go to node itself (a profiler, say).
+ */
+export async function startServerProcess(
+  env: Record<string, string>,
+  opts: { timeoutMs?: number; nodeArgs?: string[] } = {},
+): Promise<ServerProcess> {
+  const port = env.PORT ? Number(env.PORT) : await freePort();
+  const url = `http://127.0.0.1:${port}`;
+  const { DATABASE_URL: _db, REDIS_URL: _redis, WORKERS: _workers, ...inherited } = process.env;
+  const child = spawn(process.execPath, [...(opts.nodeArgs ?? []), '--import', 'tsx', serverEntry], {
+    cwd: repoRoot,
+    env: {
+      ...inherited,
+      NODE_ENV: 'production',
+      HOST: '127.0.0.1',
+      PORT: String(port),
+      PUBLIC_URL: url,
+      SEED_DEMO: '0',
+      RATE_LIMIT: 'off',
+      LOG_LEVEL: 'warn',
+      ...env,
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  const collect = (chunk: Buffer) => {
+    output = (output + chunk.toString()).slice(-20_000);
+  };
+  child.stdout!.on('data', collect);
+  child.stderr!.on('data', collect);
+  const stop = async () => {
+    child.kill('SIGTERM');
+    if (!(await exited(child, 10_000))) {
+      child.kill('SIGKILL');
+      await exited(child, 5_000);
+    }
+  };
+
+  const deadline = Date.now() + (opts.timeoutMs ?? 90_000);
+  for (;;) {
+    if (child.exitCode !== null || child.signalCode !== null) {
+      throw new Error(`the server exited during start (${child.exitCode ?? child.signalCode}):\n${output}`);
+    }
+    try {
+      const res = await fetch(`${url}/api/health/live`);
+      if (res.ok) break;
+    } catch {
+      // not listening yet
+    }
+    if (Date.now() > deadline) {
+      await stop();
+      throw new Error(`the server did not answer within the time allowed:\n${output}`);
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  return { url, pid: child.pid!, child, output: () => output, stop };
+}

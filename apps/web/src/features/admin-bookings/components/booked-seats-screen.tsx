@@ -1,0 +1,84 @@
+import { Link, useParams } from 'react-router';
+import { errorText } from '../../../lib/api-client';
+import { formatDateTime, seatLabel } from '../../../lib/format';
+import { useBookedSeats } from '../api/get-booked-seats';
+
+/** /admin/showtimes/{id}/booked: who bought which seat, and who is already in. */
+export function BookedSeatsScreen() {
+  const { id = '' } = useParams();
+  const booked = useBookedSeats(id);
+  const first = booked.data?.[0];
+  const checkedIn = booked.data?.filter((b) => b.checkedInAt).length ?? 0;
+
+  return (
+    <section>
+      <h1 className="page-title">Booked Seats</h1>
+      <nav aria-label="Showtime" className="mb-4 flex flex-wrap gap-3 text-sm">
+        <Link to="/admin/showtimes">← Manage showtimes</Link>
+        <Link to={`/admin/showtimes/${id}/tickets`}>QR codes</Link>
+      </nav>
+      {first && (
+        <p className="mb-4 text-slate-200">
+          <span className="font-semibold text-white">{first.movie}</span> ·{' '}
+          <time dateTime={first.startsAt}>{formatDateTime(first.startsAt)}</time> · {first.auditorium}
+        </p>
+      )}
+      {booked.isPending && (
+        <p className="muted" role="status">
+          Loading…
+        </p>
+      )}
+      {booked.isError && (
+        <p className="error" role="alert">
+          {errorText(booked.error, 'Failed to load booked seats')}
+        </p>
+      )}
+      {booked.data?.length === 0 && <p className="card">No confirmed bookings yet.</p>}
+      {booked.data && booked.data.length > 0 && (
+        <div className="card overflow-x-auto p-0">
+          <table className="w-full text-left text-sm">
+            <caption className="px-4 pt-4 text-left text-muted">
+              {booked.data.length} sold · {checkedIn} checked in
+            </caption>
+            <thead className="border-b border-line text-slate-300">
+              <tr>
+                <th scope="col" className="px-4 py-3 font-semibold">
+                  Seat
+                </th>
+                <th scope="col" className="px-4 py-3 font-semibold">
+                  Buyer
+                </th>
+                <th scope="col" className="px-4 py-3 font-semibold">
+                  Email
+                </th>
+                <th scope="col" className="px-4 py-3 font-semibold">
+                  Checked in
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              {booked.data.map((b) => (
+                <tr key={b.bookingId} className="border-b border-line/60 last:border-0">
+                  <th scope="row" className="px-4 py-3 font-semibold whitespace-nowrap text-gold">
+                    {seatLabel(b.seat)}
+                  </th>
+                  <td className="px-4 py-3">{b.user.name}</td>
+                  <td className="px-4 py-3 break-all">{b.user.email}</td>
+                  <td className="px-4 py-3 whitespace-nowrap">
+                    {b.checkedInAt ? (
+                      <time dateTime={b.checkedInAt} className="text-emerald-300">
+                        {formatDateTime(b.checkedInAt)}
+                      </time>
+                    ) : (
+                      <span className="text-muted">Not yet</span>
+                    )}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+    </section>
+  );
+}

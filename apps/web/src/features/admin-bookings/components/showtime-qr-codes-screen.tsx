@@ -1,0 +1,67 @@
+import { Link, useParams } from 'react-router';
+import { QrCode } from '../../../components/ui/qr-code';
+import { errorText } from '../../../lib/api-client';
+import { formatDateTime, seatLabel } from '../../../lib/format';
+import { useShowtimeTickets } from '../api/get-showtime-tickets';
+import './print-sheet.css';
+
+/** /admin/showtimes/{id}/tickets: a printable sheet with one QR card per ticket of the showtime. */
+export function ShowtimeQrCodesScreen() {
+  const { id = '' } = useParams();
+  const tickets = useShowtimeTickets(id);
+  const first = tickets.data?.[0];
+
+  return (
+    <section className="print-sheet">
+      <div className="flex flex-wrap items-center justify-between gap-3">
+        <h1 className="page-title">Showtime QR Codes</h1>
+        <button
+          type="button"
+          className="btn-primary print-hidden mb-6"
+          onClick={() => window.print()}
+          disabled={!tickets.data?.length}
+        >
+          Print
+        </button>
+      </div>
+      <nav aria-label="Showtime" className="print-hidden mb-4 flex flex-wrap gap-3 text-sm">
+        <Link to="/admin/showtimes">← Manage showtimes</Link>
+        <Link to={`/admin/showtimes/${id}/booked`}>Booked seats</Link>
+      </nav>
+      {first && (
+        <p className="mb-4 text-slate-200">
+          <span className="font-semibold text-white">{first.movie}</span> ·{' '}
+          <time dateTime={first.startsAt}>{formatDateTime(first.startsAt)}</time> · {first.auditorium}
+        </p>
+      )}
+      {tickets.isPending && (
+        <p className="muted" role="status">
+          Loading…
+        </p>
+      )}
+      {tickets.isError && (
+        <p className="error" role="alert">
+          {errorText(tickets.error, 'Failed to load tickets')}
+        </p>
+      )}
+      {tickets.data?.length === 0 && <p className="card">No confirmed bookings yet.</p>}
+      {tickets.data && tickets.data.length > 0 && (
+        <ul className="ticket-grid grid gap-4 sm:grid-cols-2 lg:grid-cols-3" aria-label="Tickets">
+          {tickets.data.map((t) => (
+            <li
+              key={t.bookingId}
+              className="ticket-card card flex flex-col items-center gap-2 text-center"
+              data-booking-id={t.bookingId}
+            >
+              <QrCode value={t.bookingId} size={160} label={`QR code for ${seatLabel(t.seat)}`} />
+              <h2 className="text-lg font-bold text-white">{seatLabel(t.seat)}</h2>
+              <p className="text-sm text-slate-200">
+                {t.movie} · <time dateTime={t.startsAt}>{formatDateTime(t.startsAt)}</time> · {t.auditorium}
+              </p>
+            </li>
+          ))}
+        </ul>
+      )}
+    </section>
+  );
+}

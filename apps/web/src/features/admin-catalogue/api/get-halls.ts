@@ -1,0 +1,15 @@
+import { queryOptions, useQuery } from '@tanstack/react-query';
+import type { Auditorium } from '@cinema/contract';
+import { api } from '../../../lib/api-client';
+
+/** GET /api/admin/rooms: the halls. */
+export const getHalls = (signal?: AbortSignal) => api<Auditorium[]>('/admin/rooms', { signal });
+
+export const hallsQueryOptions = () =>
+  queryOptions({
+    queryKey: ['admin', 'rooms'],
+    queryFn: ({ signal }) => getHalls(signal),
+    staleTime: 5 * 60_000,
+  });
+
+export const useHalls = () => useQuery(hallsQueryOptions());

@@ -1,0 +1,151 @@
+import { ShowtimeOverlapErrorSchema } from '@cinema/contract';
+import { useId, useState, type FormEvent } from 'react';
+import { ApiError, errorText } from '../../../lib/api-client';
+import { formatDateTime, formatPrice, formatTime } from '../../../lib/format';
+import { useCreateShowtime } from '../api/create-showtime';
+import { useAdminMovies } from '../api/get-admin-movies';
+import { useHalls } from '../api/get-halls';
+import { localDateTimeToUtcIso, priceCentsFromDollars, utcIsoToLocalDateTime } from '../lib/showtime-input';
+
+/** The server names the clashing showtime in UTC; say it in the viewer's own time instead. */
+function showtimeError(err: unknown): string {
+  if (err instanceof ApiError && err.code === 'showtime_overlap') {
+    const clash = ShowtimeOverlapErrorSchema.safeParse(err.body).data?.clash;
+    if (clash) {
+      return `${clash.auditorium} is busy: it overlaps “${clash.movie}” at ${formatDateTime(clash.startsAt)} (until ${formatTime(clash.endsAt)}, cleaning included)`;
+    }
+  }
+  return errorText(err, 'Failed to create showtime');
+}
+
+/** Add Showtime: movie, hall and local start time required; the price defaults to $12.00. */
+export function AddShowtimeForm() {
+  const movies = useAdminMovies();
+  const halls = useHalls();
+  const create = useCreateShowtime();
+  const [movieId, setMovieId] = useState('');
+  const [auditoriumId, setAuditoriumId] = useState('');
+  const [start, setStart] = useState('');
+  const [price, setPrice] = useState('12.00');
+  const [error, setError] = useState<string | null>(null);
+  const [notice, setNotice] = useState<string | null>(null);
+  const id = useId();
+
+  async function onSubmit(e: FormEvent) {
+    e.preventDefault();
+    setError(null);
+    setNotice(null);
+    const startsAt = localDateTimeToUtcIso(start);
+    if (!startsAt) {
+      setError('Enter a valid start date and time');
+      return;
+    }
+    try {
+      const created = await create.mutateAsync({
+        movieId,
+        auditoriumId,
+        startsAt,
+        priceCents: priceCentsFromDollars(price),
+      });
+      setNotice(
+        `Showtime added: ${formatDateTime(created.startsAt)} in ${created.auditorium}, ${formatPrice(created.priceCents)}.`,
+      );
+      setStart('');
+    } catch (err) {
+      setError(showtimeError(err));
+    }
+  }
+
+  const loadError = movies.error ?? halls.error;
+  return (
+    <form onSubmit={onSubmit} className="card space-y-4" aria-labelledby={`${id}-title`}>
+      <h2 id={`${id}-title`} className="text-lg font-semibold text-white">
+        Add Showtime
+      </h2>
+      {loadError && (
+        <p className="error" role="alert">
+          {errorText(loadError, 'Failed to load movies')}
+        </p>
+      )}
+      <div className="grid gap-4 sm:grid-cols-2">
+        <label className="field">
+          <span className="field-label">Movie</span>
+          <select
+            className="input"
+            name="movieId"
+            value={movieId}
+            onChange={(e) => setMovieId(e.target.value)}
+            required
+          >
+            <option value="">Choose a movie</option>
+            {movies.data?.map((m) => (
+              <option key={m.id} value={m.id}>
+                {m.title}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label className="field">
+          <span className="field-label">Hall</span>
+          <select
+            className="input"
+            name="auditoriumId"
+            value={auditoriumId}
+            onChange={(e) => setAuditoriumId(e.target.value)}
+            required
+          >
+            <option value="">Choose a hall</option>
+            {halls.data?.map((h) => (
+              <option key={h.id} value={h.id}>
+                {h.name} ({h.rows * h.cols} seats)
+              </option>
+            ))}
+          </select>
+        </label>
+        <label className="field">
+          <span className="field-label">Starts at (your local time)</span>
+          <input
+            className="input"
+            name="startsAt"
+            type="datetime-local"
+            value={start}
+            min={utcIsoToLocalDateTime(new Date().toISOString())}
+            onChange={(e) => setStart(e.target.value)}
+            required
+          />
+        </label>
+        <label className="field">
+          <span className="field-label">Price ($)</span>
+          <input
+            className="input"
+            name="price"
+            type="number"
+            inputMode="decimal"
+            min={0.01}
+            max={1000}
+            step={0.01}
+            value={price}
+            onChange={(e) => setPrice(e.target.value)}
+          />
+        </label>
+      </div>
+      {error && (
+        <p className="error" role="alert">
+          {error}
+        </p>
+      )}
+      {notice && (
+        <p className="notice" role="status">
+          {notice}
+        </p>
+      )}
+      <button
+        type="submit"
+        className="btn-primary"
+        disabled={create.isPending || !movieId || !auditoriumId || !start}
+      >
+        {create.isPending ? 'Saving…' : 'Add showtime'}
+      </button>
+    </form>
+  );
+}

@@ -1,0 +1,62 @@
+import { Poster } from '../../../components/ui/poster';
+import { errorText } from '../../../lib/api-client';
+import { useAdminMovies } from '../api/get-admin-movies';
+import { useDeleteMovie } from '../api/delete-movie';
+
+/** Movies: every movie with a Delete button (refused by the server once it sold tickets). */
+export function AdminMovieList() {
+  const movies = useAdminMovies();
+  const remove = useDeleteMovie();
+
+  async function onDelete(movieId: string) {
+    if (!window.confirm('Delete this movie?')) return;
+    try {
+      await remove.mutateAsync(movieId);
+    } catch (err) {
+      window.alert(errorText(err, 'Delete failed'));
+    }
+  }
+
+  return (
+    <section className="card space-y-4" aria-labelledby="admin-movies-title">
+      <h2 id="admin-movies-title" className="text-lg font-semibold text-white">
+        Movies
+      </h2>
+      {movies.isPending && (
+        <p className="muted" role="status">
+          Loading…
+        </p>
+      )}
+      {movies.isError && (
+        <p className="error" role="alert">
+          {errorText(movies.error, 'Failed to load movies')}
+        </p>
+      )}
+      {movies.data?.length === 0 && <p className="muted">No movies yet.</p>}
+      {movies.data && movies.data.length > 0 && (
+        <ul className="divide-y divide-line" aria-label="Movies">
+          {movies.data.map((m) => (
+            <li key={m.id} data-movie-id={m.id} className="flex items-center gap-3 py-3">
+              <Poster url={m.posterUrl} title={m.title} decorative className="w-10 shrink-0 rounded-md" />
+              <div className="min-w-0 flex-1">
+                <p className="truncate font-medium text-white">{m.title}</p>
+                <p className="text-xs text-muted">
+                  {m.rating || 'NR'} · {m.durationMinutes ?? '?'} min
+                </p>
+              </div>
+              <button
+                type="button"
+                className="btn-danger px-3 py-1.5"
+                aria-label={`Delete ${m.title}`}
+                disabled={remove.isPending && remove.variables === m.id}
+                onClick={() => onDelete(m.id)}
+              >
+                Delete
+              </button>
+            </li>
+          ))}
+        </ul>
+      )}
+    </section>
+  );
+}

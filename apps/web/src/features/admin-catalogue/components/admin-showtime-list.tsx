@@ -1,0 +1,82 @@
+import { useState } from 'react';
+import { errorText } from '../../../lib/api-client';
+import { formatDateTime, formatPrice } from '../../../lib/format';
+import { useAdminMovies } from '../api/get-admin-movies';
+import { useAdminShowtimes } from '../api/get-admin-showtimes';
+import { useDeleteShowtime } from '../api/delete-showtime';
+
+/** Existing Showtimes, optionally of one movie, each with a Delete button. */
+export function AdminShowtimeList() {
+  const [movieId, setMovieId] = useState('');
+  const movies = useAdminMovies();
+  const showtimes = useAdminShowtimes(movieId || undefined);
+  const remove = useDeleteShowtime();
+
+  async function onDelete(showtimeId: string) {
+    if (!window.confirm('Delete showtime?')) return;
+    try {
+      await remove.mutateAsync(showtimeId);
+    } catch (err) {
+      window.alert(errorText(err, 'Delete failed'));
+    }
+  }
+
+  return (
+    <section className="card space-y-4" aria-labelledby="admin-showtimes-title">
+      <div className="flex flex-wrap items-end justify-between gap-3">
+        <h2 id="admin-showtimes-title" className="text-lg font-semibold text-white">
+          Existing Showtimes
+        </h2>
+        <label className="field">
+          <span className="sr-only">Show showtimes of</span>
+          <select className="input py-1.5" value={movieId} onChange={(e) => setMovieId(e.target.value)}>
+            <option value="">All movies</option>
+            {movies.data?.map((m) => (
+              <option key={m.id} value={m.id}>
+                {m.title}
+              </option>
+            ))}
+          </select>
+        </label>
+      </div>
+      {showtimes.isPending && (
+        <p className="muted" role="status">
+          Loading…
+        </p>
+      )}
+      {showtimes.isError && (
+        <p className="error" role="alert">
+          {errorText(showtimes.error, 'Failed to load showtimes')}
+        </p>
+      )}
+      {showtimes.data?.length === 0 && <p className="muted">No showtimes</p>}
+      {showtimes.data && showtimes.data.length > 0 && (
+        <ul
+          className="max-h-[32rem] divide-y divide-line overflow-y-auto pr-1"
+          aria-label="Existing showtimes"
+        >
+          {showtimes.data.map((s) => (
+            <li key={s.id} data-showtime-id={s.id} className="flex items-center gap-3 py-2.5">
+              <div className="min-w-0 flex-1">
+                <p className="truncate font-medium text-white">{s.Movie.title}</p>
+                <p className="text-sm text-slate-300">
+                  <time dateTime={s.startsAt}>{formatDateTime(s.startsAt)}</time> · {s.Auditorium.name} ·{' '}
+                  {formatPrice(s.priceCents)}
+                </p>
+              </div>
+              <button
+                type="button"
+                className="btn-danger px-3 py-1.5"
+                aria-label={`Delete ${s.Movie.title} at ${formatDateTime(s.startsAt)} in ${s.Auditorium.name}`}
+                disabled={remove.isPending && remove.variables === s.id}
+                onClick={() => onDelete(s.id)}
+              >
+                Delete
+              </button>
+            </li>
+          ))}
+        </ul>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,33 @@
+import { DEFAULT_PRICE_CENTS } from '@cinema/contract';
+
+/**
+ * A datetime-local value ("2026-05-01T19:30", seconds optional) read as the viewer's local time and returned as a
+ * UTC ISO timestamp; null when it is not a real date and time.
+ */
+export function localDateTimeToUtcIso(value: string): string | null {
+  const m = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2}))?$/.exec(value.trim());
+  if (!m) return null;
+  const [year, month, day, hour, minute, second = 0] = m
+    .slice(1)
+    .map((part) => Number(part ?? 0)) as number[];
+  const local = new Date(year!, month! - 1, day, hour, minute, second);
+  // The Date constructor rolls 31 April over to 1 May; such a value was never a real date.
+  if (Number.isNaN(local.getTime()) || local.getMonth() !== month! - 1 || local.getDate() !== day)
+    return null;
+  return local.toISOString();
+}
+
+/** The price typed in dollars, as cents; 1200 cents when it is not a valid non-zero number. */
+export function priceCentsFromDollars(text: string): number {
+  const trimmed = text.trim();
+  const dollars = Number(trimmed);
+  if (trimmed === '' || !Number.isFinite(dollars) || dollars === 0) return DEFAULT_PRICE_CENTS;
+  return Math.round(dollars * 100);
+}
+
+/** An ISO timestamp as a datetime-local value in the viewer's time zone (for the input's min). */
+export function utcIsoToLocalDateTime(iso: string): string {
+  const d = new Date(iso);
+  const pad = (n: number) => String(n).padStart(2, '0');
+  return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}T${pad(d.getHours())}:${pad(d.getMinutes())}`;
+}

@@ -1,0 +1,82 @@
+import { useId, useState, type FormEvent } from 'react';
+import { Link, useLocation } from 'react-router';
+import { errorText } from '../../../lib/api-client';
+import { useRegister } from '../api/register';
+import { AuthCard } from './auth-card';
+import { PasswordHints } from './password-hints';
+
+/** /register: name, email, password with a live checklist; a new account is signed in at once. */
+export function RegisterScreen() {
+  const location = useLocation();
+  const hintsId = useId();
+  const [name, setName] = useState('');
+  const [email, setEmail] = useState('');
+  const [password, setPassword] = useState('');
+  const createAccount = useRegister();
+  const incomplete = !name.trim() || !email.trim() || !password;
+
+  const onSubmit = (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    if (incomplete || createAccount.isPending) return;
+    createAccount.mutate({ name: name.trim(), email: email.trim(), password });
+  };
+
+  return (
+    <AuthCard title="Create account" lead="Book seats in a few taps and keep your tickets on your phone.">
+      {/* The server checks every rule and says what is wrong; the browser's own bubbles would only duplicate it. */}
+      <form className="flex flex-col gap-4" onSubmit={onSubmit} noValidate aria-label="Create account">
+        <label className="field">
+          <span className="field-label">Name</span>
+          <input
+            className="input"
+            name="name"
+            autoComplete="name"
+            required
+            value={name}
+            onChange={(e) => setName(e.target.value)}
+          />
+        </label>
+        <label className="field">
+          <span className="field-label">Email</span>
+          <input
+            className="input"
+            type="email"
+            name="email"
+            autoComplete="email"
+            required
+            value={email}
+            onChange={(e) => setEmail(e.target.value)}
+          />
+        </label>
+        <label className="field">
+          <span className="field-label">Password</span>
+          <input
+            className="input"
+            type="password"
+            name="password"
+            autoComplete="new-password"
+            required
+            aria-describedby={hintsId}
+            value={password}
+            onChange={(e) => setPassword(e.target.value)}
+          />
+        </label>
+        <PasswordHints id={hintsId} password={password} />
+        {createAccount.isError && (
+          <p className="error" role="alert">
+            {errorText(createAccount.error, 'Something went wrong')}
+          </p>
+        )}
+        <button type="submit" className="btn-primary w-full" disabled={incomplete || createAccount.isPending}>
+          {createAccount.isPending ? 'Creating account…' : 'Create account'}
+        </button>
+      </form>
+      <p className="muted mt-6 text-center text-sm">
+        Already have an account?{' '}
+        <Link to="/login" state={location.state} className="font-semibold underline">
+          Sign in
+        </Link>
+      </p>
+    </AuthCard>
+  );
+}

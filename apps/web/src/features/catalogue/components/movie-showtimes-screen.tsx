@@ -1,0 +1,104 @@
+import type { Showtime } from '@cinema/contract';
+import { Link, useParams } from 'react-router';
+import { Poster } from '../../../components/ui/poster';
+import { errorText } from '../../../lib/api-client';
+import { formatPrice, formatTime } from '../../../lib/format';
+import { useMovie } from '../api/get-movie';
+import { useMovieShowtimes } from '../api/get-movie-showtimes';
+import { movieFacts } from './movie-facts';
+
+const dayHeading = (iso: string) =>
+  new Date(iso).toLocaleDateString(undefined, { weekday: 'long', month: 'long', day: 'numeric' });
+
+/** Showtimes grouped by the viewer's local day, keeping the start order. */
+function byDay(showtimes: Showtime[]): [string, Showtime[]][] {
+  const days = new Map<string, Showtime[]>();
+  for (const s of showtimes) {
+    const day = dayHeading(s.startsAt);
+    days.set(day, [...(days.get(day) ?? []), s]);
+  }
+  return [...days];
+}
+
+/** /movies/{id}: the movie and its upcoming showtimes, each with a Select link to the seat map. */
+export function MovieShowtimesScreen() {
+  const { id = '' } = useParams();
+  const movie = useMovie(id);
+  const showtimes = useMovieShowtimes(id);
+
+  return (
+    <section>
+      <Link to="/movies" className="mb-4 inline-block text-sm">
+        ← All movies
+      </Link>
+      {movie.isError && (
+        <p className="error mb-6" role="alert">
+          {errorText(movie.error, 'Failed to load movie')}
+        </p>
+      )}
+      {movie.data && (
+        <header className="mb-8 flex flex-col gap-5 sm:flex-row sm:items-start">
+          <Poster
+            url={movie.data.posterUrl}
+            title={movie.data.title}
+            className="w-full max-w-44 shrink-0 sm:w-44"
+          />
+          <div className="space-y-3">
+            <h1 className="page-title mb-0">{movie.data.title}</h1>
+            <p className="text-sm font-medium text-gold">{movieFacts(movie.data)}</p>
+            {movie.data.description && <p className="max-w-prose text-slate-200">{movie.data.description}</p>}
+          </div>
+        </header>
+      )}
+
+      <h2 className="mb-3 text-xl font-semibold text-white">Showtimes</h2>
+      {showtimes.isPending && (
+        <p className="muted" role="status">
+          Loading…
+        </p>
+      )}
+      {showtimes.isError && (
+        <p className="error" role="alert">
+          {errorText(showtimes.error, 'Failed to load showtimes')}
+        </p>
+      )}
+      {showtimes.data?.length === 0 && <p className="card">No showtimes yet.</p>}
+      {showtimes.data && showtimes.data.length > 0 && (
+        <div className="space-y-6">
+          {byDay(showtimes.data).map(([day, list]) => (
+            <section key={day} aria-label={day}>
+              <h3 className="mb-2 text-sm font-semibold tracking-wide text-muted uppercase">{day}</h3>
+              <ul className="divide-y divide-line overflow-hidden rounded-2xl border border-line bg-panel">
+                {list.map((s) => (
+                  <li
+                    key={s.id}
+                    data-showtime-id={s.id}
+                    className="flex items-center gap-3 px-4 py-3 sm:gap-6"
+                  >
+                    <time
+                      dateTime={s.startsAt}
+                      className="w-20 shrink-0 text-base font-semibold whitespace-nowrap text-white sm:w-24 sm:text-lg"
+                    >
+                      {formatTime(s.startsAt)}
+                    </time>
+                    <span className="flex min-w-0 flex-col sm:flex-row sm:gap-6">
+                      <span className="text-slate-200">{s.auditorium}</span>
+                      <span className="font-medium text-slate-100">{formatPrice(s.priceCents)}</span>
+                    </span>
+                    <Link
+                      to={`/showtimes/${s.id}/seats`}
+                      className="btn-primary ml-auto"
+                      aria-label={`Select seats for ${formatTime(s.startsAt)} on ${day}, ${s.auditorium}`}
+                    >
+                      Select
+                    </Link>
+                  </li>
+                ))}
+              </ul>
+            </section>
+          ))}
+        </div>
+      )}
+    </section>
+  );
+}

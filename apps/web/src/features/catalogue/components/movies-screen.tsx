@@ -1,0 +1,53 @@
+import { Link } from 'react-router';
+import { Poster } from '../../../components/ui/poster';
+import { errorText } from '../../../lib/api-client';
+import { useMovies } from '../api/get-movies';
+import { movieFacts } from './movie-facts';
+
+/** /movies: every movie as a poster card linking to its showtimes. */
+export function MoviesScreen() {
+  const movies = useMovies();
+  return (
+    <section>
+      <h1 className="page-title">Movies</h1>
+      {movies.isPending && (
+        <p className="muted" role="status">
+          Loading…
+        </p>
+      )}
+      {movies.isError && (
+        <p className="error" role="alert">
+          {errorText(movies.error, 'Failed to load movies')}
+        </p>
+      )}
+      {movies.data?.length === 0 && <p className="card">No movies yet.</p>}
+      {movies.data && movies.data.length > 0 && (
+        <ul
+          className="grid grid-cols-2 gap-4 sm:grid-cols-3 sm:gap-5 lg:grid-cols-4 xl:grid-cols-5"
+          aria-label="Movies"
+        >
+          {movies.data.map((movie) => (
+            <li key={movie.id}>
+              <Link
+                to={`/movies/${movie.id}`}
+                className="group block rounded-2xl text-slate-100 no-underline hover:no-underline"
+                data-movie-id={movie.id}
+              >
+                <Poster
+                  url={movie.posterUrl}
+                  title={movie.title}
+                  decorative
+                  className="w-full shadow-lg shadow-black/40 transition group-hover:-translate-y-0.5 group-hover:border-gold/60"
+                />
+                <h2 className="mt-2 text-base leading-snug font-semibold text-white group-hover:text-gold">
+                  {movie.title}
+                </h2>
+                <p className="text-sm text-muted">{movieFacts(movie)}</p>
+              </Link>
+            </li>
+          ))}
+        </ul>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,145 @@
+import type { ReactNode } from 'react';
+import { Link, useLocation, useSearchParams } from 'react-router';
+import type { LookupResponse, Ticket } from '@cinema/contract';
+import { ApiError, errorText } from '../../../lib/api-client';
+import { formatDateTime, seatLabel } from '../../../lib/format';
+import { useCheckoutLookup } from '../api/lookup-checkout';
+
+const titles: Record<LookupResponse['status'], string> = {
+  paid: 'Payment Successful',
+  pending: 'Payment Processing',
+  refunded: 'Payment Refunded',
+  expired: 'Checkout Expired',
+  cancelled: 'Payment Cancelled',
+};
+
+function Links() {
+  return (
+    <p className="mt-6 flex flex-wrap gap-3">
+      <Link to="/movies" className="btn-secondary">
+        Movies
+      </Link>
+      <Link to="/tickets" className="btn-primary">
+        My Tickets
+      </Link>
+    </p>
+  );
+}
+
+function Shell({ title, children }: { title: string; children: ReactNode }) {
+  return (
+    <section className="mx-auto max-w-2xl">
+      <h1 className="page-title">{title}</h1>
+      {children}
+      <Links />
+    </section>
+  );
+}
+
+function TicketList({ tickets }: { tickets: Ticket[] }) {
+  return (
+    <ul className="grid gap-3" aria-label="Tickets">
+      {tickets.map((t) => (
+        <li key={t.bookingId} className="card flex flex-wrap items-baseline justify-between gap-x-6 gap-y-1">
+          <div>
+            <p className="font-semibold text-white">{t.movie.title}</p>
+            <p className="text-sm text-slate-200">
+              <time dateTime={t.startsAt}>{formatDateTime(t.startsAt)}</time> · {t.auditorium}
+            </p>
+          </div>
+          <p className="font-semibold text-gold">{seatLabel(t.seat)}</p>
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+/** /checkout/success: where the payment provider sends the customer back; lists the session's tickets. */
+export function CheckoutSuccessScreen() {
+  const [params] = useSearchParams();
+  const location = useLocation();
+  const sessionId = params.get('session_id');
+  const { query: lookup, stoppedWaiting } = useCheckoutLookup(sessionId);
+
+  if (!sessionId) {
+    return (
+      <Shell title="Payment Status">
+        <p className="error" role="alert">
+          Missing session_id in URL.
+        </p>
+      </Shell>
+    );
+  }
+  if (lookup.isPending) {
+    return (
+      <Shell title="Payment Status">
+        <p className="muted" role="status">
+          Looking up your payment…
+        </p>
+      </Shell>
+    );
+  }
+  if (lookup.isError) {
+    const signedOut = lookup.error instanceof ApiError && lookup.error.status === 401;
+    return (
+      <Shell title="Payment Status">
+        <p className="error" role="alert">
+          {signedOut
+            ? 'Sign in to see the tickets of this payment.'
+            : errorText(lookup.error, 'Lookup failed')}
+        </p>
+        {signedOut && (
+          <p className="mt-4">
+            <Link to="/login" state={{ from: location.pathname + location.search }}>
+              Sign in
+            </Link>
+          </p>
+        )}
+      </Shell>
+    );
+  }
+
+  const result = lookup.data;
+  const refunded = result.refundedSeats ?? [];
+  return (
+    <Shell title={titles[result.status]}>
+      {result.status === 'pending' &&
+        (stoppedWaiting ? (
+          <p className="notice" role="status">
+            The payment has not been confirmed yet. Your tickets will appear in My Tickets as soon as it is.
+          </p>
+        ) : (
+          <p className="notice" role="status">
+            Waiting for the payment to be confirmed…
+          </p>
+        ))}
+      {result.status === 'expired' && (
+        <p className="error" role="alert">
+          This checkout expired before it was paid, and its seats were released.
+        </p>
+      )}
+      {result.status === 'cancelled' && (
+        <p className="error" role="alert">
+          This checkout was cancelled, and its seats were released.
+        </p>
+      )}
+      {refunded.length > 0 && (
+        <div className="error mb-4" role="alert">
+          <p className="font-semibold">
+            {refunded.length === 1 ? 'One seat was' : `${refunded.length} seats were`} taken by someone else
+            before your payment arrived, so {refunded.length === 1 ? 'it was' : 'they were'} refunded:
+          </p>
+          <ul className="mt-1 list-disc pl-5">
+            {refunded.map((s) => (
+              <li key={`${s.row}-${s.number}`}>{seatLabel(s)}</li>
+            ))}
+          </ul>
+        </div>
+      )}
+      {result.tickets.length > 0 && <TicketList tickets={result.tickets} />}
+      {result.tickets.length === 0 && (result.status === 'paid' || result.status === 'refunded') && (
+        <p className="muted">No tickets found for this session.</p>
+      )}
+    </Shell>
+  );
+}

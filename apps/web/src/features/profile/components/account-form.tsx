@@ -1,0 +1,65 @@
+import { useState, type FormEvent } from 'react';
+import type { User } from '@cinema/contract';
+import { errorText } from '../../../lib/api-client';
+import { useUpdateProfile } from '../api/update-profile';
+
+/** Name and email with Save, plus the Logout button. */
+export function AccountForm({ user, onLogout }: { user: User; onLogout: () => void }) {
+  const [name, setName] = useState(user.name);
+  const [email, setEmail] = useState(user.email);
+  const save = useUpdateProfile();
+
+  const onSubmit = (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    save.mutate({ name: name.trim(), email: email.trim() });
+  };
+
+  return (
+    <form className="card flex flex-col gap-4" onSubmit={onSubmit} aria-labelledby="account-heading">
+      <h2 id="account-heading" className="text-lg font-semibold text-white">
+        Account
+      </h2>
+      <label className="field">
+        <span className="field-label">Name</span>
+        <input
+          className="input"
+          name="name"
+          autoComplete="name"
+          required
+          value={name}
+          onChange={(e) => setName(e.target.value)}
+        />
+      </label>
+      <label className="field">
+        <span className="field-label">Email</span>
+        <input
+          className="input"
+          type="email"
+          name="email"
+          autoComplete="email"
+          required
+          value={email}
+          onChange={(e) => setEmail(e.target.value)}
+        />
+      </label>
+      {save.isSuccess && (
+        <p className="notice" role="status">
+          Profile updated.
+        </p>
+      )}
+      {save.isError && (
+        <p className="error" role="alert">
+          {errorText(save.error, 'Update failed')}
+        </p>
+      )}
+      <div className="flex flex-wrap gap-3">
+        <button type="submit" className="btn-primary" disabled={save.isPending}>
+          {save.isPending ? 'Saving…' : 'Save'}
+        </button>
+        <button type="button" className="btn-secondary" onClick={onLogout}>
+          Logout
+        </button>
+      </div>
+    </form>
+  );
+}

@@ -1,0 +1,76 @@
+import { useState, type FormEvent } from 'react';
+import { errorText } from '../../../lib/api-client';
+import { useChangePassword } from '../api/change-password';
+
+/** Current and new password; the server ends the user's other sessions when it changes. */
+export function PasswordForm() {
+  const [currentPassword, setCurrentPassword] = useState('');
+  const [newPassword, setNewPassword] = useState('');
+  const change = useChangePassword();
+
+  const onSubmit = (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    change.mutate(
+      { currentPassword, newPassword },
+      {
+        onSuccess: () => {
+          setCurrentPassword('');
+          setNewPassword('');
+        },
+      },
+    );
+  };
+
+  return (
+    <form className="card flex flex-col gap-4" onSubmit={onSubmit} aria-labelledby="password-heading">
+      <h2 id="password-heading" className="text-lg font-semibold text-white">
+        Change Password
+      </h2>
+      {/* Lets password managers tie the new password to this account. */}
+      <input type="hidden" name="username" autoComplete="username" />
+      <label className="field">
+        <span className="field-label">Current password</span>
+        <input
+          className="input"
+          type="password"
+          name="currentPassword"
+          autoComplete="current-password"
+          required
+          value={currentPassword}
+          onChange={(e) => setCurrentPassword(e.target.value)}
+        />
+      </label>
+      <label className="field">
+        <span className="field-label">New password</span>
+        <input
+          className="input"
+          type="password"
+          name="newPassword"
+          autoComplete="new-password"
+          required
+          aria-describedby="new-password-hint"
+          value={newPassword}
+          onChange={(e) => setNewPassword(e.target.value)}
+        />
+        <span id="new-password-hint" className="muted text-xs">
+          8+ including upper, lower, digit and symbol
+        </span>
+      </label>
+      {change.isSuccess && (
+        <p className="notice" role="status">
+          Password updated.
+        </p>
+      )}
+      {change.isError && (
+        <p className="error" role="alert">
+          {errorText(change.error, 'Password change failed')}
+        </p>
+      )}
+      <div>
+        <button type="submit" className="btn-primary" disabled={change.isPending}>
+          {change.isPending ? 'Updating…' : 'Update password'}
+        </button>
+      </div>
+    </form>
+  );
+}

@@ -1,0 +1,38 @@
+import { useNavigate } from 'react-router';
+import { errorText } from '../../../lib/api-client';
+import { useMe } from '../api/get-me';
+import { AccountForm } from './account-form';
+import { PasswordForm } from './password-form';
+
+/** /profile: the Account form and the Change Password form side by side on wide screens. */
+export function ProfileScreen({ onLogout }: { onLogout: () => Promise<void> }) {
+  const navigate = useNavigate();
+  const me = useMe();
+
+  const logoutHere = async () => {
+    await onLogout();
+    navigate('/login');
+  };
+
+  return (
+    <section>
+      <h1 className="page-title">Profile</h1>
+      {me.isPending && (
+        <p className="muted" role="status">
+          Loading…
+        </p>
+      )}
+      {me.isError && (
+        <p className="error" role="alert">
+          {errorText(me.error, 'Failed to load profile')}
+        </p>
+      )}
+      {me.data && (
+        <div className="grid items-start gap-6 lg:grid-cols-2">
+          <AccountForm key={me.data.id} user={me.data} onLogout={logoutHere} />
+          <PasswordForm />
+        </div>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,28 @@
+import type { Ticket } from '@cinema/contract';
+import { QrCode } from '../../../components/ui/qr-code';
+import { formatDateTime, seatLabel } from '../../../lib/format';
+
+/** One ticket: the QR code of its booking id (what the door scans) beside what and where. */
+export function TicketCard({ ticket }: { ticket: Ticket }) {
+  const seat = seatLabel(ticket.seat);
+  return (
+    <li className="card flex gap-4" data-booking-id={ticket.bookingId}>
+      <QrCode value={ticket.bookingId} size={120} label={`QR code for ${ticket.movie.title}, ${seat}`} />
+      <div className="min-w-0 space-y-1">
+        <h2 className="text-lg leading-tight font-semibold text-white">{ticket.movie.title}</h2>
+        <p className="text-sm text-slate-200">
+          <time dateTime={ticket.startsAt}>{formatDateTime(ticket.startsAt)}</time>
+        </p>
+        <p className="text-sm text-slate-200">{ticket.auditorium}</p>
+        <p className="font-semibold text-gold">{seat}</p>
+        {ticket.checkedInAt ? (
+          <p className="text-sm text-emerald-300">
+            Checked in <time dateTime={ticket.checkedInAt}>{formatDateTime(ticket.checkedInAt)}</time>
+          </p>
+        ) : (
+          <p className="text-sm text-muted">Not checked in yet</p>
+        )}
+      </div>
+    </li>
+  );
+}

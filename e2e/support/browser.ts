@@ -1,0 +1,120 @@
+import { existsSync } from 'node:fs';
+import { mkdir } from 'node:fs/promises';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import axe from 'axe-core';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { expect } from 'vitest';
+import type { Account } from './server.ts';
+
+/** Debian's Chromium (never a downloaded one); CHROMIUM_PATH points elsewhere. */
+export const chromiumPath = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
+export const hasChromium = existsSync(chromiumPath);
+
+/** DESIGN §4: the flags that make Chromium quiet and reliable in a container. */
+export const CHROMIUM_ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
+
+const artifacts = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../.artifacts');
+
+/** Says once, plainly, that a browser test file did not run. Call it at the top of every browser test file. */
+export function reportSkippedWithoutChromium(what: string) {
+  if (!hasChromium)
+    console.warn(
+      `SKIPPED: ${what}: Chromium not found at ${chromiumPath} (set CHROMIUM_PATH or install chromium).`,
+    );
+}
+
+/** Launches Chromium; `extraArgs` adds flags such as a fake camera. */
+export function launchBrowser(extraArgs: string[] = []): Promise<Browser> {
+  return chromium.launch({
+    executablePath: chromiumPath,
+    headless: true,
+    args: [...CHROMIUM_ARGS, ...extraArgs],
+  });
+}
+
+export const PHONE = { width: 360, height: 740 } as const;
+export const DESKTOP = { width: 1280, height: 800 } as const;
+
+export interface OpenedPage {
+  context: BrowserContext;
+  page: Page;
+  /** Uncaught exceptions thrown in the page: a test may assert there were none. */
+  pageErrors: Error[];
+  close(): Promise<void>;
+}
+
+/** A fresh context (its own storage: nobody signed in) and page with the app's origin as base URL. */
+export async function openPage(
+  browser: Browser,
+  baseURL: string,
+  viewport: { width: number; height: number } = DESKTOP,
+): Promise<OpenedPage> {
+  const context = await browser.newContext({ baseURL, viewport });
+  context.setDefaultTimeout(15_000);
+  const page = await context.newPage();
+  const pageErrors: Error[] = [];
+  page.on('pageerror', (err) => pageErrors.push(err));
+  return { context, page, pageErrors, close: () => context.close() };
+}
+
+/** Puts a session into the page's storage (as a login would) so a test can start signed in. */
+export async function useAccount(page: Page, account: Pick<Account, 'token' | 'user'>) {
+  if (page.url() === 'about:blank') await page.goto('/login');
+  await page.evaluate(({ token, user }) => {
+    localStorage.setItem('mm_token', token);
+    localStorage.setItem('mm_user', JSON.stringify(user));
+  }, account);
+}
+
+/** Runs axe-core in the page and fails on any serious or critical violation, naming the rule and elements. */
+export async function expectNoAxeViolations(page: Page) {
+  // Colours caught mid-transition (a button turning enabled) would be measured wrongly: let animations finish first.
+  // Endless ones (a pulsing seat, a spinner) are left alone, and no page waits more than two seconds.
+  await page.evaluate(() => {
+    const finite = document
+      .getAnimations()
+      .filter((a) => Number.isFinite(Number(a.effect?.getComputedTiming().endTime)));
+    return Promise.race([
+      Promise.all(finite.map((a) => a.finished.catch(() => undefined))),
+      new Promise((resolve) => setTimeout(resolve, 2000)),
+    ]);
+  });
+  const loaded = await page.evaluate(() => 'axe' in window);
+  // Evaluated through the DevTools protocol, so the page's content security policy need not allow inline scripts.
+  if (!loaded) await page.evaluate(axe.source);
+  const results = await page.evaluate(() =>
+    (window as unknown as { axe: typeof axe }).axe.run(document, {
+      runOnly: {
+        type: 'tag',
+        values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa', 'best-practice'],
+      },
+    }),
+  );
+  const serious = results.violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => ({
+      rule: v.id,
+      impact: v.impact,
+      help: v.help,
+      nodes: v.nodes.map((n) => `${n.target.join(' ')}: ${n.failureSummary ?? ''}`.slice(0, 300)),
+    }));
+  expect(serious, `axe violations on ${page.url()}`).toEqual([]);
+}
+
+/** Saves a full-page PNG under e2e/.artifacts/<name>.png (or `file` when given) and returns its path. */
+export async function screenshot(page: Page, name: string, file?: string): Promise<string> {
+  const target = file ?? path.join(artifacts, `${name}.png`);
+  await mkdir(path.dirname(target), { recursive: true });
+  await page.screenshot({ path: target, fullPage: true });
+  return target;
+}

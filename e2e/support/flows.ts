@@ -1,0 +1,76 @@
+import { apiAs, registerUser, signIn, type Account, type RunningServer } from './server.ts';
+
+export interface ScheduledShowtime {
+  movieId: string;
+  movieTitle: string;
+  showtimeId: string;
+  auditorium: string;
+  startsAt: string;
+}
+
+/** As the admin, over HTTP: adds a movie and a showtime tomorrow in the first hall. */
+export async function scheduleShowtime(
+  server: RunningServer,
+  opts: { title?: string; hoursFromNow?: number; priceCents?: number } = {},
+): Promise<ScheduledShowtime & { admin: Account }> {
+  const admin = await signIn(server.url, server.admin.email, server.admin.password);
+  const api = apiAs(server.url, admin.token);
+  const form = new FormData();
+  const title = opts.title ?? `Test Feature ${Math.random().toString(36).slice(2, 7)}`;
+  form.set('title', title);
+  form.set('description', 'A film made for tests.');
+  form.set('durationMinutes', '95');
+  form.set('rating', 'PG-13');
+  const movie = await api.post<{ id: string }>('/admin/movies', form);
+  const rooms = await api.get<{ id: string; name: string }[]>('/admin/rooms');
+  const hall = rooms[0]!;
+  // A random hour slot far enough apart that repeated calls on one server never overlap.
+  const hours = opts.hoursFromNow ?? 24 + Math.floor(Math.random() * 2000) * 3;
+  const startsAt = new Date(Math.ceil((Date.now() + hours * 3600_000) / 3600_000) * 3600_000).toISOString();
+  const showtime = await api.post<{ id: string }>('/admin/showtimes', {
+    movieId: movie.id,
+    auditoriumId: hall.id,
+    startsAt,
+    priceCents: opts.priceCents ?? 1250,
+  });
+  return {
+    admin,
+    movieId: movie.id,
+    movieTitle: title,
+    showtimeId: showtime.id,
+    auditorium: hall.name,
+    startsAt,
+  };
+}
+
+export interface BoughtTickets {
+  customer: Account;
+  bookingIds: string[];
+  seats: { id: string; row: number; number: number }[];
+}
+
+/** As a new customer, over HTTP: holds `count` seats of the showtime and pays through the local test checkout. */
+export async function buyTickets(
+  server: RunningServer,
+  showtimeId: string,
+  count = 1,
+): Promise<BoughtTickets> {
+  const customer = await registerUser(server.url, { name: 'Paula Payer' });
+  const api = apiAs(server.url, customer.token);
+  const map = await api.get<{ seats: { id: string; row: number; number: number; status: string }[] }>(
+    `/showtimes/${showtimeId}/seats`,
+  );
+  const seats = map.seats.filter((s) => s.status === 'AVAILABLE').slice(0, count);
+  const hold = await api.post<{ bookingIds: string[] }>(`/showtimes/${showtimeId}/hold`, {
+    seatIds: seats.map((s) => s.id),
+  });
+  const checkout = await api.post<{ sessionId: string; url: string }>('/pay/checkout', {
+    bookingIds: hold.bookingIds,
+  });
+  const paid = await fetch(`${server.url}/api/pay/local/${checkout.sessionId}/pay`, {
+    method: 'POST',
+    redirect: 'manual',
+  });
+  if (paid.status !== 303) throw new Error(`Local payment failed: ${paid.status} ${await paid.text()}`);
+  return { customer, bookingIds: hold.bookingIds, seats };
+}

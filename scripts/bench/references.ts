@@ -1,0 +1,122 @@
+import { execFile } from 'node:child_process';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { promisify } from 'node:util';
+import { PGlite } from '@electric-sql/pglite';
+import pg from 'pg';
+
+const run = promisify(execFile);
+
+export interface PgbenchResult {
+  tps: number;
+  clients: number;
+  seconds: number;
+  command: string;
+}
+
+/**
+ * PostgreSQL's own transaction rate on this machine: `pgbench -N` (per transaction: update one account, read it,
+ * append to history) on a scratch database of the same server.
+ */
+export async function pgbenchTps(
+  pgbench: string,
+  scratchUrl: string,
+  opts: { clients: number; threads: number; seconds: number },
+): Promise<PgbenchResult> {
+  await run(pgbench, ['-i', '-q', '-s', '1', scratchUrl], { maxBuffer: 16 * 1024 * 1024 });
+  const args = ['-N', '-c', String(opts.clients), '-j', String(opts.threads), '-T', String(opts.seconds)];
+  const { stdout } = await run(pgbench, [...args, scratchUrl], { maxBuffer: 16 * 1024 * 1024 });
+  const match =
+    /tps = ([\d.]+) \(without initial connection time\)/.exec(stdout) ?? /tps = ([\d.]+)/.exec(stdout);
+  if (!match) throw new Error(`could not read pgbench's tps from:\n${stdout}`);
+  return {
+    tps: Number(match[1]),
+    clients: opts.clients,
+    seconds: opts.seconds,
+    command: `pgbench ${args.join(' ')}`,
+  };
+}
+
+export interface PgliteRawResult {
+  tps: number;
+  transactions: number;
+}
+
+/**
+ * The embedded engine's own transaction rate: PGlite in this process on a scratch data directory (on disk, as the
+ * server keeps it), timing N `BEGIN; INSERT …; COMMIT` transactions one after another (PGlite runs one at a time).
+ */
+export async function pgliteRawTps(transactions: number): Promise<PgliteRawResult> {
+  const dir = await mkdtemp(path.join(tmpdir(), 'cinema-bench-pglite-raw-'));
+  const db = await PGlite.create(dir);
+  try {
+    await db.exec(
+      `create table bench_tx (id serial primary key, seat int not null, at timestamptz default now())`,
+    );
+    const once = (i: number) =>
+      db.transaction(async (tx) => {
+        await tx.query('insert into bench_tx (seat) values ($1)', [i]);
+      });
+    for (let i = 0; i < 50; i++) await once(i); // warm-up
+    const started = performance.now();
+    for (let i = 0; i < transactions; i++) await once(i);
+    const seconds = (performance.now() - started) / 1000;
+    return { tps: transactions / seconds, transactions };
+  } finally {
+    await db.close();
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+/**
+ * The hold's own database work, without the server: `pgbench` calling `hold_seats` directly (prepared, 16 clients)
+ * for random customers and random adjacent seat pairs of the given showtimes, like the rush does.
+ */
+export async function holdFunctionTps(
+  pgbench: string,
+  databaseUrl: string,
+  showtimeIds: string[],
+  seconds: number,
+): Promise<number> {
+  const client = new pg.Client({ connectionString: databaseUrl });
+  await client.connect();
+  const dir = await mkdtemp(path.join(tmpdir(), 'cinema-bench-pgbench-'));
+  try {
+    await client.query(
+      `create table bench_pairs as
+         select row_number() over () as n, sh.id as showtime_id, array[a.id, b.id] as seat_ids
+           from showtimes sh
+           join seats a on a.auditorium_id = sh.auditorium_id
+           join seats b on b.auditorium_id = a.auditorium_id and b.row = a.row and b.number = a.number + 1
+          where sh.id = any($1::uuid[])`,
+      [showtimeIds],
+    );
+    await client.query('create unique index on bench_pairs (n)');
+    await client.query('create table bench_customers as select row_number() over () as n, id from users');
+    await client.query('create unique index on bench_customers (n)');
+    const pairs = (await client.query('select count(*)::int as n from bench_pairs')).rows[0].n as number;
+    const customers = (await client.query('select count(*)::int as n from bench_customers')).rows[0]
+      .n as number;
+    const script = path.join(dir, 'hold.sql');
+    await writeFile(
+      script,
+      `\\set p random(1, ${pairs})\n\\set c random(1, ${customers})\n` +
+        `select h.outcome from bench_pairs p, bench_customers c, ` +
+        `hold_seats(p.showtime_id, c.id, p.seat_ids, 10, 10) h where p.n = :p and c.n = :c;\n`,
+    );
+    const { stdout } = await run(
+      pgbench,
+      ['-n', '-M', 'prepared', '-f', script, '-c', '16', '-j', '2', '-T', String(seconds), databaseUrl],
+      { maxBuffer: 16 * 1024 * 1024 },
+    );
+    const match = /tps = ([\d.]+)/.exec(stdout);
+    if (!match) throw new Error(`could not read pgbench's tps from:\n${stdout}`);
+    return Number(match[1]);
+  } finally {
+    await client.query('drop table if exists bench_pairs, bench_customers').catch(() => undefined);
+    await client.end();
+    await rm(dir, { recursive: true, force: true });
+  }
+}

@@ -1,0 +1,184 @@
+import { performance } from 'node:perf_hooks';
+import { and, count, eq, inArray, ne, sql } from 'drizzle-orm';
+import type { Db } from '../../apps/server/src/db/database.ts';
+import { bookings, checkoutSessionBookings } from '../../apps/server/src/db/schema/index.ts';
+import type { Customer, Hall } from './cinema.ts';
+import { request } from './http.ts';
+import { percentile, pool } from './stats.ts';
+
+const ATTEMPTS_PER_CUSTOMER = 3;
+
+export interface RushResult {
+  customers: number;
+  concurrency: number;
+  holdRequests: number;
+  held: number;
+  conflicts: number;
+  /** Anything but 201 and 409, by status: should stay empty. */
+  failures: Record<string, number>;
+  holdSeconds: number;
+  holdsPerSecond: number;
+  holdP50: number;
+  holdP99: number;
+  holdMax: number;
+  /** Checkout + Pay, for every customer who got seats. */
+  paid: number;
+  paySeconds: number;
+  paymentsPerSecond: number;
+  /** What the winners were told (booking ids of every 201) and which checkout sessions were paid (303). */
+  acknowledgedBookingIds: string[];
+  paidSessionIds: string[];
+}
+
+/** A pseudo-random generator with a seed, so two runs ask for the same seats in the same order. */
+export function seededRandom(seed: number) {
+  let s = seed >>> 0;
+  return () => {
+    s = (s + 0x6d2b79f5) >>> 0;
+    let t = s;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/**
+ * The on-sale rush: every customer (`concurrency` at a time) holds two adjacent seats picked at random, trying
+ * another pair after a 409 (up to 3 tries); then every customer who got seats checks out and pays through the
+ * local provider (`concurrency` at a time). Holds are timed on their own.
+ */
+export async function onSaleRush(
+  base: string,
+  showtimeId: string,
+  hall: Hall,
+  customers: Customer[],
+  concurrency: number,
+  seed = 7,
+): Promise<RushResult> {
+  const random = seededRandom(seed);
+  const rows = hall.seatIds.length;
+  const cols = hall.seatIds[0]!.length;
+  const latencies: number[] = [];
+  const failures: Record<string, number> = {};
+  let conflicts = 0;
+  const winners: { customer: Customer; bookingIds: string[] }[] = [];
+
+  const holdStarted = performance.now();
+  await pool(customers, concurrency, async (customer) => {
+    for (let attempt = 0; attempt < ATTEMPTS_PER_CUSTOMER; attempt++) {
+      const row = hall.seatIds[Math.floor(random() * rows)]!;
+      const col = Math.floor(random() * (cols - 1));
+      const res = await request<{ bookingIds: string[] }>(
+        'POST',
+        `${base}/api/showtimes/${showtimeId}/hold`,
+        {
+          token: customer.token,
+          body: { seatIds: [row[col], row[col + 1]] },
+        },
+      );
+      latencies.push(res.ms);
+      if (res.status === 201) {
+        winners.push({ customer, bookingIds: res.body.bookingIds });
+        return;
+      }
+      if (res.status === 409) conflicts++;
+      else failures[res.status] = (failures[res.status] ?? 0) + 1;
+    }
+  });
+  const holdSeconds = (performance.now() - holdStarted) / 1000;
+
+  const paidSessionIds: string[] = [];
+  const payStarted = performance.now();
+  await pool(winners, concurrency, async ({ customer, bookingIds }) => {
+    const checkout = await request<{ sessionId: string }>('POST', `${base}/api/pay/checkout`, {
+      token: customer.token,
+      body: { bookingIds },
+    });
+    if (checkout.status !== 200) {
+      failures[`checkout ${checkout.status}`] = (failures[`checkout ${checkout.status}`] ?? 0) + 1;
+      return;
+    }
+    const pay = await request('POST', `${base}/api/pay/local/${checkout.body.sessionId}/pay`);
+    if (pay.status === 303) paidSessionIds.push(checkout.body.sessionId);
+    else failures[`pay ${pay.status}`] = (failures[`pay ${pay.status}`] ?? 0) + 1;
+  });
+  const paySeconds = (performance.now() - payStarted) / 1000;
+
+  return {
+    customers: customers.length,
+    concurrency,
+    holdRequests: latencies.length,
+    held: winners.length,
+    conflicts,
+    failures,
+    holdSeconds,
+    holdsPerSecond: latencies.length / holdSeconds,
+    holdP50: percentile(latencies, 50),
+    holdP99: percentile(latencies, 99),
+    holdMax: Math.max(...latencies),
+    paid: paidSessionIds.length,
+    paySeconds,
+    paymentsPerSecond: paidSessionIds.length / paySeconds,
+    acknowledgedBookingIds: winners.flatMap((w) => w.bookingIds),
+    paidSessionIds,
+  };
+}
+
+export interface RushCheck {
+  /** Seats of the showtime with more than one live (HELD or CONFIRMED) booking. */
+  doubleBooked: number;
+  /** Booking ids a 201 acknowledged that are not HELD or CONFIRMED. */
+  acknowledgedMissing: number;
+  /** Bookings of paid checkouts that are not CONFIRMED (or paid checkouts without their two bookings). */
+  paidNotConfirmed: number;
+  ok: boolean;
+}
+
+/** After the rush, in SQL: nothing double-booked, every acknowledged hold kept, every payment confirmed. */
+export async function checkRush(db: Db, showtimeId: string, result: RushResult): Promise<RushCheck> {
+  const doubled = await db
+    .select({ seatId: bookings.seatId })
+    .from(bookings)
+    .where(and(eq(bookings.showtimeId, showtimeId), inArray(bookings.status, ['HELD', 'CONFIRMED'])))
+    .groupBy(bookings.seatId)
+    .having(sql`count(*) > 1`);
+  const acknowledged = result.acknowledgedBookingIds;
+  const [kept] = acknowledged.length
+    ? await db
+        .select({ n: count() })
+        .from(bookings)
+        .where(and(inArray(bookings.id, acknowledged), inArray(bookings.status, ['HELD', 'CONFIRMED'])))
+    : [{ n: 0 }];
+  let paidNotConfirmed = 0;
+  if (result.paidSessionIds.length > 0) {
+    const [notConfirmed] = await db
+      .select({ n: count() })
+      .from(checkoutSessionBookings)
+      .innerJoin(bookings, eq(bookings.id, checkoutSessionBookings.bookingId))
+      .where(
+        and(
+          inArray(checkoutSessionBookings.sessionId, result.paidSessionIds),
+          ne(bookings.status, 'CONFIRMED'),
+        ),
+      );
+    const [confirmed] = await db
+      .select({ n: count() })
+      .from(checkoutSessionBookings)
+      .innerJoin(bookings, eq(bookings.id, checkoutSessionBookings.bookingId))
+      .where(
+        and(
+          inArray(checkoutSessionBookings.sessionId, result.paidSessionIds),
+          eq(bookings.status, 'CONFIRMED'),
+        ),
+      );
+    paidNotConfirmed = notConfirmed!.n + Math.max(0, result.paidSessionIds.length * 2 - confirmed!.n);
+  }
+  const doubleBooked = doubled.length;
+  const acknowledgedMissing = acknowledged.length - kept!.n;
+  return {
+    doubleBooked,
+    acknowledgedMissing,
+    paidNotConfirmed,
+    ok: doubleBooked === 0 && acknowledgedMissing === 0 && paidNotConfirmed === 0,
+  };
+}

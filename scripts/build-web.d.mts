@@ -1,0 +1,6 @@
+/** The repository root. */
+export const root: string;
+/** True when apps/web/dist is missing or older than any of its sources. */
+export function webBuildIsStale(): boolean;
+/** Runs `vite build` when the bundle is stale; throws when the build fails. Returns whether it built. */
+export function ensureWebBuilt(options?: { log?: (line: string) => void }): boolean;
