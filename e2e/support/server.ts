@@ -1,13 +1,9 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import pg from 'pg';
-
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+import { startServerProcess, type ServerProcess } from '../../apps/server/src/test/server-process.ts';
 
 export const ADMIN = { email: 'admin@e2e.test', password: 'Projector#2026' } as const;
 
@@ -19,18 +15,6 @@ export interface RunningServer {
   engine: 'pglite' | 'postgres';
   /** Stops the server and removes its data (directory or database). */
   stop(): Promise<void>;
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.unref();
-    probe.on('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as { port: number };
-      probe.close(() => resolve(port));
-    });
-  });
 }
 
 async function adminQuery(sql: string) {
@@ -52,90 +36,39 @@ async function createPostgresDatabase(): Promise<{ url: string; drop: () => Prom
   return { url: url.toString(), drop: () => adminQuery(`drop database if exists ${name} with (force)`) };
 }
 
-function waitForExit(child: ChildProcess, ms: number): Promise<boolean> {
-  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve(true);
-  return new Promise((resolve) => {
-    const timer = setTimeout(() => resolve(false), ms);
-    child.once('exit', () => {
-      clearTimeout(timer);
-      resolve(true);
-    });
-  });
-}
-
 /**
  * Starts the REAL server (`node --import tsx apps/server/src/server.ts`) as a child process on a free port with its
- * own fresh database, an admin account, no demo catalogue and no request-rate limits; resolves once /api/health
- * answers. `env` adds or overrides variables.
+ * own fresh database, an admin account, no demo catalogue and no request-rate limits; resolves once it answers.
+ * `env` adds or overrides variables; E2E_SERVER_LOG=1 shows its output.
  */
 export async function startServer(env: Record<string, string> = {}): Promise<RunningServer> {
-  const port = await freePort();
-  const url = `http://127.0.0.1:${port}`;
   const dataDir = await mkdtemp(path.join(tmpdir(), 'cinema-e2e-'));
   const postgres = process.env.TEST_DATABASE_URL ? await createPostgresDatabase() : undefined;
-
-  // Only what this server should see: no DATABASE_URL/REDIS_URL leaking in from the shell running the tests.
-  const { DATABASE_URL: _db, REDIS_URL: _redis, ...inherited } = process.env;
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'apps/server/src/server.ts')], {
-    cwd: root,
-    env: {
-      ...inherited,
-      NODE_ENV: 'production',
-      HOST: '127.0.0.1',
-      PORT: String(port),
-      PUBLIC_URL: url,
-      DATA_DIR: dataDir,
-      ...(postgres ? { DATABASE_URL: postgres.url } : {}),
-      ADMIN_EMAIL: ADMIN.email,
-      ADMIN_PASSWORD: ADMIN.password,
-      SEED_DEMO: '0',
-      RATE_LIMIT: 'off',
-      LOG_LEVEL: 'warn',
-      ...env,
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let output = '';
-  const collect = (chunk: Buffer) => {
-    output = (output + chunk.toString()).slice(-20_000);
-    if (process.env.E2E_SERVER_LOG) process.stderr.write(chunk);
-  };
-  child.stdout!.on('data', collect);
-  child.stderr!.on('data', collect);
-
   const cleanUp = async () => {
     await rm(dataDir, { recursive: true, force: true });
     await postgres?.drop();
   };
+  let server: ServerProcess;
+  try {
+    server = await startServerProcess(
+      {
+        DATA_DIR: dataDir,
+        ...(postgres ? { DATABASE_URL: postgres.url } : {}),
+        ADMIN_EMAIL: ADMIN.email,
+        ADMIN_PASSWORD: ADMIN.password,
+        ...env,
+      },
+      { echo: Boolean(process.env.E2E_SERVER_LOG) },
+    );
+  } catch (err) {
+    await cleanUp();
+    throw err;
+  }
   const stop = async () => {
-    child.kill('SIGTERM');
-    if (!(await waitForExit(child, 10_000))) {
-      child.kill('SIGKILL');
-      await waitForExit(child, 5_000);
-    }
+    await server.stop();
     await cleanUp();
   };
-
-  const deadline = Date.now() + 90_000;
-  for (;;) {
-    if (child.exitCode !== null || child.signalCode !== null) {
-      await cleanUp();
-      throw new Error(`The server exited during start (${child.exitCode ?? child.signalCode}):\n${output}`);
-    }
-    try {
-      const res = await fetch(`${url}/api/health`);
-      if (res.ok) break;
-    } catch {
-      // Not listening yet.
-    }
-    if (Date.now() > deadline) {
-      await stop();
-      throw new Error(`The server did not answer /api/health within 90 s:\n${output}`);
-    }
-    await new Promise((r) => setTimeout(r, 200));
-  }
-
-  return { url, admin: { ...ADMIN }, engine: postgres ? 'postgres' : 'pglite', stop };
+  return { url: server.url, admin: { ...ADMIN }, engine: postgres ? 'postgres' : 'pglite', stop };
 }
 
 export class HttpError extends Error {

@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -25,10 +26,14 @@ export interface ServerProcess {
   url: string;
   pid: number;
   child: ChildProcess;
-  /** The last 20 kB the process printed (stdout and stderr). */
+  /** The last 200 kB the process printed (stdout and stderr). */
   output(): string;
   /** SIGTERM, then SIGKILL if it has not exited within 10 s. */
   stop(): Promise<void>;
+  /** SIGKILL at once: no shutdown hook runs, nothing is flushed or closed. */
+  crash(): Promise<void>;
+  /** Resident memory of the process in bytes (Linux), or null. */
+  rss(): number | null;
 }
 
 function exited(child: ChildProcess, ms: number): Promise<boolean> {
@@ -49,7 +54,11 @@ function exited(child: ChildProcess, ms: number): Promise<boolean> {
  */
 export async function startServerProcess(
   env: Record<string, string>,
-  opts: { timeoutMs?: number; nodeArgs?: string[] } = {},
+  opts: {
+    timeoutMs?: number;
+    nodeArgs?: string[];
+    /** copy the server's output to stderr */ echo?: boolean;
+  } = {},
 ): Promise<ServerProcess> {
   const port = env.PORT ? Number(env.PORT) : await freePort();
   const url = `http://127.0.0.1:${port}`;
@@ -71,7 +80,8 @@ export async function startServerProcess(
   });
   let output = '';
   const collect = (chunk: Buffer) => {
-    output = (output + chunk.toString()).slice(-20_000);
+    output = (output + chunk.toString()).slice(-200_000);
+    if (opts.echo) process.stderr.write(chunk);
   };
   child.stdout!.on('data', collect);
   child.stderr!.on('data', collect);
@@ -100,5 +110,17 @@ export async function startServerProcess(
     }
     await new Promise((r) => setTimeout(r, 100));
   }
-  return { url, pid: child.pid!, child, output: () => output, stop };
+  const crash = async () => {
+    child.kill('SIGKILL');
+    await exited(child, 10_000);
+  };
+  const rss = () => {
+    try {
+      const kb = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${child.pid}/status`, 'utf8'))?.[1];
+      return kb ? Number(kb) * 1024 : null;
+    } catch {
+      return null;
+    }
+  };
+  return { url, pid: child.pid!, child, output: () => output, stop, crash, rss };
 }
