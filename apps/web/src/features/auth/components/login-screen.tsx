@@ -3,6 +3,7 @@ import { Link, useLocation } from 'react-router';
 import { ApiError, errorText } from '../../../lib/api-client';
 import { useLogin } from '../api/login';
 import { AuthCard } from './auth-card';
+import { TextField } from '../../../components/ui/text-field';
 
 function loginError(err: unknown): string {
   if (err instanceof ApiError && err.status === 0) return 'Network error — check the server';
@@ -24,30 +25,24 @@ export function LoginScreen() {
   return (
     <AuthCard title="Sign in" lead="Welcome back. Sign in to pick your seats and see your tickets.">
       <form className="flex flex-col gap-4" onSubmit={onSubmit} aria-label="Sign in">
-        <label className="field">
-          <span className="field-label">Email</span>
-          <input
-            className="input"
-            type="email"
-            name="email"
-            autoComplete="email"
-            required
-            value={email}
-            onChange={(e) => setEmail(e.target.value)}
-          />
-        </label>
-        <label className="field">
-          <span className="field-label">Password</span>
-          <input
-            className="input"
-            type="password"
-            name="password"
-            autoComplete="current-password"
-            required
-            value={password}
-            onChange={(e) => setPassword(e.target.value)}
-          />
-        </label>
+        <TextField
+          label="Email"
+          type="email"
+          name="email"
+          autoComplete="email"
+          required
+          value={email}
+          onValueChange={setEmail}
+        />
+        <TextField
+          label="Password"
+          type="password"
+          name="password"
+          autoComplete="current-password"
+          required
+          value={password}
+          onValueChange={setPassword}
+        />
         {signIn.isError && (
           <p className="error" role="alert">
             {loginError(signIn.error)}

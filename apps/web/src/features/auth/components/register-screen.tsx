@@ -4,6 +4,7 @@ import { errorText } from '../../../lib/api-client';
 import { useRegister } from '../api/register';
 import { AuthCard } from './auth-card';
 import { PasswordHints } from './password-hints';
+import { TextField } from '../../../components/ui/text-field';
 
 /** /register: name, email, password with a live checklist; a new account is signed in at once. */
 export function RegisterScreen() {
@@ -25,42 +26,33 @@ export function RegisterScreen() {
     <AuthCard title="Create account" lead="Book seats in a few taps and keep your tickets on your phone.">
       {/* The server checks every rule and says what is wrong; the browser's own bubbles would only duplicate it. */}
       <form className="flex flex-col gap-4" onSubmit={onSubmit} noValidate aria-label="Create account">
-        <label className="field">
-          <span className="field-label">Name</span>
-          <input
-            className="input"
-            name="name"
-            autoComplete="name"
-            required
-            value={name}
-            onChange={(e) => setName(e.target.value)}
-          />
-        </label>
-        <label className="field">
-          <span className="field-label">Email</span>
-          <input
-            className="input"
-            type="email"
-            name="email"
-            autoComplete="email"
-            required
-            value={email}
-            onChange={(e) => setEmail(e.target.value)}
-          />
-        </label>
-        <label className="field">
-          <span className="field-label">Password</span>
-          <input
-            className="input"
-            type="password"
-            name="password"
-            autoComplete="new-password"
-            required
-            aria-describedby={hintsId}
-            value={password}
-            onChange={(e) => setPassword(e.target.value)}
-          />
-        </label>
+        <TextField
+          label="Name"
+          name="name"
+          autoComplete="name"
+          required
+          value={name}
+          onValueChange={setName}
+        />
+        <TextField
+          label="Email"
+          type="email"
+          name="email"
+          autoComplete="email"
+          required
+          value={email}
+          onValueChange={setEmail}
+        />
+        <TextField
+          label="Password"
+          type="password"
+          name="password"
+          autoComplete="new-password"
+          required
+          aria-describedby={hintsId}
+          value={password}
+          onValueChange={setPassword}
+        />
         <PasswordHints id={hintsId} password={password} />
         {createAccount.isError && (
           <p className="error" role="alert">

@@ -2,6 +2,7 @@ import { useState, type FormEvent } from 'react';
 import type { User } from '@cinema/contract';
 import { errorText } from '../../../lib/api-client';
 import { useUpdateProfile } from '../api/update-profile';
+import { TextField } from '../../../components/ui/text-field';
 
 /** Name and email with Save, plus the Logout button. */
 export function AccountForm({ user, onLogout }: { user: User; onLogout: () => void }) {
@@ -19,29 +20,16 @@ export function AccountForm({ user, onLogout }: { user: User; onLogout: () => vo
       <h2 id="account-heading" className="text-lg font-semibold text-white">
         Account
       </h2>
-      <label className="field">
-        <span className="field-label">Name</span>
-        <input
-          className="input"
-          name="name"
-          autoComplete="name"
-          required
-          value={name}
-          onChange={(e) => setName(e.target.value)}
-        />
-      </label>
-      <label className="field">
-        <span className="field-label">Email</span>
-        <input
-          className="input"
-          type="email"
-          name="email"
-          autoComplete="email"
-          required
-          value={email}
-          onChange={(e) => setEmail(e.target.value)}
-        />
-      </label>
+      <TextField label="Name" name="name" autoComplete="name" required value={name} onValueChange={setName} />
+      <TextField
+        label="Email"
+        type="email"
+        name="email"
+        autoComplete="email"
+        required
+        value={email}
+        onValueChange={setEmail}
+      />
       {save.isSuccess && (
         <p className="notice" role="status">
           Profile updated.

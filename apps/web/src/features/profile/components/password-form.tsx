@@ -1,6 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import { errorText } from '../../../lib/api-client';
 import { useChangePassword } from '../api/change-password';
+import { TextField } from '../../../components/ui/text-field';
 
 /** Current and new password; the server ends the user's other sessions when it changes. */
 export function PasswordForm() {
@@ -28,34 +29,29 @@ export function PasswordForm() {
       </h2>
       {/* Lets password managers tie the new password to this account. */}
       <input type="hidden" name="username" autoComplete="username" />
-      <label className="field">
-        <span className="field-label">Current password</span>
-        <input
-          className="input"
-          type="password"
-          name="currentPassword"
-          autoComplete="current-password"
-          required
-          value={currentPassword}
-          onChange={(e) => setCurrentPassword(e.target.value)}
-        />
-      </label>
-      <label className="field">
-        <span className="field-label">New password</span>
-        <input
-          className="input"
-          type="password"
-          name="newPassword"
-          autoComplete="new-password"
-          required
-          aria-describedby="new-password-hint"
-          value={newPassword}
-          onChange={(e) => setNewPassword(e.target.value)}
-        />
+      <TextField
+        label="Current password"
+        type="password"
+        name="currentPassword"
+        autoComplete="current-password"
+        required
+        value={currentPassword}
+        onValueChange={setCurrentPassword}
+      />
+      <TextField
+        label="New password"
+        type="password"
+        name="newPassword"
+        autoComplete="new-password"
+        required
+        aria-describedby="new-password-hint"
+        value={newPassword}
+        onValueChange={setNewPassword}
+      >
         <span id="new-password-hint" className="muted text-xs">
           8+ including upper, lower, digit and symbol
         </span>
-      </label>
+      </TextField>
       {change.isSuccess && (
         <p className="notice" role="status">
           Password updated.
