@@ -1,7 +1,7 @@
 import { Link, useParams } from 'react-router';
-import { errorText } from '../../../lib/api-client';
 import { formatDateTime, seatLabel } from '../../../lib/format';
 import { useBookedSeats } from '../api/get-booked-seats';
+import { QueryStatus } from '../../../components/ui/query-status';
 
 /** /admin/showtimes/{id}/booked: who bought which seat, and who is already in. */
 export function BookedSeatsScreen() {
@@ -23,16 +23,7 @@ export function BookedSeatsScreen() {
           <time dateTime={first.startsAt}>{formatDateTime(first.startsAt)}</time> · {first.auditorium}
         </p>
       )}
-      {booked.isPending && (
-        <p className="muted" role="status">
-          Loading…
-        </p>
-      )}
-      {booked.isError && (
-        <p className="error" role="alert">
-          {errorText(booked.error, 'Failed to load booked seats')}
-        </p>
-      )}
+      <QueryStatus query={booked} failure="Failed to load booked seats" />
       {booked.data?.length === 0 && <p className="card">No confirmed bookings yet.</p>}
       {booked.data && booked.data.length > 0 && (
         <div className="card overflow-x-auto p-0">

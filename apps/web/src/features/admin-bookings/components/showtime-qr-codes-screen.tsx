@@ -1,9 +1,9 @@
 import { Link, useParams } from 'react-router';
 import { QrCode } from '../../../components/ui/qr-code';
-import { errorText } from '../../../lib/api-client';
 import { formatDateTime, seatLabel } from '../../../lib/format';
 import { useShowtimeTickets } from '../api/get-showtime-tickets';
 import './print-sheet.css';
+import { QueryStatus } from '../../../components/ui/query-status';
 
 /** /admin/showtimes/{id}/tickets: a printable sheet with one QR card per ticket of the showtime. */
 export function ShowtimeQrCodesScreen() {
@@ -34,16 +34,7 @@ export function ShowtimeQrCodesScreen() {
           <time dateTime={first.startsAt}>{formatDateTime(first.startsAt)}</time> · {first.auditorium}
         </p>
       )}
-      {tickets.isPending && (
-        <p className="muted" role="status">
-          Loading…
-        </p>
-      )}
-      {tickets.isError && (
-        <p className="error" role="alert">
-          {errorText(tickets.error, 'Failed to load tickets')}
-        </p>
-      )}
+      <QueryStatus query={tickets} failure="Failed to load tickets" />
       {tickets.data?.length === 0 && <p className="card">No confirmed bookings yet.</p>}
       {tickets.data && tickets.data.length > 0 && (
         <ul className="ticket-grid grid gap-4 sm:grid-cols-2 lg:grid-cols-3" aria-label="Tickets">

@@ -2,6 +2,7 @@ import { Poster } from '../../../components/ui/poster';
 import { errorText } from '../../../lib/api-client';
 import { useAdminMovies } from '../api/get-admin-movies';
 import { useDeleteMovie } from '../api/delete-movie';
+import { QueryStatus } from '../../../components/ui/query-status';
 
 /** Movies: every movie with a Delete button (refused by the server once it sold tickets). */
 export function AdminMovieList() {
@@ -22,16 +23,7 @@ export function AdminMovieList() {
       <h2 id="admin-movies-title" className="text-lg font-semibold text-white">
         Movies
       </h2>
-      {movies.isPending && (
-        <p className="muted" role="status">
-          Loading…
-        </p>
-      )}
-      {movies.isError && (
-        <p className="error" role="alert">
-          {errorText(movies.error, 'Failed to load movies')}
-        </p>
-      )}
+      <QueryStatus query={movies} failure="Failed to load movies" />
       {movies.data?.length === 0 && <p className="muted">No movies yet.</p>}
       {movies.data && movies.data.length > 0 && (
         <ul className="divide-y divide-line" aria-label="Movies">

@@ -4,6 +4,7 @@ import { formatDateTime, formatPrice } from '../../../lib/format';
 import { useAdminMovies } from '../api/get-admin-movies';
 import { useAdminShowtimes } from '../api/get-admin-showtimes';
 import { useDeleteShowtime } from '../api/delete-showtime';
+import { QueryStatus } from '../../../components/ui/query-status';
 
 /** Existing Showtimes, optionally of one movie, each with a Delete button. */
 export function AdminShowtimeList() {
@@ -39,16 +40,7 @@ export function AdminShowtimeList() {
           </select>
         </label>
       </div>
-      {showtimes.isPending && (
-        <p className="muted" role="status">
-          Loading…
-        </p>
-      )}
-      {showtimes.isError && (
-        <p className="error" role="alert">
-          {errorText(showtimes.error, 'Failed to load showtimes')}
-        </p>
-      )}
+      <QueryStatus query={showtimes} failure="Failed to load showtimes" />
       {showtimes.data?.length === 0 && <p className="muted">No showtimes</p>}
       {showtimes.data && showtimes.data.length > 0 && (
         <ul

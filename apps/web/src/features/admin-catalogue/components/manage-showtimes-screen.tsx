@@ -1,7 +1,7 @@
 import { Link } from 'react-router';
-import { errorText } from '../../../lib/api-client';
 import { formatDateTime } from '../../../lib/format';
 import { useManagedShowtimes } from '../api/get-managed-showtimes';
+import { QueryStatus } from '../../../components/ui/query-status';
 
 /** /admin/showtimes: every showtime with sold tickets and live holds, and links to its seats and QR codes. */
 export function ManageShowtimesScreen() {
@@ -14,16 +14,7 @@ export function ManageShowtimesScreen() {
           ← Admin
         </Link>
       </div>
-      {showtimes.isPending && (
-        <p className="muted" role="status">
-          Loading…
-        </p>
-      )}
-      {showtimes.isError && (
-        <p className="error" role="alert">
-          {errorText(showtimes.error, 'Failed to load showtimes')}
-        </p>
-      )}
+      <QueryStatus query={showtimes} failure="Failed to load showtimes" />
       {showtimes.data?.length === 0 && <p className="card">No showtimes</p>}
       {showtimes.data && showtimes.data.length > 0 && (
         <div className="card p-0">

@@ -6,6 +6,7 @@ import { formatPrice, formatTime } from '../../../lib/format';
 import { useMovie } from '../api/get-movie';
 import { useMovieShowtimes } from '../api/get-movie-showtimes';
 import { movieFacts } from './movie-facts';
+import { QueryStatus } from '../../../components/ui/query-status';
 
 const dayHeading = (iso: string) =>
   new Date(iso).toLocaleDateString(undefined, { weekday: 'long', month: 'long', day: 'numeric' });
@@ -52,16 +53,7 @@ export function MovieShowtimesScreen() {
       )}
 
       <h2 className="mb-3 text-xl font-semibold text-white">Showtimes</h2>
-      {showtimes.isPending && (
-        <p className="muted" role="status">
-          Loading…
-        </p>
-      )}
-      {showtimes.isError && (
-        <p className="error" role="alert">
-          {errorText(showtimes.error, 'Failed to load showtimes')}
-        </p>
-      )}
+      <QueryStatus query={showtimes} failure="Failed to load showtimes" />
       {showtimes.data?.length === 0 && <p className="card">No showtimes yet.</p>}
       {showtimes.data && showtimes.data.length > 0 && (
         <div className="space-y-6">

@@ -1,8 +1,8 @@
 import { Link } from 'react-router';
 import { Poster } from '../../../components/ui/poster';
-import { errorText } from '../../../lib/api-client';
 import { useMovies } from '../api/get-movies';
 import { movieFacts } from './movie-facts';
+import { QueryStatus } from '../../../components/ui/query-status';
 
 /** /movies: every movie as a poster card linking to its showtimes. */
 export function MoviesScreen() {
@@ -10,16 +10,7 @@ export function MoviesScreen() {
   return (
     <section>
       <h1 className="page-title">Movies</h1>
-      {movies.isPending && (
-        <p className="muted" role="status">
-          Loading…
-        </p>
-      )}
-      {movies.isError && (
-        <p className="error" role="alert">
-          {errorText(movies.error, 'Failed to load movies')}
-        </p>
-      )}
+      <QueryStatus query={movies} failure="Failed to load movies" />
       {movies.data?.length === 0 && <p className="card">No movies yet.</p>}
       {movies.data && movies.data.length > 0 && (
         <ul

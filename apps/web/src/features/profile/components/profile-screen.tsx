@@ -1,8 +1,8 @@
 import { useNavigate } from 'react-router';
-import { errorText } from '../../../lib/api-client';
 import { useMe } from '../api/get-me';
 import { AccountForm } from './account-form';
 import { PasswordForm } from './password-form';
+import { QueryStatus } from '../../../components/ui/query-status';
 
 /** /profile: the Account form and the Change Password form side by side on wide screens. */
 export function ProfileScreen({ onLogout }: { onLogout: () => Promise<void> }) {
@@ -17,16 +17,7 @@ export function ProfileScreen({ onLogout }: { onLogout: () => Promise<void> }) {
   return (
     <section>
       <h1 className="page-title">Profile</h1>
-      {me.isPending && (
-        <p className="muted" role="status">
-          Loading…
-        </p>
-      )}
-      {me.isError && (
-        <p className="error" role="alert">
-          {errorText(me.error, 'Failed to load profile')}
-        </p>
-      )}
+      <QueryStatus query={me} failure="Failed to load profile" />
       {me.data && (
         <div className="grid items-start gap-6 lg:grid-cols-2">
           <AccountForm key={me.data.id} user={me.data} onLogout={logoutHere} />

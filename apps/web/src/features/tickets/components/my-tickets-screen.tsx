@@ -1,7 +1,7 @@
 import { Link } from 'react-router';
-import { errorText } from '../../../lib/api-client';
 import { useMyTickets } from '../api/get-my-tickets';
 import { TicketCard } from './ticket-card';
+import { QueryStatus } from '../../../components/ui/query-status';
 
 /** /tickets: one card per paid ticket, each with the QR code shown at the door. */
 export function MyTicketsScreen() {
@@ -9,16 +9,7 @@ export function MyTicketsScreen() {
   return (
     <section>
       <h1 className="page-title">My Tickets</h1>
-      {tickets.isPending && (
-        <p className="muted" role="status">
-          Loading…
-        </p>
-      )}
-      {tickets.isError && (
-        <p className="error" role="alert">
-          {errorText(tickets.error, 'Failed to load tickets')}
-        </p>
-      )}
+      <QueryStatus query={tickets} failure="Failed to load tickets" />
       {tickets.data?.length === 0 && (
         <div className="card space-y-3">
           <p>No tickets yet.</p>
