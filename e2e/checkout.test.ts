@@ -13,14 +13,8 @@ import {
   useAccount,
   type OpenedPage,
 } from './support/browser.ts';
-import {
-  apiAs,
-  registerUser,
-  signIn,
-  startServer,
-  type Account,
-  type RunningServer,
-} from './support/server.ts';
+import { apiAs, registerUser, startServer, type Account, type RunningServer } from './support/server.ts';
+import { scheduleShowtime } from './support/flows.ts';
 
 reportSkippedWithoutChromium('e2e/checkout.test.ts (hosted test checkout, success page, QR tickets)');
 
@@ -54,21 +48,13 @@ describe.skipIf(!hasChromium)('checkout and tickets in the browser', () => {
 
   beforeAll(async () => {
     [server, browser] = await Promise.all([startServer(), launchBrowser()]);
-    admin = await signIn(server.url, server.admin.email, server.admin.password);
-    const asAdmin = apiAs(server.url, admin.token);
-    const hall = await asAdmin.post('/admin/rooms', { name: 'Checkout Hall', rows: 4, cols: 8 });
-    const form = new FormData();
-    form.set('title', 'The Checkout Movie');
-    form.set('durationMinutes', '110');
-    form.set('rating', 'PG');
-    const movie = await asAdmin.post('/admin/movies', form);
-    const showtime = await asAdmin.post('/admin/showtimes', {
-      movieId: movie.id,
-      auditoriumId: hall.id,
-      startsAt: new Date(Date.now() + 3 * 24 * 3600 * 1000).toISOString(),
-      priceCents: 1250,
-    });
-    showtimeId = showtime.id;
+    ({ admin, showtimeId } = await scheduleShowtime(server, {
+      title: 'The Checkout Movie',
+      durationMinutes: 110,
+      rating: 'PG',
+      hall: { name: 'Checkout Hall', rows: 4, cols: 8 },
+      hoursFromNow: 72,
+    }));
   });
   afterAll(async () => {
     for (const o of opened) await o.close().catch(() => undefined);

@@ -11,14 +11,8 @@ import {
   useAccount,
   type OpenedPage,
 } from './support/browser.ts';
-import {
-  apiAs,
-  registerUser,
-  signIn,
-  startServer,
-  type Account,
-  type RunningServer,
-} from './support/server.ts';
+import { registerUser, startServer, type Account, type RunningServer } from './support/server.ts';
+import { scheduleShowtime } from './support/flows.ts';
 
 reportSkippedWithoutChromium('e2e/seat-map.test.ts (live seat map, holds, keyboard)');
 
@@ -38,20 +32,11 @@ describe.skipIf(!hasChromium)('seat map in the browser', () => {
 
   beforeAll(async () => {
     [server, browser] = await Promise.all([startServer(), launchBrowser()]);
-    const admin = await signIn(server.url, server.admin.email, server.admin.password);
-    const asAdmin = apiAs(server.url, admin.token);
-    const hall = await asAdmin.post('/admin/rooms', { name: 'Seat Map Hall', rows: 6, cols: 10 });
-    const form = new FormData();
-    form.set('title', 'The Seat Map Movie');
-    form.set('durationMinutes', '95');
-    const movie = await asAdmin.post('/admin/movies', form);
-    const showtime = await asAdmin.post('/admin/showtimes', {
-      movieId: movie.id,
-      auditoriumId: hall.id,
-      startsAt: new Date(Date.now() + 2 * 24 * 3600 * 1000).toISOString(),
-      priceCents: 1250,
-    });
-    showtimeId = showtime.id;
+    ({ showtimeId } = await scheduleShowtime(server, {
+      title: 'The Seat Map Movie',
+      hall: { name: 'Seat Map Hall', rows: 6, cols: 10 },
+      hoursFromNow: 48,
+    }));
     [alice, bob] = await Promise.all([
       registerUser(server.url, { name: 'Alice' }),
       registerUser(server.url, { name: 'Bob' }),

@@ -8,10 +8,20 @@ export interface ScheduledShowtime {
   startsAt: string;
 }
 
-/** As the admin, over HTTP: adds a movie and a showtime tomorrow in the first hall. */
+/**
+ * As the admin, over HTTP: adds a movie and a showtime, in a new hall when `hall` is given, else in the first one.
+ * Without `hoursFromNow` the start is a random hour slot far enough apart that repeated calls never overlap.
+ */
 export async function scheduleShowtime(
   server: RunningServer,
-  opts: { title?: string; hoursFromNow?: number; priceCents?: number } = {},
+  opts: {
+    title?: string;
+    durationMinutes?: number;
+    rating?: string;
+    hall?: { name: string; rows: number; cols: number };
+    hoursFromNow?: number;
+    priceCents?: number;
+  } = {},
 ): Promise<ScheduledShowtime & { admin: Account }> {
   const admin = await signIn(server.url, server.admin.email, server.admin.password);
   const api = apiAs(server.url, admin.token);
@@ -19,12 +29,12 @@ export async function scheduleShowtime(
   const title = opts.title ?? `Test Feature ${Math.random().toString(36).slice(2, 7)}`;
   form.set('title', title);
   form.set('description', 'A film made for tests.');
-  form.set('durationMinutes', '95');
-  form.set('rating', 'PG-13');
+  form.set('durationMinutes', String(opts.durationMinutes ?? 95));
+  form.set('rating', opts.rating ?? 'PG-13');
   const movie = await api.post<{ id: string }>('/admin/movies', form);
-  const rooms = await api.get<{ id: string; name: string }[]>('/admin/rooms');
-  const hall = rooms[0]!;
-  // A random hour slot far enough apart that repeated calls on one server never overlap.
+  const hall = opts.hall
+    ? await api.post<{ id: string; name: string }>('/admin/rooms', opts.hall)
+    : (await api.get<{ id: string; name: string }[]>('/admin/rooms'))[0]!;
   const hours = opts.hoursFromNow ?? 24 + Math.floor(Math.random() * 2000) * 3;
   const startsAt = new Date(Math.ceil((Date.now() + hours * 3600_000) / 3600_000) * 3600_000).toISOString();
   const showtime = await api.post<{ id: string }>('/admin/showtimes', {
