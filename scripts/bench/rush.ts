@@ -1,9 +1,10 @@
 import { performance } from 'node:perf_hooks';
-import { and, count, eq, inArray, ne, sql } from 'drizzle-orm';
+import { and, count, eq, inArray, sql } from 'drizzle-orm';
 import type { Db } from '../../apps/server/src/db/database.ts';
 import { bookings, checkoutSessionBookings } from '../../apps/server/src/db/schema/index.ts';
 import type { Customer, Hall } from './cinema.ts';
 import { request } from './http.ts';
+import { seededRandom } from '../../apps/server/src/modules/demo/seeded-random.ts';
 import { percentile, pool } from './stats.ts';
 
 const ATTEMPTS_PER_CUSTOMER = 3;
@@ -28,18 +29,6 @@ export interface RushResult {
   /** What the winners were told (booking ids of every 201) and which checkout sessions were paid (303). */
   acknowledgedBookingIds: string[];
   paidSessionIds: string[];
-}
-
-/** A pseudo-random generator with a seed, so two runs ask for the same seats in the same order. */
-export function seededRandom(seed: number) {
-  let s = seed >>> 0;
-  return () => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let t = s;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 /**
@@ -151,27 +140,16 @@ export async function checkRush(db: Db, showtimeId: string, result: RushResult):
     : [{ n: 0 }];
   let paidNotConfirmed = 0;
   if (result.paidSessionIds.length > 0) {
-    const [notConfirmed] = await db
-      .select({ n: count() })
+    // A paid session's bookings must all be CONFIRMED, two per customer.
+    const [paid] = await db
+      .select({
+        confirmed: sql<number>`count(*) filter (where ${bookings.status} = 'CONFIRMED')::int`,
+        notConfirmed: sql<number>`count(*) filter (where ${bookings.status} <> 'CONFIRMED')::int`,
+      })
       .from(checkoutSessionBookings)
       .innerJoin(bookings, eq(bookings.id, checkoutSessionBookings.bookingId))
-      .where(
-        and(
-          inArray(checkoutSessionBookings.sessionId, result.paidSessionIds),
-          ne(bookings.status, 'CONFIRMED'),
-        ),
-      );
-    const [confirmed] = await db
-      .select({ n: count() })
-      .from(checkoutSessionBookings)
-      .innerJoin(bookings, eq(bookings.id, checkoutSessionBookings.bookingId))
-      .where(
-        and(
-          inArray(checkoutSessionBookings.sessionId, result.paidSessionIds),
-          eq(bookings.status, 'CONFIRMED'),
-        ),
-      );
-    paidNotConfirmed = notConfirmed!.n + Math.max(0, result.paidSessionIds.length * 2 - confirmed!.n);
+      .where(inArray(checkoutSessionBookings.sessionId, result.paidSessionIds));
+    paidNotConfirmed = paid!.notConfirmed + Math.max(0, result.paidSessionIds.length * 2 - paid!.confirmed);
   }
   const doubleBooked = doubled.length;
   const acknowledgedMissing = acknowledged.length - kept!.n;

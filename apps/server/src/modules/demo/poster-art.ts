@@ -1,4 +1,5 @@
 import { encodePng } from './png.ts';
+import { seededRandom } from './seeded-random.ts';
 
 export type Rgb = readonly [number, number, number];
 export type Motif = 'sunset' | 'neon' | 'moon' | 'mountains' | 'planet' | 'bokeh';
@@ -119,18 +120,6 @@ class Raster {
 }
 
 const mix = (a: number, b: number, t: number) => Math.round(a + (b - a) * t);
-
-/** A small deterministic PRNG (mulberry32), so a design always paints the same poster. */
-function random(seed: number) {
-  let s = seed >>> 0;
-  return () => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let t = s;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 function stars(r: Raster, rand: () => number, count: number, maxY: number) {
   for (let i = 0; i < count; i++) {
@@ -259,7 +248,8 @@ function wrapTitle(title: string, maxChars: number): string[] {
 /** Paints a poster (gradient sky, a motif, the title in pixel letters) and returns it as a PNG. */
 export function paintPoster(design: PosterDesign): Buffer {
   const r = new Raster(POSTER_WIDTH, POSTER_HEIGHT);
-  const rand = random(design.seed);
+  // Deterministic, so a design always paints the same poster.
+  const rand = seededRandom(design.seed);
   r.verticalGradient(design.top, design.bottom);
   paintMotif(r, design, rand);
   // A dark band at the foot keeps the title readable whatever the motif.
