@@ -2,12 +2,12 @@ import { Link, useParams } from 'react-router';
 import { formatDateTime, seatLabel } from '../../../lib/format';
 import { useBookedSeats } from '../api/get-booked-seats';
 import { QueryStatus } from '../../../components/ui/query-status';
+import { ShowtimeSummary } from './showtime-summary';
 
 /** /admin/showtimes/{id}/booked: who bought which seat, and who is already in. */
 export function BookedSeatsScreen() {
   const { id = '' } = useParams();
   const booked = useBookedSeats(id);
-  const first = booked.data?.[0];
   const checkedIn = booked.data?.filter((b) => b.checkedInAt).length ?? 0;
 
   return (
@@ -17,12 +17,7 @@ export function BookedSeatsScreen() {
         <Link to="/admin/showtimes">← Manage showtimes</Link>
         <Link to={`/admin/showtimes/${id}/tickets`}>QR codes</Link>
       </nav>
-      {first && (
-        <p className="mb-4 text-slate-200">
-          <span className="font-semibold text-white">{first.movie}</span> ·{' '}
-          <time dateTime={first.startsAt}>{formatDateTime(first.startsAt)}</time> · {first.auditorium}
-        </p>
-      )}
+      <ShowtimeSummary ticket={booked.data?.[0]} />
       <QueryStatus query={booked} failure="Failed to load booked seats" />
       {booked.data?.length === 0 && <p className="card">No confirmed bookings yet.</p>}
       {booked.data && booked.data.length > 0 && (

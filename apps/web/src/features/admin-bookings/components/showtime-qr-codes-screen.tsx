@@ -4,12 +4,12 @@ import { formatDateTime, seatLabel } from '../../../lib/format';
 import { useShowtimeTickets } from '../api/get-showtime-tickets';
 import './print-sheet.css';
 import { QueryStatus } from '../../../components/ui/query-status';
+import { ShowtimeSummary } from './showtime-summary';
 
 /** /admin/showtimes/{id}/tickets: a printable sheet with one QR card per ticket of the showtime. */
 export function ShowtimeQrCodesScreen() {
   const { id = '' } = useParams();
   const tickets = useShowtimeTickets(id);
-  const first = tickets.data?.[0];
 
   return (
     <section className="print-sheet">
@@ -28,12 +28,7 @@ export function ShowtimeQrCodesScreen() {
         <Link to="/admin/showtimes">← Manage showtimes</Link>
         <Link to={`/admin/showtimes/${id}/booked`}>Booked seats</Link>
       </nav>
-      {first && (
-        <p className="mb-4 text-slate-200">
-          <span className="font-semibold text-white">{first.movie}</span> ·{' '}
-          <time dateTime={first.startsAt}>{formatDateTime(first.startsAt)}</time> · {first.auditorium}
-        </p>
-      )}
+      <ShowtimeSummary ticket={tickets.data?.[0]} />
       <QueryStatus query={tickets} failure="Failed to load tickets" />
       {tickets.data?.length === 0 && <p className="card">No confirmed bookings yet.</p>}
       {tickets.data && tickets.data.length > 0 && (
