@@ -1,7 +1,8 @@
 import { and, eq, isNull, sql } from 'drizzle-orm';
 import type { ScanResponse } from '@cinema/contract';
 import type { Db } from '../../db/database.ts';
-import { auditoriums, bookings, movies, seats, showtimes, users } from '../../db/schema/index.ts';
+import { bookings } from '../../db/schema/index.ts';
+import { ticketDetails } from '../tickets/tickets.service.ts';
 import { conflict, notFound } from '../../errors.ts';
 
 const notAdmissible: Record<string, string> = {
@@ -22,26 +23,7 @@ export async function checkInTicket(db: Db, bookingId: string): Promise<ScanResp
     .where(and(eq(bookings.id, bookingId), eq(bookings.status, 'CONFIRMED'), isNull(bookings.checkedInAt)))
     .returning({ id: bookings.id });
 
-  const [ticket] = await db
-    .select({
-      status: bookings.status,
-      checkedInAt: bookings.checkedInAt,
-      email: users.email,
-      name: users.name,
-      movie: movies.title,
-      startsAt: showtimes.startsAt,
-      row: seats.row,
-      number: seats.number,
-      auditorium: auditoriums.name,
-    })
-    .from(bookings)
-    .innerJoin(users, eq(users.id, bookings.userId))
-    .innerJoin(showtimes, eq(showtimes.id, bookings.showtimeId))
-    .innerJoin(movies, eq(movies.id, showtimes.movieId))
-    .innerJoin(seats, eq(seats.id, bookings.seatId))
-    .innerJoin(auditoriums, eq(auditoriums.id, showtimes.auditoriumId))
-    .where(eq(bookings.id, bookingId))
-    .limit(1);
+  const [ticket] = await ticketDetails(db).where(eq(bookings.id, bookingId)).limit(1);
 
   if (!ticket) throw notFound('Unknown ticket');
   if (ticket.status !== 'CONFIRMED')

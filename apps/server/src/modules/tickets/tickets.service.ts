@@ -60,10 +60,12 @@ async function requireShowtime(db: Queryable, showtimeId: string) {
   if (!show) throw notFound('Showtime not found');
 }
 
-const showtimeTicketQuery = (db: Queryable, showtimeId: string) =>
+/** A booking with its buyer, seat, movie, start and hall: the base of the admin lists and of door check-in. */
+export const ticketDetails = (db: Queryable) =>
   db
     .select({
       bookingId: bookings.id,
+      status: bookings.status,
       email: users.email,
       name: users.name,
       row: seats.row,
@@ -78,7 +80,10 @@ const showtimeTicketQuery = (db: Queryable, showtimeId: string) =>
     .innerJoin(showtimes, eq(showtimes.id, bookings.showtimeId))
     .innerJoin(movies, eq(movies.id, showtimes.movieId))
     .innerJoin(auditoriums, eq(auditoriums.id, showtimes.auditoriumId))
-    .innerJoin(seats, eq(seats.id, bookings.seatId))
+    .innerJoin(seats, eq(seats.id, bookings.seatId));
+
+const showtimeTicketQuery = (db: Queryable, showtimeId: string) =>
+  ticketDetails(db)
     .where(and(eq(bookings.showtimeId, showtimeId), eq(bookings.status, 'CONFIRMED')))
     .orderBy(asc(seats.row), asc(seats.number));
 
