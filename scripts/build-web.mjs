@@ -16,7 +16,7 @@ const inputs = [
   path.join(root, 'packages/contract/src'),
 ];
 
-function newest(entry) {
+export function newest(entry) {
   if (!existsSync(entry)) return 0;
   const stat = statSync(entry);
   if (!stat.isDirectory()) return stat.mtimeMs;

@@ -221,7 +221,7 @@ function render(data: {
   lines.push('## Crash safety');
   lines.push('');
   lines.push(
-    'The real server (`node --import tsx apps/server/src/server.ts`) runs concurrent holds and local payments',
+    'The real server (`node apps/server/dist/server.js`, as `npm start` runs it) runs concurrent holds and local payments',
   );
   lines.push(
     'from 10 customers racing for the same seats; it is killed with SIGKILL at a random moment, restarted on the',

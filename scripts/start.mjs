@@ -1,16 +1,18 @@
-// `npm start`: builds the web app when it is missing or older than its sources, then runs the server.
+// `npm start`: builds the web app and bundles the server when either is missing or older than its sources, then
+// runs the bundled server with plain Node.js.
 import { spawn } from 'node:child_process';
-import path from 'node:path';
+import { ensureServerBuilt, serverBundle } from './build-server.mjs';
 import { ensureWebBuilt, root } from './build-web.mjs';
 
 try {
   ensureWebBuilt();
+  await ensureServerBuilt();
 } catch (err) {
   console.error(err.message);
   process.exit(1);
 }
 
-const server = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'apps/server/src/server.ts')], {
+const server = spawn(process.execPath, [serverBundle], {
   cwd: root,
   stdio: 'inherit',
   env: { NODE_ENV: 'production', ...process.env },

@@ -37,7 +37,7 @@ async function createPostgresDatabase(): Promise<{ url: string; drop: () => Prom
 }
 
 /**
- * Starts the REAL server (`node --import tsx apps/server/src/server.ts`) as a child process on a free port with its
+ * Starts the REAL server (`node apps/server/dist/server.js`, as `npm start` runs it) as a child process on a free port with its
  * own fresh database, an admin account, no demo catalogue and no request-rate limits; resolves once it answers.
  * `env` adds or overrides variables; E2E_SERVER_LOG=1 shows its output.
  */

@@ -1,8 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { Server } from 'socket.io';
-import { createAdapter } from '@socket.io/redis-adapter';
-import { createClient } from 'redis';
 import { SOCKET_EVENTS, type SeatsUpdate } from '@cinema/contract';
 
 export interface Realtime {
@@ -32,6 +30,11 @@ export const realtimePlugin = fp(async function realtimePlugin(
   });
   const redisClients: { quit(): Promise<unknown> }[] = [];
   if (opts.redisUrl) {
+    // Loaded only when configured: a server on its own does not carry the Redis client in memory.
+    const [{ createClient }, { createAdapter }] = await Promise.all([
+      import('redis'),
+      import('@socket.io/redis-adapter'),
+    ]);
     const pub = createClient({ url: opts.redisUrl });
     const sub = pub.duplicate();
     pub.on('error', (err) => app.log.error({ err }, 'redis publisher error'));

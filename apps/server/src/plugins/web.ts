@@ -1,12 +1,12 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { serverRoot } from '../paths.ts';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import fastifyStatic from '@fastify/static';
 import { contentSecurityPolicy } from './security.ts';
 
-export const defaultWebDist = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../web/dist');
+export const defaultWebDist = path.resolve(serverRoot, '../web/dist');
 
 /** Serves the built SPA: hashed assets cached for a year, every other page answered with index.html. */
 export const webPlugin = fp(async function webPlugin(app: FastifyInstance, opts: { dist?: string }) {

@@ -3,10 +3,10 @@ import { readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { ensureServerBuilt, serverBundle } from '../../../../scripts/build-server.mjs';
 
 /** The repository root (the server is started from there, as `npm start` does). */
 export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../..');
-const serverEntry = path.join(repoRoot, 'apps/server/src/server.ts');
 
 /** A TCP port nobody listens on right now. */
 export function freePort(): Promise<number> {
@@ -48,9 +48,10 @@ function exited(child: ChildProcess, ms: number): Promise<boolean> {
 }
 
 /**
- * Starts the real server entry (`node --import tsx apps/server/src/server.ts`) on a free port with only the given
- * configuration (nothing leaks in from the shell: no DATABASE_URL or REDIS_URL unless given) and resolves once
- * `/api/health/live` answers. `nodeArgs` go to node itself (a profiler, say).
+ * Starts the real server as `npm start` runs it (`node apps/server/dist/server.js`, bundled first when its sources
+ * changed) on a free port with only the given configuration (nothing leaks in from the shell: no DATABASE_URL or
+ * REDIS_URL unless given) and resolves once `/api/health/live` answers. `nodeArgs` go to node itself (a profiler,
+ * say).
  */
 export async function startServerProcess(
   env: Record<string, string>,
@@ -63,7 +64,8 @@ export async function startServerProcess(
   const port = env.PORT ? Number(env.PORT) : await freePort();
   const url = `http://127.0.0.1:${port}`;
   const { DATABASE_URL: _db, REDIS_URL: _redis, WORKERS: _workers, ...inherited } = process.env;
-  const child = spawn(process.execPath, [...(opts.nodeArgs ?? []), '--import', 'tsx', serverEntry], {
+  await ensureServerBuilt({ log: () => {} });
+  const child = spawn(process.execPath, [...(opts.nodeArgs ?? []), serverBundle], {
     cwd: repoRoot,
     env: {
       ...inherited,

@@ -12,10 +12,13 @@ import { rateLimit } from '../../app.ts';
 import { badRequest } from '../../errors.ts';
 import { localCheckoutRoutes } from './local-checkout.routes.ts';
 import { handlePaymentWebhook, lookupCheckout, startCheckout } from './payments.service.ts';
+import { loadStripeSdk } from './providers/stripe.ts';
 
 const WebhookResponseSchema = z.object({ received: z.literal(true), duplicate: z.boolean() });
 
 export const paymentsRoutes: FastifyPluginAsyncZod = async (app) => {
+  // With Stripe's keys, Stripe sessions can be paid or refunded (whichever provider new checkouts use).
+  if (app.config.stripe.secretKey && app.config.stripe.webhookSecret) await loadStripeSdk();
   app.post(
     '/pay/checkout',
     {

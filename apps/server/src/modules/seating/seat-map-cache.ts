@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
-import { createClient } from 'redis';
+import type { createClient } from 'redis';
 import type { SeatsUpdate } from '@cinema/contract';
 import { loadSeatMap, presentSeat, type SeatMapSnapshot } from './seating.service.ts';
 
@@ -198,6 +198,7 @@ export const seatMapCachePlugin = fp(
     let shared: SharedVersions | undefined;
     if (app.config.redisUrl) {
       // No offline queue: with Redis unreachable a read falls back to the database instead of waiting.
+      const { createClient } = await import('redis');
       const client = createClient({ url: app.config.redisUrl, disableOfflineQueue: true });
       client.on('error', (err) => app.log.error({ err }, 'redis (seat-map versions) error'));
       await client.connect();

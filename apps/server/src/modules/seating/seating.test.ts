@@ -262,6 +262,21 @@ describe.each(engines)('seat map and holds on %s', (engine) => {
       expect((await hold(t.app, f.showtimeId, alice, seats.slice(20, 30))).statusCode).toBe(201);
     });
 
+    it('tells a customer at the limit that a taken seat is taken, and writes nothing for a refused hold', async () => {
+      const f = await fixture();
+      const seats = f.allSeatIds;
+      expect((await hold(t.app, f.showtimeId, bob, [seats[20]])).statusCode).toBe(201);
+      expect((await hold(t.app, f.showtimeId, alice, seats.slice(0, 10))).statusCode).toBe(201);
+      const before = await liveBookingsOf(t.app, seats);
+
+      const taken = await hold(t.app, f.showtimeId, alice, [seats[20], seats[21]]);
+      expect(taken.statusCode).toBe(409);
+      expect(taken.json()).toMatchObject({ code: 'seat_unavailable', seatIds: [seats[20]] });
+      const free = await hold(t.app, f.showtimeId, alice, [seats[21]]);
+      expect(free.json().code).toBe('hold_limit');
+      expect(await liveBookingsOf(t.app, seats)).toEqual(before);
+    });
+
     it('refuses holds once the showtime has started', async () => {
       const f = await fixture({ startsAt: new Date(Date.now() - 60_000) });
       const res = await hold(t.app, f.showtimeId, alice, [f.allSeatIds[0]]);

@@ -1,4 +1,4 @@
-import Stripe from 'stripe';
+import type Stripe from 'stripe';
 import {
   WebhookSignatureError,
   type PaymentEvent,
@@ -21,10 +21,21 @@ const paymentIdOf = (session: Stripe.Checkout.Session): string | null =>
 const isPaid = (session: Stripe.Checkout.Session) =>
   session.payment_status === 'paid' || session.payment_status === 'no_payment_required';
 
-/** Stripe Checkout through the official SDK: one line item per seat, webhooks verified over the raw body. */
+let StripeSdk: typeof Stripe | undefined;
+
+/** Loads the Stripe SDK once. Only a server configured for Stripe needs it (and the memory it takes). */
+export async function loadStripeSdk(): Promise<void> {
+  StripeSdk ??= (await import('stripe')).default;
+}
+
+/**
+ * Stripe Checkout through the official SDK: one line item per seat, webhooks verified over the raw body.
+ * `loadStripeSdk()` must have finished first.
+ */
 export function createStripeProvider(options: StripeProviderOptions): PaymentProvider {
+  if (!StripeSdk) throw new Error('The Stripe SDK is not loaded (await loadStripeSdk() first)');
   const api = options.apiUrl ? new URL(options.apiUrl) : null;
-  const stripe = new Stripe(options.secretKey, {
+  const stripe = new StripeSdk(options.secretKey, {
     maxNetworkRetries: 2,
     timeout: 20_000,
     telemetry: false,
