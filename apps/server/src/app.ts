@@ -19,6 +19,7 @@ import { realtimePlugin } from './plugins/realtime.ts';
 import { webPlugin } from './plugins/web.ts';
 import { LOG_REDACT_PATHS, logSerializers, securityPlugin, swaggerCsp } from './plugins/security.ts';
 import { socketGuardPlugin } from './plugins/socket-guard.ts';
+import { embeddedMaintenance } from './plugins/embedded-maintenance.ts';
 import { healthRoutes } from './modules/health/health.routes.ts';
 import { accountsRoutes } from './modules/accounts/accounts.routes.ts';
 import { roomsRoutes } from './modules/rooms/rooms.routes.ts';
@@ -101,6 +102,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
 
   await app.register(seatingSocket);
   await app.register(holdSweeper);
+  await app.register(embeddedMaintenance);
   await app.register(webPlugin, { dist: config.webDist });
   return app;
 }
