@@ -46,10 +46,12 @@ const settings = {
   out: process.env.BENCH_OUT ?? (quick ? undefined : path.join(repoRoot, 'docs/benchmarks.md')),
 };
 const HALL = { rows: 20, cols: 30 };
-// The warm-up is two rehearsals of the rush, each on a showtime of its own: JIT, pooled connections, plans; a
-// server that has been selling for a while, not one that has just started.
-const WARMUP_CUSTOMERS = 300;
-const WARMUP_ROUNDS = 2;
+// The warm-up is four rehearsals of the rush, each on a showtime of its own with customers of its own: a server that
+// has been selling for a while, not one that has just started. Right after a start the rush runs at a third to a
+// half of its steady rate (V8 and PGlite's WebAssembly compile the hot paths as they go, PostgreSQL's backends plan
+// and cache); on the 2-core machine it levels off after about four rounds.
+const WARMUP_CUSTOMERS = 500;
+const WARMUP_ROUNDS = 4;
 // The timed rush runs three times, each on a showtime of its own with customers of its own; the round with the
 // median holds/s is reported (one round lasts about half a second: a single one is at the mercy of the machine).
 const RUSH_ROUNDS = 3;
@@ -522,10 +524,11 @@ ${rushLine('Rush on the embedded engine (one server process)', r.liteRun)}
   their holds, retires expired ones and inserts a booking per seat (six index entries and three foreign-key checks
   each). Through the server, the HTTP handling, the session lookup, Redis (the broadcast and the seat-map version)
   and the load generator share the same ${cpus.length} cores with PostgreSQL. Measured once per hold request (CPU time from
-  /proc over four rushes, not by this script): about 400 µs in the server process, 320 µs in PostgreSQL and 150 µs
+  /proc over the first four rushes after a start, not by this script): about 400 µs in the server process, 320 µs in PostgreSQL and 150 µs
   in the load generator on a 2-core machine.
-- The warm-up matters: the first rush after a start runs at about two thirds of the later ones (JIT, pooled
-  connections, plans), which is why the timed rush comes after two rehearsals.
+- The warm-up matters: the first rush after a start runs at a third to a half of the steady rate (V8 and PGlite's
+  WebAssembly compile the hot paths as they go, PostgreSQL's backends plan and cache), and the rate levels off after
+  about four rounds; so the timed rounds come after ${WARMUP_ROUNDS} rehearsals of ${WARMUP_CUSTOMERS} customers.
 - Latency under load is queueing: with ${r.pgRun.rush.concurrency} customers waiting at once, a hold waits on average
   at least ${r.pgRun.rush.concurrency} ÷ ${round(r.pgRun.rush.holdsPerSecond)} holds/s ≈
   ${ms((r.pgRun.rush.concurrency / r.pgRun.rush.holdsPerSecond) * 1000)} (Little's law). A p99 under 100 ms at 200 in flight
@@ -550,7 +553,7 @@ ${rushLine('Rush on the embedded engine (one server process)', r.liteRun)}
    changed; \`RATE_LIMIT=off\`, \`SEED_DEMO=0\`, \`LOG_LEVEL=warn\`) on a free port with \`DATABASE_URL\` and \`REDIS_URL\`; as the admin, over the API, adds a
    20 × 30 hall, a movie and showtimes; writes the customers straight into the database (one precomputed argon2
    hash, a session each).
-3. Vacuums and analyzes the tables, rehearses the rush twice on showtimes of their own (warm-up), then runs it three
+3. Vacuums and analyzes the tables, rehearses the rush four times on showtimes of their own (warm-up), then runs it three
    times, each on a showtime of its own with customers of its own, and reports the round with the median holds/s: each customer holds two adjacent seats picked at
    random (another pair after a 409, three tries at most), then every winner checks out and pays through the local
    provider. Afterwards SQL checks that no seat has two live bookings, that every acknowledged hold is HELD or
