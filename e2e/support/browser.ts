@@ -67,6 +67,18 @@ export async function openPage(
   return { context, page, pageErrors, close: () => context.close() };
 }
 
+/** Records what a page loads and logs (responses, failed requests, console messages) for a failure message. */
+export function recordTraffic(page: Page): () => string {
+  const events: string[] = [];
+  const at = () => new Date().toISOString().slice(11, 23);
+  page.on('response', (r) => events.push(`${at()} ${r.status()} ${r.request().method()} ${r.url()}`));
+  page.on('requestfailed', (r) =>
+    events.push(`${at()} failed ${r.method()} ${r.url()}: ${r.failure()?.errorText ?? ''}`),
+  );
+  page.on('console', (m) => events.push(`${at()} console.${m.type()}: ${m.text()}`));
+  return () => events.join('\n');
+}
+
 /** Puts a session into the page's storage (as a login would) so a test can start signed in. */
 export async function useAccount(page: Page, account: Pick<Account, 'token' | 'user'>) {
   if (page.url() === 'about:blank') await page.goto('/login');
