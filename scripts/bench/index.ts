@@ -97,20 +97,16 @@ async function prepareCinema(server: ServerProcess, showtimes: number) {
   return { hall, showtimeIds };
 }
 
-/** The customers of each warm-up round. */
-async function warmupCustomers(db: Database['db'], engine: string): Promise<Customer[][]> {
-  const rounds: Customer[][] = [];
-  for (let i = 0; i < WARMUP_ROUNDS; i++)
-    rounds.push(await insertCustomers(db, WARMUP_CUSTOMERS, `${engine}-warmup-${i}`));
-  return rounds;
-}
-
-/** The customers of each timed round. */
-async function rushCustomers(db: Database['db'], engine: string): Promise<Customer[][]> {
-  const rounds: Customer[][] = [];
-  for (let i = 0; i < RUSH_ROUNDS; i++)
-    rounds.push(await insertCustomers(db, settings.customers, `${engine}-rush-${i}`));
-  return rounds;
+/** `rounds` sets of `count` new customers each, one set per rush round. */
+async function customerRounds(
+  db: Database['db'],
+  rounds: number,
+  count: number,
+  label: string,
+): Promise<Customer[][]> {
+  const sets: Customer[][] = [];
+  for (let i = 0; i < rounds; i++) sets.push(await insertCustomers(db, count, `${label}-${i}`));
+  return sets;
 }
 
 /**
@@ -220,8 +216,8 @@ async function main() {
       ...string[],
     ];
     const pgDb = await openDatabase({ databaseUrl: databaseUrl(appDb), dataDir: 'memory://' });
-    const pgWarmup = await warmupCustomers(pgDb.db, 'pg');
-    const pgCustomers = await rushCustomers(pgDb.db, 'pg');
+    const pgWarmup = await customerRounds(pgDb.db, WARMUP_ROUNDS, WARMUP_CUSTOMERS, 'pg-warmup');
+    const pgCustomers = await customerRounds(pgDb.db, RUSH_ROUNDS, settings.customers, 'pg-rush');
     const [reader] = await insertCustomers(pgDb.db, 1, 'reader');
     const holders = await insertCustomers(pgDb.db, settings.fanoutHolds * 2, 'fanout');
     // Vacuumed and analyzed, as autovacuum would have left the freshly filled tables on a server that has been
@@ -276,8 +272,8 @@ async function main() {
     const dataDir = await mkdtemp(path.join(os.tmpdir(), 'cinema-bench-data-'));
     cleanups.push(() => rm(dataDir, { recursive: true, force: true }));
     const seed = await openDatabase({ dataDir });
-    const liteWarmup = await warmupCustomers(seed.db, 'lite');
-    const liteCustomers = await rushCustomers(seed.db, 'lite');
+    const liteWarmup = await customerRounds(seed.db, WARMUP_ROUNDS, WARMUP_CUSTOMERS, 'lite-warmup');
+    const liteCustomers = await customerRounds(seed.db, RUSH_ROUNDS, settings.customers, 'lite-rush');
     await seed.db.execute(sql`vacuum analyze`);
     await seed.close();
     log('embedded engine: starting a server process');

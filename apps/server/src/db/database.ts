@@ -2,7 +2,7 @@ import path from 'node:path';
 import { mkdir } from 'node:fs/promises';
 import { PGlite, types, type ParserOptions, type Transaction } from '@electric-sql/pglite';
 import { btree_gist } from '@electric-sql/pglite/contrib/btree_gist';
-import type { ExtractTablesWithRelations } from 'drizzle-orm';
+import type { ExtractTablesWithRelations, SQL } from 'drizzle-orm';
 import type { PgDatabase, PgQueryResultHKT, PgTransaction } from 'drizzle-orm/pg-core';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
@@ -103,6 +103,12 @@ function withoutPerQueryParsers<T extends PGlite | Transaction>(target: T): T {
       return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(obj) : value;
     },
   });
+}
+
+/** The rows of a raw SQL query, on either engine (both drivers answer a raw query with `{ rows }`). */
+export async function queryRows<T>(db: Queryable, query: SQL): Promise<T[]> {
+  const result = (await db.execute(query)) as unknown as { rows: T[] };
+  return result.rows;
 }
 
 /** The SQLSTATE of a database error, looking through drizzle's wrapper. */

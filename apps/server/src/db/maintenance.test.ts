@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
 import { createShowtimeFixture } from '../test/fixtures.ts';
 import { createTestApp, signedInUser, type SignedIn, type TestApp } from '../test/helpers.ts';
+import { queryRows } from './database.ts';
 import { maintainEmbeddedDatabase } from './maintenance.ts';
 
 interface TableStats {
@@ -34,11 +35,13 @@ describe('maintenance of the embedded engine', () => {
 
   const bookingStats = async (): Promise<TableStats> => {
     await publishCounters();
-    const { rows } = (await t.app.database.db.execute(sql`
-      select n_live_tup::int as live, n_dead_tup::int as dead,
-             last_vacuum is not null as vacuumed, last_analyze is not null as analyzed
-        from pg_stat_user_tables where relname = 'bookings'`)) as unknown as { rows: TableStats[] };
-    return rows[0]!;
+    const [stats] = await queryRows<TableStats>(
+      t.app.database.db,
+      sql`select n_live_tup::int as live, n_dead_tup::int as dead,
+                 last_vacuum is not null as vacuumed, last_analyze is not null as analyzed
+            from pg_stat_user_tables where relname = 'bookings'`,
+    );
+    return stats!;
   };
 
   const holdAndCancel = async (showtimeId: string, seatIds: string[]) => {

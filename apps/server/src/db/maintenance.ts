@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import type { Db } from './database.ts';
+import { queryRows, type Db } from './database.ts';
 
 // PostgreSQL's own autovacuum rule with its default settings: a table is vacuumed once its dead rows exceed
 // 50 + 20% of its live rows, and analyzed once the rows changed since its last ANALYZE exceed 50 + 10%.
@@ -28,14 +28,16 @@ interface TableActivity {
  * were empty.
  */
 export async function maintainEmbeddedDatabase(db: Db): Promise<MaintenancePass> {
-  // Both drivers answer a raw query with { rows }.
-  const { rows } = (await db.execute(sql`
-    select relname as name,
-           n_dead_tup > ${VACUUM_THRESHOLD}::float8 + ${VACUUM_SCALE_FACTOR}::float8 * n_live_tup as vacuum,
-           n_mod_since_analyze > ${ANALYZE_THRESHOLD}::float8 + ${ANALYZE_SCALE_FACTOR}::float8 * n_live_tup as analyze
-      from pg_stat_user_tables
-     where schemaname = 'public'
-     order by relname`)) as unknown as { rows: TableActivity[] };
+  const rows = await queryRows<TableActivity>(
+    db,
+    sql`select relname as name,
+               n_dead_tup > ${VACUUM_THRESHOLD}::float8 + ${VACUUM_SCALE_FACTOR}::float8 * n_live_tup as vacuum,
+               n_mod_since_analyze > ${ANALYZE_THRESHOLD}::float8 + ${ANALYZE_SCALE_FACTOR}::float8 * n_live_tup
+                 as analyze
+          from pg_stat_user_tables
+         where schemaname = 'public'
+         order by relname`,
+  );
   const pass: MaintenancePass = { vacuumed: [], analyzed: [] };
   for (const table of rows) {
     if (table.vacuum) {

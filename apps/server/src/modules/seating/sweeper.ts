@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { and, asc, eq, inArray, lte, sql } from 'drizzle-orm';
 import { bookings } from '../../db/schema/index.ts';
+import { runPeriodically } from '../../periodic.ts';
 import { broadcastAvailable } from './seating.service.ts';
 
 const BATCH = 500;
@@ -37,26 +38,7 @@ export async function sweepExpiredHolds(app: FastifyInstance): Promise<number> {
 
 /** Sweeps every SWEEP_SECONDS from ready until close; the timer never keeps the process alive. */
 export const holdSweeper = fp(async function holdSweeper(app: FastifyInstance) {
-  let timer: NodeJS.Timeout | null = null;
-  let running: Promise<unknown> | null = null;
-
-  const tick = () => {
-    if (running) return; // a slow sweep is never overlapped by the next one
-    running = sweepExpiredHolds(app)
-      .catch((err) => app.log.warn({ err }, 'sweeping expired holds failed'))
-      .finally(() => {
-        running = null;
-      });
-  };
-
-  app.addHook('onReady', async () => {
-    timer = setInterval(tick, app.config.sweepSeconds * 1000);
-    timer.unref();
-  });
-  // preClose: stop before the database closes, and let a sweep in flight finish first.
-  app.addHook('preClose', async () => {
-    if (timer) clearInterval(timer);
-    timer = null;
-    await running;
-  });
+  runPeriodically(app, app.config.sweepSeconds * 1000, 'sweeping expired holds', () =>
+    sweepExpiredHolds(app),
+  );
 });
