@@ -4,34 +4,42 @@ import type { Queryable } from '../../db/database.ts';
 import { auditoriums, bookings, movies, seats, showtimes, users } from '../../db/schema/index.ts';
 import { notFound } from '../../errors.ts';
 
+/** A booking with its buyer, seat, movie, start and hall: the base of the tickets, the admin lists and check-in. */
+export const ticketDetails = (db: Queryable) =>
+  db
+    .select({
+      bookingId: bookings.id,
+      status: bookings.status,
+      email: users.email,
+      name: users.name,
+      row: seats.row,
+      number: seats.number,
+      movie: movies.title,
+      rating: movies.rating,
+      durationMinutes: movies.durationMinutes,
+      startsAt: showtimes.startsAt,
+      auditorium: auditoriums.name,
+      checkedInAt: bookings.checkedInAt,
+    })
+    .from(bookings)
+    .innerJoin(users, eq(users.id, bookings.userId))
+    .innerJoin(showtimes, eq(showtimes.id, bookings.showtimeId))
+    .innerJoin(movies, eq(movies.id, showtimes.movieId))
+    .innerJoin(auditoriums, eq(auditoriums.id, showtimes.auditoriumId))
+    .innerJoin(seats, eq(seats.id, bookings.seatId));
+
 /** Confirmed bookings matching `where`, as Tickets (DESIGN §3), in the given order. */
 export async function selectTickets(
   db: Queryable,
   where: SQL | undefined,
   orderBy: SQL[],
 ): Promise<Ticket[]> {
-  const rows = await db
-    .select({
-      bookingId: bookings.id,
-      title: movies.title,
-      rating: movies.rating,
-      durationMinutes: movies.durationMinutes,
-      auditorium: auditoriums.name,
-      row: seats.row,
-      number: seats.number,
-      startsAt: showtimes.startsAt,
-      checkedInAt: bookings.checkedInAt,
-    })
-    .from(bookings)
-    .innerJoin(showtimes, eq(showtimes.id, bookings.showtimeId))
-    .innerJoin(movies, eq(movies.id, showtimes.movieId))
-    .innerJoin(auditoriums, eq(auditoriums.id, showtimes.auditoriumId))
-    .innerJoin(seats, eq(seats.id, bookings.seatId))
+  const rows = await ticketDetails(db)
     .where(and(eq(bookings.status, 'CONFIRMED'), where))
     .orderBy(...orderBy);
   return rows.map((r) => ({
     bookingId: r.bookingId,
-    movie: { title: r.title, rating: r.rating, durationMinutes: r.durationMinutes },
+    movie: { title: r.movie, rating: r.rating, durationMinutes: r.durationMinutes },
     auditorium: r.auditorium,
     seat: { row: r.row, number: r.number },
     startsAt: r.startsAt.toISOString(),
@@ -59,28 +67,6 @@ async function requireShowtime(db: Queryable, showtimeId: string) {
     .limit(1);
   if (!show) throw notFound('Showtime not found');
 }
-
-/** A booking with its buyer, seat, movie, start and hall: the base of the admin lists and of door check-in. */
-export const ticketDetails = (db: Queryable) =>
-  db
-    .select({
-      bookingId: bookings.id,
-      status: bookings.status,
-      email: users.email,
-      name: users.name,
-      row: seats.row,
-      number: seats.number,
-      movie: movies.title,
-      startsAt: showtimes.startsAt,
-      auditorium: auditoriums.name,
-      checkedInAt: bookings.checkedInAt,
-    })
-    .from(bookings)
-    .innerJoin(users, eq(users.id, bookings.userId))
-    .innerJoin(showtimes, eq(showtimes.id, bookings.showtimeId))
-    .innerJoin(movies, eq(movies.id, showtimes.movieId))
-    .innerJoin(auditoriums, eq(auditoriums.id, showtimes.auditoriumId))
-    .innerJoin(seats, eq(seats.id, bookings.seatId));
 
 const showtimeTicketQuery = (db: Queryable, showtimeId: string) =>
   ticketDetails(db)
