@@ -69,7 +69,6 @@ describe('maintenance of the embedded engine', () => {
     expect(before.dead).toBeGreaterThanOrEqual(100);
     expect(before.vacuumed).toBe(false);
 
-    await publishCounters();
     const pass = await maintainEmbeddedDatabase(t.app.database.db);
     expect(pass.vacuumed).toContain('bookings');
     const after = await bookingStats();
