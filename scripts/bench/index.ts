@@ -532,9 +532,9 @@ ${rushLine('Rush on the embedded engine (one server process)', r.liteRun)}
   one at once (most requests of a rush end there); a hold that can win takes the customer's advisory lock, counts
   their holds, retires expired ones and inserts a booking per seat (six index entries and three foreign-key checks
   each). Through the server, the HTTP handling, the session lookup, Redis (the broadcast and the seat-map version)
-  and the load generator share the same ${cpus.length} cores with PostgreSQL. Measured once per hold request (CPU time from
-  /proc over the first four rushes after a start, not by this script): about 400 µs in the server process, 320 µs in PostgreSQL and 150 µs
-  in the load generator on a 2-core machine.
+  and the load generator share the same ${cpus.length} cores with PostgreSQL. Measured per hold request (CPU time from /proc over
+  rushes of holds alone after four warm-up rounds, not by this script): about 220 µs in the server process, 220 µs in
+  PostgreSQL and 90 µs in the load generator on a 2-core machine, so the two cores are full at about 3,700 holds/s.
 - The warm-up matters: the first rush after a start runs at a third to a half of the steady rate (V8 and PGlite's
   WebAssembly compile the hot paths as they go, PostgreSQL's backends plan and cache), and the rate levels off after
   about four rounds; so the timed rounds come after ${WARMUP_ROUNDS} rehearsals of ${WARMUP_CUSTOMERS} customers.
@@ -546,9 +546,12 @@ ${rushLine('Rush on the embedded engine (one server process)', r.liteRun)}
   core, and about 70% of that thread's time is PGlite (its WebAssembly and its result parsing). A refused hold costs
   PGlite about 0.3 ms and a winning one about 1.3 ms, as much as four to eight of its single-INSERT transactions.
 - Memory: the server runs as one bundled JavaScript file (\`apps/server/dist/server.js\`); it took
-  ${round(r.pgRun.memory.idleMb)} MB on PostgreSQL before any load. PGlite's WebAssembly instance comes on top for the
-  embedded engine: about 140 MB resident once Postgres has started in it (PGlite's WebAssembly memory is 128 MB at
-  least), and WebAssembly memory never shrinks.
+  ${round(r.pgRun.memory.idleMb)} MB on PostgreSQL before any load. PGlite comes on top for the embedded engine: about 120–140 MB once
+  Postgres has started in it (of its 128 MB of WebAssembly memory about 50 MB are touched; the rest is PostgreSQL
+  compiled to machine code, first quickly, then again optimized for the hot functions as they warm up). Under the
+  rush V8's heap grows by 30–50 MB. Memory that WebAssembly or V8 took is not given back. Running PGlite's
+  WebAssembly without the optimizing tier (\`--liftoff-only\`, a V8 testing flag) kept the peak about 45 MB lower at
+  about 10% fewer holds/s; it is not used.
 - What was done about it is in \`docs/decisions/009-rush-fast-paths-and-scale-out.md\` (a hold in one statement,
   prepared statements, batched session lookups, a seat-map cache shared through Redis versions) and
   \`docs/decisions/010-compiled-server-and-cheap-refusals.md\` (the bundled server, taken seats refused before any
