@@ -1,0 +1,182 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import pg from 'pg';
+import type { PGlite } from '@electric-sql/pglite';
+import { hashToken } from '../plugins/auth.ts';
+import { createShowtimeFixture, type ShowtimeFixture } from '../test/fixtures.ts';
+import { createTestDatabase, engines, type TestDatabase } from '../test/helpers.ts';
+import { sessions, users } from './schema/index.ts';
+
+/** One database connection: a hold's plans are cached per connection, and its table counters are per backend. */
+interface Connection {
+  rows<T>(text: string, params?: unknown[]): Promise<T[]>;
+  close(): Promise<void>;
+}
+
+async function connect(testDb: TestDatabase): Promise<Connection> {
+  if (testDb.engine === 'pglite') {
+    // The embedded engine is a single backend: every query of the server runs on it.
+    const client = (testDb.database.db as unknown as { $client: PGlite }).$client;
+    return {
+      rows: async <T>(text: string, params: unknown[] = []) => (await client.query<T>(text, params)).rows,
+      close: async () => {},
+    };
+  }
+  const client = new pg.Client({ connectionString: testDb.url });
+  await client.connect();
+  return {
+    rows: async <T>(text: string, params: unknown[] = []) => (await client.query(text, params)).rows as T[],
+    close: () => client.end(),
+  };
+}
+
+interface TableReads {
+  seqScans: number;
+  /** Index entries read, by index. */
+  byIndex: Record<string, number>;
+}
+
+// A connection plans each statement of a PL/pgSQL function a few times and then keeps one generic plan until the
+// table is analyzed again. A fresh install analyzes its tables while they are empty (the embedded engine's
+// maintenance pass or autovacuum); plans made then must still be keyed lookups once the tables hold thousands of
+// rows, or every request of an on-sale rush reads more than the one before (docs/decisions/011).
+describe.each(engines)('plans of the hot statements on %s', (engine) => {
+  let testDb: TestDatabase;
+  let conn: Connection;
+  let show: ShowtimeFixture;
+  let other: ShowtimeFixture;
+  let customers: string[];
+
+  beforeAll(async () => {
+    testDb = await createTestDatabase(engine);
+    const db = testDb.database.db;
+    show = await createShowtimeFixture(db, { rows: 10, cols: 10 });
+    other = await createShowtimeFixture(db, { rows: 20, cols: 30 });
+    const inserted = await db
+      .insert(users)
+      .values(
+        Array.from({ length: 40 }, (_, i) => ({
+          name: `Plan customer ${i}`,
+          email: `plans-${i}@example.com`,
+          passwordHash: 'not-a-login',
+        })),
+      )
+      .returning({ id: users.id });
+    customers = inserted.map((u) => u.id);
+    conn = await connect(testDb);
+  });
+  afterAll(async () => {
+    await conn?.close();
+    await testDb?.drop();
+  });
+
+  /** What the connection has read of `table` so far: sequential scans, and index entries by index. */
+  const tableReads = async (table: string): Promise<TableReads> => {
+    // Publish this backend's counters now (they are otherwise sent at most once a second).
+    await conn.rows('select pg_stat_force_next_flush()');
+    await conn.rows('select 1');
+    const [stats] = await conn.rows<{ seqScans: number }>(
+      'select seq_scan::int as "seqScans" from pg_stat_user_tables where relname = $1',
+      [table],
+    );
+    const indexes = await conn.rows<{ name: string; read: number }>(
+      'select indexrelname as name, idx_tup_read::int as read from pg_stat_user_indexes where relname = $1',
+      [table],
+    );
+    return { seqScans: stats!.seqScans, byIndex: Object.fromEntries(indexes.map((i) => [i.name, i.read])) };
+  };
+  const entriesRead = (before: TableReads, after: TableReads, index?: string) =>
+    Object.keys(after.byIndex)
+      .filter((name) => index === undefined || name === index)
+      .reduce((n, name) => n + after.byIndex[name]! - (before.byIndex[name] ?? 0), 0);
+
+  describe('hold_seats', () => {
+    const hold = async (customer: string, seatIds: string[]) => {
+      const [row] = await conn.rows<{ outcome: string }>(
+        'select outcome from hold_seats($1::uuid, $2::uuid, $3::uuid[], 10, 10)',
+        [show.showtimeId, customer, [...seatIds].sort()],
+      );
+      return row!.outcome;
+    };
+
+    it('keeps reading only the seats’ and the customer’s own bookings after the table was analyzed empty', async () => {
+      await conn.rows('analyze bookings');
+      // Twenty holds while the table is nearly empty: ten win a pair each, ten ask for a pair already taken. The
+      // connection settles on its plans.
+      for (let i = 0; i < 10; i++) {
+        const pair = show.seatIds[i]!.slice(0, 2);
+        expect(await hold(customers[i]!, pair)).toBe('held');
+        expect(await hold(customers[20 + i]!, pair)).toBe('seat_unavailable');
+      }
+
+      // Then the cinema sells: 3,000 bookings of another showtime, 600 of them live holds (not analyzed yet).
+      await conn.rows(
+        `insert into bookings (showtime_id, seat_id, user_id, status, expires_at, price_cents)
+         select $1::uuid, s.id, $2::uuid, v.status, now() + interval '10 minutes', 1200
+           from seats s, (values ('HELD'), ('EXPIRED'), ('EXPIRED'), ('CANCELLED'), ('EXPIRED')) as v(status)
+          where s.auditorium_id = $3::uuid`,
+        [other.showtimeId, customers[39], other.auditoriumId],
+      );
+
+      const before = await tableReads('bookings');
+      for (let i = 0; i < 5; i++) {
+        const free = show.seatIds[i]!.slice(5, 7);
+        const taken = show.seatIds[i]!.slice(0, 2);
+        expect(await hold(customers[10 + i]!, free)).toBe('held');
+        expect(await hold(customers[25 + i]!, taken)).toBe('seat_unavailable');
+      }
+      const after = await tableReads('bookings');
+
+      expect(after.seqScans - before.seqScans).toBe(0);
+      // Neither every live hold there is nor every booking of a showtime.
+      expect(entriesRead(before, after, 'bookings_held_expiry_idx')).toBe(0);
+      expect(entriesRead(before, after, 'bookings_showtime_idx')).toBe(0);
+      // Ten holds of two seats: a look at each seat, and the winners' count of their own (no) holds.
+      expect(entriesRead(before, after)).toBeLessThanOrEqual(40);
+    });
+  });
+
+  describe('session_users', () => {
+    const lookUp = async (tokens: string[]) =>
+      conn.rows<{ user_id: string }>('select user_id from session_users($1::text[])', [
+        tokens.map(hashToken),
+      ]);
+
+    it('keeps finding a session by its token’s index after the tables were analyzed nearly empty', async () => {
+      const db = testDb.database.db;
+      const tokenOf = (i: number) => `plan-token-${i}`;
+      const future = new Date(Date.now() + 24 * 3600 * 1000);
+      await db
+        .insert(sessions)
+        .values(
+          customers.map((userId, i) => ({ userId, tokenHash: hashToken(tokenOf(i)), expiresAt: future })),
+        );
+      await conn.rows('analyze sessions');
+      await conn.rows('analyze users');
+      // Twenty sign-ins checked while the tables are small: the connection settles on its plans.
+      for (let i = 0; i < 20; i++) expect(await lookUp([tokenOf(i), 'nobody'])).toHaveLength(1);
+
+      // Then 3,000 customers sign up and sign in (not analyzed yet).
+      await conn.rows(
+        `with signed_up as (
+           insert into users (name, email, password_hash)
+           select 'Rush customer ' || n, 'rush-' || n || '@example.com', 'not-a-login' from generate_series(1, 3000) n
+           returning id)
+         insert into sessions (user_id, token_hash, expires_at)
+         select id, md5(id::text), now() + interval '1 day' from signed_up`,
+      );
+
+      const before = { sessions: await tableReads('sessions'), users: await tableReads('users') };
+      for (let i = 20; i < 30; i++) {
+        const found = await lookUp([tokenOf(i), tokenOf(i + 1), 'nobody']);
+        expect(found.map((r) => r.user_id).sort()).toEqual([customers[i], customers[i + 1]].sort());
+      }
+      const after = { sessions: await tableReads('sessions'), users: await tableReads('users') };
+
+      expect(after.sessions.seqScans - before.sessions.seqScans).toBe(0);
+      expect(after.users.seqScans - before.users.seqScans).toBe(0);
+      // Ten lookups of three tokens: one index entry per session found, one per user.
+      expect(entriesRead(before.sessions, after.sessions)).toBeLessThanOrEqual(30);
+      expect(entriesRead(before.users, after.users)).toBeLessThanOrEqual(30);
+    });
+  });
+});
