@@ -555,8 +555,8 @@ ${rushLine('Rush on the embedded engine (one server process)', r.liteRun)}
 - What was done about it is in \`docs/decisions/009-rush-fast-paths-and-scale-out.md\` (a hold in one statement,
   prepared statements, batched session lookups, a seat-map cache shared through Redis versions) and
   \`docs/decisions/010-compiled-server-and-cheap-refusals.md\` (the bundled server, taken seats refused before any
-  write) and \`docs/decisions/011-hold-plans-that-survive-an-empty-table.md\` (a hold's plans stay keyed lookups
-  after the table was analyzed empty).
+  write) and \`docs/decisions/011-hold-plans-that-survive-an-empty-table.md\` (the hold's and the session lookup's
+  plans stay keyed lookups after the tables were analyzed empty).
 
 ## What it does
 
