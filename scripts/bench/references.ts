@@ -7,6 +7,7 @@ import { promisify } from 'node:util';
 import { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
 import { seededRandom } from '../../apps/server/src/modules/demo/seeded-random.ts';
+import { percentile } from './stats.ts';
 
 const run = promisify(execFile);
 
@@ -107,10 +108,7 @@ export async function pgliteRawTps(transactions: number): Promise<PgliteRawResul
       pgbenchRounds.push(await timed(pgbenchN));
       insertRounds.push(await timed(insert));
     }
-    const median = (rounds: number[]): PgliteRound => ({
-      tps: [...rounds].sort((a, b) => a - b)[1]!,
-      rounds,
-    });
+    const median = (rounds: number[]): PgliteRound => ({ tps: percentile(rounds, 50), rounds });
     return { pgbench: median(pgbenchRounds), insert: median(insertRounds), transactions };
   } finally {
     await db.close();
