@@ -16,6 +16,23 @@ const inputs = [
   fileURLToPath(import.meta.url),
 ];
 
+/**
+ * How `npm start` runs the bundle: node's arguments and the environment, from the environment the server will have
+ * (`env`; a setting given there wins). See docs/decisions/013-server-memory.md, with the measurements.
+ * - glibc's malloc: one arena, and blocks of 32 KB and more mapped on their own, so they go back to the system when
+ *   freed. V8 compiles PGlite's WebAssembly (and hot JavaScript) in 32 KB zone segments from background threads;
+ *   with glibc's defaults each thread's arena kept 20–40 MB of them, freed but never returned.
+ * - The embedded engine (no `DATABASE_URL`) also has V8 grow its old generation by 30% of what survived the last
+ *   full collection, instead of by up to four times that: PGlite lives in the same process, so it is the one that
+ *   has to fit a small machine. On PostgreSQL the default growth costs less CPU and the process stays small anyway.
+ */
+export function serverCommand(env) {
+  return {
+    args: [...(env.DATABASE_URL ? [] : ['--heap-growing-percent=30']), serverBundle],
+    env: { MALLOC_ARENA_MAX: '1', MALLOC_MMAP_THRESHOLD_: '32768', ...env },
+  };
+}
+
 /** True when apps/server/dist/server.js is missing or older than any of its sources. */
 export function serverBuildIsStale() {
   if (!existsSync(serverBundle)) return true;

@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { ensureServerBuilt, serverBundle } from '../../../../scripts/build-server.mjs';
+import { ensureServerBuilt, serverCommand } from '../../../../scripts/build-server.mjs';
 
 /** The repository root (the server is started from there, as `npm start` does). */
 export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../..');
@@ -65,19 +65,20 @@ export async function startServerProcess(
   const url = `http://127.0.0.1:${port}`;
   const { DATABASE_URL: _db, REDIS_URL: _redis, WORKERS: _workers, ...inherited } = process.env;
   await ensureServerBuilt({ log: () => {} });
-  const child = spawn(process.execPath, [...(opts.nodeArgs ?? []), serverBundle], {
+  const command = serverCommand({
+    ...inherited,
+    NODE_ENV: 'production',
+    HOST: '127.0.0.1',
+    PORT: String(port),
+    PUBLIC_URL: url,
+    SEED_DEMO: '0',
+    RATE_LIMIT: 'off',
+    LOG_LEVEL: 'warn',
+    ...env,
+  });
+  const child = spawn(process.execPath, [...(opts.nodeArgs ?? []), ...command.args], {
     cwd: repoRoot,
-    env: {
-      ...inherited,
-      NODE_ENV: 'production',
-      HOST: '127.0.0.1',
-      PORT: String(port),
-      PUBLIC_URL: url,
-      SEED_DEMO: '0',
-      RATE_LIMIT: 'off',
-      LOG_LEVEL: 'warn',
-      ...env,
-    },
+    env: command.env,
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
