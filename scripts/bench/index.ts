@@ -29,6 +29,7 @@ import {
 import { markdownTable, textTable, type Row } from './report.ts';
 import { checkRush, onSaleRush, type RushCheck, type RushResult } from './rush.ts';
 import { round } from './stats.ts';
+import { GZIP_AFTER_READS } from '../../apps/server/src/modules/seating/seat-map-cache.ts';
 
 const quick = process.env.BENCH_QUICK === '1';
 const settings = {
@@ -517,6 +518,10 @@ ${rushLine('Rush on the embedded engine (one server process)', r.liteRun)}
   held and sold ones among them) ${perSecond(r.reads.seatMap.requestsPerSecond)} (p99 ${ms(r.reads.seatMap.p99)},
   ${round(r.reads.seatMap.bytesPerSecond / 1024 / 1024, 1)} MB/s); \`GET /api/health/live\` (no database)
   ${perSecond(r.reads.bare.requestsPerSecond)} (p99 ${ms(r.reads.bare.p99)}).
+  The map's body is ${round(r.reads.seatMapBytes.plain / 1024, 1)} KB as autocannon gets it (no Accept-Encoding; autocannon
+  decodes every body as text, so it is measured uncompressed); a browser gets
+  ${round(r.reads.seatMapBytes.browser / 1024, 1)} KB (${r.reads.seatMapBytes.browserEncoding}): the server gzips a map
+  once it has been read ${GZIP_AFTER_READS} times, in the background.
 - Fan-out: ${r.fanOne.holds} holds one after another; for each, the time from the holder's 201 to each client's
   \`seats_update\` (0 when the update arrived first: the server broadcasts before it answers). One process: p50
   ${ms(r.fanOne.p50)}, p99 ${ms(r.fanOne.p99)}, max ${ms(r.fanOne.max)}; counted from the moment the hold was sent
@@ -535,6 +540,12 @@ ${rushLine('Rush on the embedded engine (one server process)', r.liteRun)}
   and the load generator share the same ${cpus.length} cores with PostgreSQL. Measured per hold request (CPU time from /proc over
   rushes of holds alone after four warm-up rounds, not by this script): about 220 µs in the server process, 220 µs in
   PostgreSQL and 90 µs in the load generator on a 2-core machine, so the two cores are full at about 3,700 holds/s.
+- A seat-map read costs the server about 55 µs of CPU and a bare request about 27 µs, but autocannon, on the same
+  cores, spends about 45–58 µs receiving and decoding each 52 KB map against about 20 µs per bare answer, and the
+  session lookup and the map's version add about 8 µs in PostgreSQL and 4 µs in Redis (from /proc, measured outside
+  this script). So on a 2-core machine the ratio stays near (27 + 20) ÷ (55 + 50 + 12) ≈ 0.4 however cheap the
+  route gets; with the load generator on other cores it is the server's 27 ÷ 55 ≈ 0.5. Before the cache kept the
+  encoded map, the server spent about 105 µs per read.
 - The warm-up matters: the first rush after a start runs at a third to a half of the steady rate (V8 and PGlite's
   WebAssembly compile the hot paths as they go, PostgreSQL's backends plan and cache), and the rate levels off after
   about four rounds; so the timed rounds come after ${WARMUP_ROUNDS} rehearsals of ${WARMUP_CUSTOMERS} customers.
@@ -546,12 +557,14 @@ ${rushLine('Rush on the embedded engine (one server process)', r.liteRun)}
   core, and about 70% of that thread's time is PGlite (its WebAssembly and its result parsing). A refused hold costs
   PGlite about 0.3 ms and a winning one about 1.3 ms, as much as four to eight of its single-INSERT transactions.
 - Memory: the server runs as one bundled JavaScript file (\`apps/server/dist/server.js\`); it took
-  ${round(r.pgRun.memory.idleMb)} MB on PostgreSQL before any load. PGlite comes on top for the embedded engine: about 120–140 MB once
-  Postgres has started in it (of its 128 MB of WebAssembly memory about 50 MB are touched; the rest is PostgreSQL
-  compiled to machine code, first quickly, then again optimized for the hot functions as they warm up). Under the
-  rush V8's heap grows by 30–50 MB. Memory that WebAssembly or V8 took is not given back. Running PGlite's
-  WebAssembly without the optimizing tier (\`--liftoff-only\`, a V8 testing flag) kept the peak about 45 MB lower at
-  about 10% fewer holds/s; it is not used.
+  ${round(r.pgRun.memory.idleMb)} MB on PostgreSQL before any load. PGlite comes on top for the embedded engine: its
+  128 MB of WebAssembly memory, of which about 50 MB are touched, and PostgreSQL compiled to machine code (first
+  quickly, then again optimized for the hot functions as they warm up). \`npm start\` runs the server with one malloc
+  arena and blocks of 32 KB and more mapped on their own (\`MALLOC_ARENA_MAX=1\`, \`MALLOC_MMAP_THRESHOLD_=32768\`), so
+  what V8's compiler threads free goes back to the system, and on the embedded engine with V8's old generation
+  growing by 30% of what survived the last full collection (\`--heap-growing-percent=30\`). With glibc's and V8's
+  defaults the embedded server peaked at 309–344 MB; see
+  \`docs/decisions/013-server-memory.md\`.
 - What was done about it is in \`docs/decisions/009-rush-fast-paths-and-scale-out.md\` (a hold in one statement,
   prepared statements, batched session lookups, a seat-map cache shared through Redis versions) and
   \`docs/decisions/010-compiled-server-and-cheap-refusals.md\` (the bundled server, taken seats refused before any

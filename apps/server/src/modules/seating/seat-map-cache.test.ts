@@ -1,3 +1,5 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import { gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
 import { inArray, sql } from 'drizzle-orm';
@@ -16,6 +18,7 @@ import {
   type SignedIn,
   type TestApp,
 } from '../../test/helpers.ts';
+import { GZIP_AFTER_READS } from './seat-map-cache.ts';
 import { sweepExpiredHolds } from './sweeper.ts';
 
 // The seat map is cached per showtime; these tests read it first (so it is cached), change it, and read again.
@@ -34,6 +37,22 @@ async function seatMap(app: FastifyInstance, showtimeId: string, who?: SignedIn)
   expect(res.statusCode, res.body).toBe(200);
   expect(res.headers['content-type']).toBe('application/json; charset=utf-8');
   return res.json() as SeatMap;
+}
+
+/** The map as a browser gets it (`accept-encoding` as Chromium sends it, unless given), decoded. */
+async function browserRead(app: FastifyInstance, showtimeId: string, headers: Record<string, string> = {}) {
+  const res = await app.inject({
+    method: 'GET',
+    url: `/api/showtimes/${showtimeId}/seats`,
+    headers: { 'accept-encoding': 'gzip, deflate, br, zstd', ...headers },
+  });
+  expect(res.statusCode, res.body).toBe(200);
+  expect(res.headers['content-type']).toBe('application/json; charset=utf-8');
+  expect(res.headers.vary).toMatch(/accept-encoding/i);
+  const gzipped = res.headers['content-encoding'] === 'gzip';
+  if (!gzipped) expect(res.headers['content-encoding']).toBeUndefined();
+  const map = JSON.parse((gzipped ? gunzipSync(res.rawPayload) : res.rawPayload).toString()) as SeatMap;
+  return { gzipped, map };
 }
 
 const seatOf = (map: SeatMap, seatId: string) => map.seats.find((s) => s.id === seatId)!;
@@ -136,6 +155,39 @@ describe.each(engines)('seat-map cache on %s', (engine) => {
       await hold(t.app, bob, f.showtimeId, [seat]);
       await Promise.all(reads);
       expect(seatOf(await seatMap(t.app, f.showtimeId), seat).status).toBe('HELD');
+    }
+  });
+
+  it('sends a much-read map gzipped to browsers, the same map, and never a stale or personal one', async () => {
+    const seat = f.seatIds[3]![5]!;
+    // Compressed off the event loop once it has been read often enough; until then it goes out as it is.
+    let read = await browserRead(t.app, f.showtimeId);
+    for (let i = 0; i < GZIP_AFTER_READS + 50 && !read.gzipped; i++) {
+      if (i >= GZIP_AFTER_READS) await sleep(10);
+      read = await browserRead(t.app, f.showtimeId);
+    }
+    expect(read.gzipped).toBe(true);
+    expect(read.map).toEqual(await seatMap(t.app, f.showtimeId));
+    expect(seatOf(read.map, seat).status).toBe('AVAILABLE');
+
+    // Only to clients that accept it.
+    for (const refusal of ['identity', 'gzip;q=0, identity', 'br', '*;q=0']) {
+      expect((await browserRead(t.app, f.showtimeId, { 'accept-encoding': refusal })).gzipped).toBe(false);
+    }
+    expect((await browserRead(t.app, f.showtimeId, { 'accept-encoding': 'GZIP;q=0.5' })).gzipped).toBe(true);
+
+    // A holder gets their own map (heldByMe), uncompressed; everyone else sees the hold at once, not the old map.
+    const { bookingIds } = await hold(t.app, alice, f.showtimeId, [seat]);
+    const mine = await browserRead(t.app, f.showtimeId, alice.headers);
+    expect(mine.gzipped).toBe(false);
+    expect(seatOf(mine.map, seat)).toMatchObject({
+      status: 'HELD',
+      heldByMe: true,
+      bookingId: bookingIds[0],
+    });
+    for (const who of [{}, bob.headers]) {
+      const after = await browserRead(t.app, f.showtimeId, who);
+      expect(seatOf(after.map, seat)).toEqual({ id: seat, row: 4, number: 6, status: 'HELD' });
     }
   });
 

@@ -1,3 +1,4 @@
+import negotiate from '@fastify/accept-negotiator';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import {
   CancelHoldsBodySchema,
@@ -15,6 +16,8 @@ import { cancelHolds, holdSeats } from './seating.service.ts';
 
 /** Seat maps, holds and cancelling holds. */
 export const seatingRoutes: FastifyPluginAsyncZod = async (app) => {
+  // Accept-Encoding, as RFC 9110 has it (q-values, `*`, `identity`; codings are case-insensitive).
+  const ENCODINGS = ['gzip', 'identity'];
   app.get(
     '/showtimes/:id/seats',
     {
@@ -26,10 +29,18 @@ export const seatingRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request, reply) => {
-      const json = await app.seatMaps.json(request.params.id, request.user?.id ?? null);
-      // Already JSON (built from the very shapes the schema describes): fastify sends a JSON string as it is,
-      // which the schema's typing cannot express.
-      return reply.type('application/json; charset=utf-8').send(json as unknown as SeatMap);
+      const acceptsGzip =
+        negotiate((request.headers['accept-encoding'] ?? '').toLowerCase(), ENCODINGS) === 'gzip';
+      const { body, gzip } = await app.seatMaps.body(
+        request.params.id,
+        request.user?.id ?? null,
+        acceptsGzip,
+      );
+      reply.header('vary', 'accept-encoding');
+      if (gzip) reply.header('content-encoding', 'gzip');
+      // Already JSON (built from the very shapes the schema describes), or that JSON gzipped: fastify sends a string
+      // or a buffer as it is, which the schema's typing cannot express.
+      return reply.type('application/json; charset=utf-8').send(body as unknown as SeatMap);
     },
   );
 
