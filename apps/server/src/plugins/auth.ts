@@ -3,6 +3,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { sql } from 'drizzle-orm';
 import type { Role } from '@cinema/contract';
+import { batchPerTurn } from '../batch.ts';
 import type { Db, Queryable } from '../db/database.ts';
 import { sessions } from '../db/schema/index.ts';
 import { forbidden, unauthorized } from '../errors.ts';
@@ -43,7 +44,6 @@ export async function createSession(db: Queryable, userId: string): Promise<stri
 }
 
 type SessionRow = AuthUser & { tokenHash: string };
-type Waiter = { resolve: (user: AuthUser | null) => void; reject: (err: unknown) => void };
 
 // Every signed-in request looks its session up. The lookups of requests that arrive together (within one turn of
 // the event loop) share one prepared query, so a busy server makes one database round trip for many of them
@@ -61,31 +61,11 @@ function sessionLookup(db: Db) {
     })
     .from(sql`session_users(${sql.placeholder('tokenHashes')}::text[])`)
     .prepare('session_users');
-  let waiting: Map<string, Waiter[]> | null = null;
-
-  const flush = async () => {
-    const batch = waiting!;
-    waiting = null;
-    try {
-      const rows: SessionRow[] = await query.execute({ tokenHashes: [...batch.keys()] });
-      const found = new Map(rows.map(({ tokenHash, ...user }) => [tokenHash, user]));
-      for (const [hash, waiters] of batch) for (const w of waiters) w.resolve(found.get(hash) ?? null);
-    } catch (err) {
-      for (const waiters of batch.values()) for (const w of waiters) w.reject(err);
-    }
-  };
-
-  return (token: string) =>
-    new Promise<AuthUser | null>((resolve, reject) => {
-      if (!waiting) {
-        waiting = new Map();
-        setImmediate(() => void flush());
-      }
-      const hash = hashToken(token);
-      const waiters = waiting.get(hash);
-      if (waiters) waiters.push({ resolve, reject });
-      else waiting.set(hash, [{ resolve, reject }]);
-    });
+  const lookup = batchPerTurn(async (tokenHashes: string[]) => {
+    const rows: SessionRow[] = await query.execute({ tokenHashes });
+    return new Map(rows.map(({ tokenHash, ...user }) => [tokenHash, user]));
+  });
+  return async (token: string): Promise<AuthUser | null> => (await lookup(hashToken(token))) ?? null;
 }
 
 const sessionLookups = new WeakMap<Db, ReturnType<typeof sessionLookup>>();

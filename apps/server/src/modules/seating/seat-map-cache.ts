@@ -4,6 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import type { createClient } from 'redis';
 import type { SeatsUpdate } from '@cinema/contract';
+import { batchPerTurn } from '../../batch.ts';
 import { loadSeatMap, presentSeat, type SeatMapSnapshot } from './seating.service.ts';
 
 /** Showtimes kept at once; the least recently loaded goes first. */
@@ -110,11 +111,14 @@ export interface SharedVersions {
 }
 
 function redisVersions(client: ReturnType<typeof createClient>): SharedVersions {
+  // The reads of one turn of the event loop share one MGET (a busy map is read by many requests at once); each was
+  // asked before the MGET went out, so each still sees every change acknowledged before its request arrived.
+  const read = batchPerTurn(async (showtimeIds: string[]) => {
+    const [all, ...ones] = await client.mGet([KEY_PREFIX + ALL, ...showtimeIds.map((id) => KEY_PREFIX + id)]);
+    return new Map(showtimeIds.map((id, i) => [id, `${all ?? ''}/${ones[i] ?? ''}`]));
+  });
   return {
-    async read(showtimeId) {
-      const [all, one] = await client.mGet([KEY_PREFIX + ALL, KEY_PREFIX + showtimeId]);
-      return `${all ?? ''}/${one ?? ''}`;
-    },
+    read: async (showtimeId) => (await read(showtimeId))!,
     async bump(showtimeId) {
       await client.set(KEY_PREFIX + showtimeId, randomUUID(), { EX: VERSION_TTL_SECONDS });
     },
