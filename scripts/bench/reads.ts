@@ -1,5 +1,6 @@
 import http from 'node:http';
 import autocannon from 'autocannon';
+import { sleep } from './stats.ts';
 
 export interface RouteRate {
   path: string;
@@ -72,7 +73,7 @@ async function browserBytes(url: string, token: string) {
   const headers = { authorization: `Bearer ${token}`, 'accept-encoding': 'gzip, deflate, br, zstd' };
   let read = await bodyBytes(url, headers);
   for (let i = 0; i < 20 && read.encoding === 'identity'; i++) {
-    await new Promise((r) => setTimeout(r, 5));
+    await sleep(5);
     read = await bodyBytes(url, headers);
   }
   return read;
