@@ -310,7 +310,7 @@ const CASES: Case[] = [
       ...json({
         movieId: await newMovie(app, w),
         auditoriumId: w.show.auditoriumId,
-        startsAt: new Date(Date.now() + (30 + Math.random() * 3000) * 24 * 3600_000).toISOString(),
+        startsAt: new Date(Date.now() + (30 + Math.random() * 690) * 24 * 3600_000).toISOString(),
         priceCents: 1200,
       }),
     }),

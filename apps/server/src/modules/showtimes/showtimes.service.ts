@@ -106,12 +106,20 @@ async function findClash(
 }
 
 /**
+ * How far ahead a showtime can be scheduled: further than any cinema plans, and far enough from the year 9999 that
+ * its end (start + duration + cleaning) is still a timestamp both engines take.
+ */
+export const MAX_DAYS_AHEAD = 730;
+
+/**
  * Schedules a showtime. The database's exclusion constraint refuses an overlap in the same hall (even between
  * two simultaneous requests); that becomes a 409 naming the showtime in the way.
  */
 export async function createShowtime(db: Db, input: CreateShowtimeBody): Promise<Showtime> {
   const startsAt = new Date(input.startsAt);
   if (startsAt.getTime() <= Date.now()) throw badRequest('A showtime cannot start in the past');
+  if (startsAt.getTime() > Date.now() + MAX_DAYS_AHEAD * 24 * 3600_000)
+    throw badRequest(`A showtime can start at most ${MAX_DAYS_AHEAD} days from now`);
   const [movie] = await db
     .select({ durationMinutes: movies.durationMinutes })
     .from(movies)

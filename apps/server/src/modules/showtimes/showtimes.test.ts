@@ -134,6 +134,8 @@ describe.each(engines)('showtimes on %s', (engine) => {
 
   it.each([
     ['a start in the past', { startsAt: minutesFromNow(-60) }, /past/],
+    ['a start more than 730 days ahead', { startsAt: minutesFromNow(DAY * 731) }, /730 days/],
+    ['a start in the year 9999', { startsAt: '9999-12-31T23:59:59Z' }, /730 days/],
     ['a start without a time zone', { startsAt: '2031-01-01T10:00:00' }, /startsAt/],
     ['a start that is not a date', { startsAt: 'tomorrow' }, /startsAt/],
     ['a price of 0', { priceCents: 0 }, /priceCents/],
