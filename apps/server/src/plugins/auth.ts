@@ -4,6 +4,7 @@ import fp from 'fastify-plugin';
 import { sql } from 'drizzle-orm';
 import type { Role } from '@cinema/contract';
 import { batchPerTurn } from '../batch.ts';
+import { setNewest } from '../bounded-map.ts';
 import type { Db, Queryable } from '../db/database.ts';
 import { sessions } from '../db/schema/index.ts';
 import { forbidden, unauthorized } from '../errors.ts';
@@ -18,13 +19,21 @@ export interface AuthUser {
 
 declare module 'fastify' {
   interface FastifyRequest {
+    /** The signed-in user, once `requireUser` or `requireAdmin` has checked the session; null before and for visitors. */
     user: AuthUser | null;
   }
   interface FastifyInstance {
-    /** preHandler: 401 unless a valid session token is sent. */
+    /** onRequest/preHandler: checks the bearer token's session (into `request.user`); 401 unless it lives. */
     requireUser: (request: FastifyRequest) => Promise<void>;
-    /** preHandler: 401 for visitors, 403 for customers. */
+    /** onRequest/preHandler: as requireUser, then 403 for customers. */
     requireAdmin: (request: FastifyRequest) => Promise<void>;
+    /**
+     * For a route anyone may call whose answer differs only for some users: the caller's user, checked against the
+     * database, if `wanted(user.id)`; null for visitors, dead sessions and users not wanted. A token this process
+     * has seen before is known to belong to its user, so when that user is not wanted the session is not checked
+     * at all: whether it still lives could not change the answer.
+     */
+    userIf: (request: FastifyRequest, wanted: (userId: string) => boolean) => Promise<AuthUser | null>;
   }
 }
 
@@ -45,11 +54,48 @@ export async function createSession(db: Queryable, userId: string): Promise<stri
 
 type SessionRow = AuthUser & { tokenHash: string };
 
-// Every signed-in request looks its session up. The lookups of requests that arrive together (within one turn of
-// the event loop) share one prepared query, so a busy server makes one database round trip for many of them
-// instead of one each; every request is still checked against the database as it is now. The query is the
-// session_users function (migration 0006), whose plan stays the token's index however the tables grew.
-function sessionLookup(db: Db) {
+/**
+ * Tokens whose user a process remembers, the most recently checked kept. A token's user never changes (only
+ * whether its session lives does), so this is never wrong; it only lets `userIf` skip checking sessions that could
+ * not matter. About 200 bytes each.
+ */
+const KNOWN_TOKENS = 10_000;
+
+interface Sessions {
+  /** The user of the token's live session, from the database. */
+  user(token: string): Promise<AuthUser | null>;
+  userIf(token: string, wanted: (userId: string) => boolean): Promise<AuthUser | null>;
+}
+
+/**
+ * Session checks of one process against one database. `lookup` answers for token hashes from the database (the
+ * session_users function); every check asks it, except `userIf`'s for a known token whose user is not wanted.
+ */
+export function sessionChecks(lookup: (tokenHash: string) => Promise<AuthUser | undefined>): Sessions {
+  const known = new Map<string, string>();
+  const check = async (tokenHash: string): Promise<AuthUser | null> => {
+    const user = await lookup(tokenHash);
+    if (!user) return null;
+    setNewest(known, tokenHash, user.id, KNOWN_TOKENS); // the Map's order is the order of the checks
+    return user;
+  };
+  return {
+    user: (token) => check(hashToken(token)),
+    async userIf(token, wanted) {
+      const tokenHash = hashToken(token);
+      const userId = known.get(tokenHash);
+      if (userId !== undefined && !wanted(userId)) return null;
+      const user = await check(tokenHash);
+      return user && wanted(user.id) ? user : null;
+    },
+  };
+}
+
+// The session lookups of requests that arrive together (within one turn of the event loop) share one prepared
+// query, so a busy server makes one database round trip for many of them instead of one each; every request is
+// still checked against the database as it is now. The query is the session_users function (migration 0006), whose
+// plan stays the token's index however the tables grew.
+function databaseSessions(db: Db): Sessions {
   const query = db
     .select({
       tokenHash: sql<string>`token_hash`,
@@ -61,19 +107,20 @@ function sessionLookup(db: Db) {
     })
     .from(sql`session_users(${sql.placeholder('tokenHashes')}::text[])`)
     .prepare('session_users');
-  const lookup = batchPerTurn(async (tokenHashes: string[]) => {
-    const rows: SessionRow[] = await query.execute({ tokenHashes });
-    return new Map(rows.map(({ tokenHash, ...user }) => [tokenHash, user]));
-  });
-  return async (token: string): Promise<AuthUser | null> => (await lookup(hashToken(token))) ?? null;
+  return sessionChecks(
+    batchPerTurn(async (tokenHashes: string[]) => {
+      const rows: SessionRow[] = await query.execute({ tokenHashes });
+      return new Map(rows.map(({ tokenHash, ...user }) => [tokenHash, user]));
+    }),
+  );
 }
 
-const sessionLookups = new WeakMap<Db, ReturnType<typeof sessionLookup>>();
+const sessionsOf = new WeakMap<Db, Sessions>();
 
-function findSessionUser(db: Db, token: string): Promise<AuthUser | null> {
-  let lookup = sessionLookups.get(db);
-  if (!lookup) sessionLookups.set(db, (lookup = sessionLookup(db)));
-  return lookup(token);
+function sessionsFor(db: Db): Sessions {
+  let found = sessionsOf.get(db);
+  if (!found) sessionsOf.set(db, (found = databaseSessions(db)));
+  return found;
 }
 
 function bearerToken(request: FastifyRequest): string | null {
@@ -83,18 +130,27 @@ function bearerToken(request: FastifyRequest): string | null {
   return match?.[1] ?? null;
 }
 
-/** Resolves the bearer token (if any) to `request.user` on every request. */
+/**
+ * Sessions are checked by the routes that need the user (`requireUser`, `requireAdmin`, `userIf`), not on every
+ * request: the catalogue, showtimes and health checks a signed-in browser also sends its token to cost no database
+ * round trip.
+ */
 export const authPlugin = fp(async function authPlugin(app: FastifyInstance) {
   app.decorateRequest('user', null);
-  app.addHook('onRequest', async (request) => {
+  const signedIn = async (request: FastifyRequest) => {
     const token = bearerToken(request);
-    request.user = token ? await findSessionUser(app.database.db, token) : null;
-  });
-  app.decorate('requireUser', async (request: FastifyRequest) => {
+    if (token && !request.user) request.user = await sessionsFor(app.database.db).user(token);
     if (!request.user) throw unauthorized();
+    return request.user;
+  };
+  app.decorate('requireUser', async (request: FastifyRequest) => {
+    await signedIn(request);
   });
   app.decorate('requireAdmin', async (request: FastifyRequest) => {
-    if (!request.user) throw unauthorized();
-    if (request.user.role !== 'ADMIN') throw forbidden('Admins only');
+    if ((await signedIn(request)).role !== 'ADMIN') throw forbidden('Admins only');
+  });
+  app.decorate('userIf', async (request: FastifyRequest, wanted: (userId: string) => boolean) => {
+    const token = bearerToken(request);
+    return token ? sessionsFor(app.database.db).userIf(token, wanted) : null;
   });
 });

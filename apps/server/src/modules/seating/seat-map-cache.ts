@@ -5,6 +5,7 @@ import fp from 'fastify-plugin';
 import type { createClient } from 'redis';
 import type { SeatsUpdate } from '@cinema/contract';
 import { batchPerTurn } from '../../batch.ts';
+import { setNewest } from '../../bounded-map.ts';
 import { loadSeatMap, presentSeat, type SeatMapSnapshot } from './seating.service.ts';
 
 /** Showtimes kept at once; the least recently loaded goes first. */
@@ -72,6 +73,14 @@ function buildEntry(snapshot: SeatMapSnapshot, version: string, requestedAt: num
   const visitorBody = Buffer.from(`${head}${seatJson.join(',')}]}`);
   return { snapshot, version, staleAt, head, seatJson, visitorBody, gzipReads: 0, holdsByUser };
 }
+
+/**
+ * Who is reading a map: given a test of whether a user holds seats in it, the caller's user id if that user does
+ * (their map is their own), else null (they see what everybody sees).
+ */
+export type Viewer = (holdsSeats: (userId: string) => boolean) => Promise<string | null>;
+
+const holdsIn = (entry: Entry) => (userId: string) => entry.holdsByUser.has(userId);
 
 /** A seat map's response body: JSON, or the same JSON gzipped (`gzip`). */
 export interface SeatMapBody {
@@ -144,10 +153,11 @@ export class SeatMapCache {
 
   /**
    * The seat map's JSON as this caller sees it (their own holds marked); gzipped when the caller accepts it, the map
-   * is the one everybody without a hold in it sees, and it was read often enough to be compressed. 404 for an
-   * unknown showtime.
+   * is the one everybody without a hold in it sees, and it was read often enough to be compressed. `viewer` names
+   * the caller's user if it is one of those the given test picks (the ones holding seats in the map), else null.
+   * 404 for an unknown showtime.
    */
-  async body(showtimeId: string, userId: string | null, acceptsGzip: boolean): Promise<SeatMapBody> {
+  async body(showtimeId: string, viewer: Viewer, acceptsGzip: boolean): Promise<SeatMapBody> {
     const id = showtimeId.toLowerCase();
     let version = '';
     if (this.shared) {
@@ -157,13 +167,13 @@ export class SeatMapCache {
         // Without the versions nothing here can be trusted: read the database, keep nothing.
         this.app.log.warn({ err }, 'seat-map versions unavailable; reading the database');
         const entry = buildEntry(await loadSeatMap(this.app.database.db, id), '', Date.now());
-        return render(entry, userId, false);
+        return render(entry, await viewer(holdsIn(entry)), false);
       }
     }
     let entry = this.entries.get(id);
     if (!entry || entry.version !== version || entry.staleAt <= Date.now())
       entry = await this.load(id, version);
-    return render(entry, userId, acceptsGzip);
+    return render(entry, await viewer(holdsIn(entry)), acceptsGzip);
   }
 
   /**
@@ -213,9 +223,7 @@ export class SeatMapCache {
       const snapshot = await loadSeatMap(this.app.database.db, id);
       const entry = buildEntry(snapshot, loading.version, requestedAt);
       if (!loading.superseded && entry.staleAt > Date.now()) {
-        this.entries.delete(id); // re-inserted last: the Map's order is the load order
-        this.entries.set(id, entry);
-        if (this.entries.size > MAX_ENTRIES) this.entries.delete(this.entries.keys().next().value!);
+        setNewest(this.entries, id, entry, MAX_ENTRIES); // the Map's order is the load order
       }
       return entry;
     } finally {

@@ -31,9 +31,10 @@ export const seatingRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request, reply) => {
       const acceptsGzip =
         negotiate((request.headers['accept-encoding'] ?? '').toLowerCase(), ENCODINGS) === 'gzip';
+      // Only a customer holding seats in this showtime has a map of their own, so only their session is checked.
       const { body, gzip } = await app.seatMaps.body(
         request.params.id,
-        request.user?.id ?? null,
+        async (holdsSeats) => (await app.userIf(request, holdsSeats))?.id ?? null,
         acceptsGzip,
       );
       reply.header('vary', 'accept-encoding');

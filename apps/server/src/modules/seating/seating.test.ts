@@ -131,6 +131,35 @@ describe.each(engines)('seat map and holds on %s', (engine) => {
       }
     });
 
+    it('marks a holder’s seats only while their session lives: a signed-out token sees what everybody sees', async () => {
+      const f = await fixture();
+      const carol = await signedInUser(t.app, { name: 'Carol' });
+      const seat = f.seatIds[0]![0]!;
+      // Read once before holding anything (the server now knows whose token this is), then hold.
+      expect((await seatMap(t.app, f.showtimeId, carol)).seats.some((s) => s.heldByMe)).toBe(false);
+      expect((await hold(t.app, f.showtimeId, carol, [seat])).statusCode).toBe(201);
+      expect((await seatMap(t.app, f.showtimeId, carol)).seats.find((s) => s.id === seat)).toMatchObject({
+        status: 'HELD',
+        heldByMe: true,
+        bookingId: expect.any(String),
+      });
+
+      const out = await t.app.inject({ method: 'POST', url: '/api/auth/logout', headers: carol.headers });
+      expect(out.statusCode).toBeLessThan(300);
+      const after = await seatMap(t.app, f.showtimeId, carol);
+      expect(statusOf(after, seat)).toBe('HELD');
+      expect(after.seats.some((s) => s.heldByMe || s.bookingId || s.expiresAt)).toBe(false);
+      expect((await hold(t.app, f.showtimeId, carol, [f.seatIds[0]![1]!])).statusCode).toBe(401);
+      // A token nobody ever had reads the map as a visitor too.
+      const forged = await t.app.inject({
+        method: 'GET',
+        url: `/api/showtimes/${f.showtimeId}/seats`,
+        headers: { authorization: 'Bearer not-a-session' },
+      });
+      expect(forged.statusCode).toBe(200);
+      expect((forged.json() as SeatMap).seats.some((s) => s.heldByMe)).toBe(false);
+    });
+
     it('answers an unknown showtime with 404 and a malformed id with 400', async () => {
       const unknown = await t.app.inject({ method: 'GET', url: `/api/showtimes/${randomUUID()}/seats` });
       expect(unknown.statusCode).toBe(404);
