@@ -540,12 +540,14 @@ ${rushLine('Rush on the embedded engine (one server process)', r.liteRun)}
   and the load generator share the same ${cpus.length} cores with PostgreSQL. Measured per hold request (CPU time from /proc over
   rushes of holds alone after four warm-up rounds, not by this script): about 220 µs in the server process, 220 µs in
   PostgreSQL and 90 µs in the load generator on a 2-core machine, so the two cores are full at about 3,700 holds/s.
-- A seat-map read costs the server about 55 µs of CPU and a bare request about 27 µs, but autocannon, on the same
-  cores, spends about 45–58 µs receiving and decoding each 52 KB map against about 20 µs per bare answer, and the
-  session lookup and the map's version add about 8 µs in PostgreSQL and 4 µs in Redis (from /proc, measured outside
-  this script). So on a 2-core machine the ratio stays near (27 + 20) ÷ (55 + 50 + 12) ≈ 0.4 however cheap the
-  route gets; with the load generator on other cores it is the server's 27 ÷ 55 ≈ 0.5. Before the cache kept the
-  encoded map, the server spent about 105 µs per read.
+- A seat-map read checks no session unless the reader holds seats in that showtime (only their map differs), and
+  the version reads of one event-loop turn share one Redis \`MGET\`. What is left is sending 52 KB: from /proc
+  (outside this script) the server spends 30–40 µs per read against about 24 µs per bare answer, and autocannon, on
+  the same cores, 24–40 µs receiving and decoding each map against about 17 µs per bare answer. Which end of those
+  ranges a run gets depends on how the machine schedules the two processes (it stays with one for minutes), so this
+  ratio moves between about 0.45 and 0.75 from run to run; it was 0.38 when every read looked its session up
+  (decision 014). A round trip that wakes an idle process (Redis, a PostgreSQL backend) costs the sender 10–20 µs
+  of CPU on this kind of virtual machine, which is why round trips are shared wherever freshness allows.
 - The warm-up matters: the first rush after a start runs at a third to a half of the steady rate (V8 and PGlite's
   WebAssembly compile the hot paths as they go, PostgreSQL's backends plan and cache), and the rate levels off after
   about four rounds; so the timed rounds come after ${WARMUP_ROUNDS} rehearsals of ${WARMUP_CUSTOMERS} customers.
@@ -566,7 +568,8 @@ ${rushLine('Rush on the embedded engine (one server process)', r.liteRun)}
   defaults the embedded server peaked at 309–344 MB; see
   \`docs/decisions/013-server-memory.md\`.
 - What was done about it is in \`docs/decisions/009-rush-fast-paths-and-scale-out.md\` (a hold in one statement,
-  prepared statements, batched session lookups, a seat-map cache shared through Redis versions) and
+  prepared statements, batched session lookups, a seat-map cache shared through Redis versions),
+  \`docs/decisions/014-session-checks-where-they-matter.md\` (sessions checked by the routes that need the user),
   \`docs/decisions/010-compiled-server-and-cheap-refusals.md\` (the bundled server, taken seats refused before any
   write) and \`docs/decisions/011-hold-plans-that-survive-an-empty-table.md\` (the hold's and the session lookup's
   plans stay keyed lookups after the tables were analyzed empty).
