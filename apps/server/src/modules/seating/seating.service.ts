@@ -141,7 +141,7 @@ async function withRetry<T>(work: () => Promise<T>, attempts = 5): Promise<T> {
   }
 }
 
-// The hold itself is one statement (the hold_seats function of migration 0003): one round trip, planned once per
+// The hold itself is one statement (the hold_seats function; migration 0007 holds its current text): one round trip, planned once per
 // connection. Built once per database handle, since building a query costs more than running it.
 const holdStatements = new WeakMap<Db, ReturnType<typeof prepareHold>>();
 
