@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   PHONE,
   expectNoAxeViolations,
+  explainTimeout,
   hasChromium,
   launchBrowser,
   openPage,
@@ -209,11 +210,6 @@ describe.skipIf(!hasChromium)('checkout and tickets in the browser', () => {
       .getByRole('alert')
       .filter({ hasText: 'Checkout session not found' })
       .waitFor()
-      .catch(async (err: Error) => {
-        const shown = await page.locator('body').innerText();
-        throw new Error(
-          `${err.message}\nThe page at ${page.url()} showed:\n${shown}\nIt loaded:\n${traffic()}`,
-        );
-      });
+      .catch(explainTimeout(page, traffic));
   });
 });

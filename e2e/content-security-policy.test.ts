@@ -1,9 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import {
+  explainTimeout,
   hasChromium,
   launchBrowser,
   openPage,
+  recordTraffic,
   reportSkippedWithoutChromium,
   useAccount,
 } from './support/browser.ts';
@@ -193,9 +195,15 @@ describe.skipIf(!hasChromium || !hasFfmpeg)('the door scanner under its policy',
       await useAccount(page, admin);
       // Arriving from another page through the header link: a full page load, so the scanner's policy applies.
       await page.goto('/admin/showtimes');
+      // Waiting for the heading timed out once in about twenty runs of the browser tests (2026-11-21) and never when
+      // repeated: the cause is not known yet, so a failure reports what the page showed and what it loaded.
+      const traffic = recordTraffic(page);
       await page.getByRole('link', { name: 'Scan' }).click();
       await page.waitForURL('**/admin/scan');
-      await page.getByRole('heading', { name: 'Scan Tickets' }).waitFor();
+      await page
+        .getByRole('heading', { name: 'Scan Tickets' })
+        .waitFor()
+        .catch(explainTimeout(page, traffic));
       await expect
         .poll(() => page.getByTestId('scan-result').textContent(), { timeout: 20_000 })
         .toContain('VALID ✅');

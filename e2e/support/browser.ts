@@ -79,6 +79,18 @@ export function recordTraffic(page: Page): () => string {
   return () => events.join('\n');
 }
 
+/** A `.catch` for a wait that rarely times out for reasons not known yet: the error says what the page showed and
+ * what it loaded (from `recordTraffic`). */
+export function explainTimeout(page: Page, traffic: () => string) {
+  return async (err: Error): Promise<never> => {
+    const shown = await page
+      .locator('body')
+      .innerText({ timeout: 2_000 })
+      .catch(() => '(nothing readable)');
+    throw new Error(`${err.message}\nThe page at ${page.url()} showed:\n${shown}\nIt loaded:\n${traffic()}`);
+  };
+}
+
 /** Puts a session into the page's storage (as a login would) so a test can start signed in. */
 export async function useAccount(page: Page, account: Pick<Account, 'token' | 'user'>) {
   if (page.url() === 'about:blank') await page.goto('/login');
