@@ -2,9 +2,9 @@
 -- The look at the seats reads one seat after the other, each in its own snapshot (READ COMMITTED). When another
 -- customer's hold of the same seats committed while that look ran, only the seats looked at after the commit showed
 -- as taken: 50 customers racing for the same ten seats were refused with 409s naming 7 of the 10, and a customer told
--- so would pick the other 3 again only to be refused once more. Now a hold that finds a taken seat repeats its whole
--- look before it answers: the same per-seat statements, run over all its seats again. A hold that succeeds runs exactly
--- as before. See docs/decisions/004.
+-- so would pick the other 3 again only to be refused once more. Now a hold that finds a seat taken looks again at
+-- the seats that looked free before it, each by its key, and names those taken too. A hold that succeeds, or whose
+-- first seat is taken, runs exactly as before. See docs/decisions/004.
 CREATE OR REPLACE FUNCTION hold_seats(
   p_showtime uuid,
   p_user uuid,
@@ -29,7 +29,8 @@ DECLARE
   v_booking uuid;
   v_live boolean;
   v_expired uuid[];
-  v_seats uuid[];
+  v_free_first uuid[];
+  v_taken_late uuid[];
 BEGIN
   SELECT s.auditorium_id, s.price_cents, s.starts_at <= now()
     INTO v_hall, v_price, v_started
@@ -49,32 +50,41 @@ BEGIN
   -- per seat is planned once per connection and cannot be planned into reading the whole hall or every hold of the
   -- showtime when the table's statistics are out of date; one statement over all the seats was re-planned on
   -- every call, or planned into reading every live hold of the showtime, which cost more than running it.
-  -- Each seat is looked at in its own moment (READ COMMITTED), so a rival hold that commits while the look runs
-  -- shows only on the seats looked at after it. A look that finds a taken seat is therefore made once more, all of
-  -- it: that second look sees every hold committed before the first one ended, and the refusal names each seat
-  -- taken; if the seats were let go meanwhile, the hold goes ahead.
-  v_seats := (SELECT array_agg(x ORDER BY x) FROM unnest(p_seats) AS x);
-  FOR v_pass IN 1..2 LOOP
-    v_foreign := NULL;
-    v_taken := NULL;
-    v_expired := NULL;
-    FOREACH v_seat IN ARRAY v_seats LOOP
-      IF NOT EXISTS (SELECT 1 FROM seats st WHERE st.id = v_seat AND st.auditorium_id = v_hall) THEN
-        v_foreign := v_foreign || v_seat;
-        CONTINUE;
-      END IF;
-      SELECT b.id, b.status = 'CONFIRMED' OR b.expires_at > now()
-        INTO v_booking, v_live
-        FROM bookings b
-       WHERE b.showtime_id = p_showtime AND b.seat_id = v_seat AND (b.status = 'HELD' OR b.status = 'CONFIRMED');
-      IF v_live THEN
-        v_taken := v_taken || v_seat;
-      ELSIF FOUND THEN
+  FOREACH v_seat IN ARRAY (SELECT array_agg(x ORDER BY x) FROM unnest(p_seats) AS x) LOOP
+    IF NOT EXISTS (SELECT 1 FROM seats st WHERE st.id = v_seat AND st.auditorium_id = v_hall) THEN
+      v_foreign := v_foreign || v_seat;
+      CONTINUE;
+    END IF;
+    SELECT b.id, b.status = 'CONFIRMED' OR b.expires_at > now()
+      INTO v_booking, v_live
+      FROM bookings b
+     WHERE b.showtime_id = p_showtime AND b.seat_id = v_seat AND (b.status = 'HELD' OR b.status = 'CONFIRMED');
+    IF v_live THEN
+      v_taken := v_taken || v_seat;
+    ELSE
+      IF FOUND THEN
         v_expired := v_expired || v_booking; -- a hold that ran out and was not swept yet
       END IF;
-    END LOOP;
-    EXIT WHEN v_foreign IS NOT NULL OR v_taken IS NULL;
+      IF v_taken IS NULL THEN
+        v_free_first := v_free_first || v_seat;
+      END IF;
+    END IF;
   END LOOP;
+  -- Each seat was looked at in its own moment (READ COMMITTED): a rival hold that committed during the look shows
+  -- only on the seats looked at after it. So once a seat is found taken, the seats that looked free before it are
+  -- looked at again; the refusal then names every seat of the hold taken by the time the first was found.
+  IF v_taken IS NOT NULL AND v_foreign IS NULL THEN
+    FOREACH v_seat IN ARRAY coalesce(v_free_first, '{}') LOOP
+      PERFORM
+         FROM bookings b
+        WHERE b.showtime_id = p_showtime AND b.seat_id = v_seat AND (b.status = 'HELD' OR b.status = 'CONFIRMED')
+          AND (b.status = 'CONFIRMED' OR b.expires_at > now());
+      IF FOUND THEN
+        v_taken_late := v_taken_late || v_seat;
+      END IF;
+    END LOOP;
+    v_taken := v_taken_late || v_taken; -- still in seat order: these seats come before the first one found taken
+  END IF;
   IF v_foreign IS NOT NULL THEN
     RETURN QUERY SELECT 'seats_not_in_hall', NULL::uuid, NULL::uuid, NULL::timestamptz, array_to_json(v_foreign)::text;
     RETURN;
