@@ -70,10 +70,14 @@ BEGIN
       END IF;
     END IF;
   END LOOP;
-  -- Each seat was looked at in its own moment (READ COMMITTED): a rival hold that committed during the look shows
-  -- only on the seats looked at after it. So once a seat is found taken, the seats that looked free before it are
-  -- looked at again; the refusal then names every seat of the hold taken by the time the first was found.
-  IF v_taken IS NOT NULL AND v_foreign IS NULL THEN
+  IF v_foreign IS NOT NULL THEN
+    RETURN QUERY SELECT 'seats_not_in_hall', NULL::uuid, NULL::uuid, NULL::timestamptz, array_to_json(v_foreign)::text;
+    RETURN;
+  END IF;
+  IF v_taken IS NOT NULL THEN
+    -- Each seat was looked at in its own moment (READ COMMITTED): a rival hold that committed during the look shows
+    -- only on the seats looked at after it. So the seats that looked free before the first taken one are looked at
+    -- again; the refusal names every seat of the hold taken by the time the first was found.
     FOREACH v_seat IN ARRAY coalesce(v_free_first, '{}') LOOP
       PERFORM
          FROM bookings b
@@ -83,14 +87,9 @@ BEGIN
         v_taken_late := v_taken_late || v_seat;
       END IF;
     END LOOP;
-    v_taken := v_taken_late || v_taken; -- still in seat order: these seats come before the first one found taken
-  END IF;
-  IF v_foreign IS NOT NULL THEN
-    RETURN QUERY SELECT 'seats_not_in_hall', NULL::uuid, NULL::uuid, NULL::timestamptz, array_to_json(v_foreign)::text;
-    RETURN;
-  END IF;
-  IF v_taken IS NOT NULL THEN
-    RETURN QUERY SELECT 'seat_unavailable', NULL::uuid, NULL::uuid, NULL::timestamptz, array_to_json(v_taken)::text;
+    -- Still in seat order: these seats come before the first one found taken.
+    RETURN QUERY SELECT 'seat_unavailable', NULL::uuid, NULL::uuid, NULL::timestamptz,
+      array_to_json(v_taken_late || v_taken)::text;
     RETURN;
   END IF;
 
