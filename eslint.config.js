@@ -1,6 +1,6 @@
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
-import importX from 'eslint-plugin-import-x';
+import importX, { createNodeResolver } from 'eslint-plugin-import-x';
 import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
 
@@ -20,10 +20,18 @@ export default tseslint.config(
   {
     plugins: { 'import-x': importX },
     languageOptions: { globals: { ...globals.node } },
+    settings: {
+      // How import-x reads the modules it follows (no-cycle walks the import graph through them).
+      'import-x/resolver-next': [createNodeResolver({ extensions: ['.ts', '.tsx', '.js', '.mjs'] })],
+      'import-x/parsers': { '@typescript-eslint/parser': ['.ts', '.tsx'] },
+      'import-x/extensions': ['.ts', '.tsx', '.js', '.mjs'],
+    },
     rules: {
       '@typescript-eslint/no-explicit-any': 'off',
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
       'no-console': 'off',
+      // An import cycle makes the order modules load in matter (app.ts ↔ routes was one): none allowed.
+      'import-x/no-cycle': ['error', { ignoreExternal: true }],
       // The architecture, enforced: contract imports nothing of ours; web never imports server; features stay apart.
       'import-x/no-restricted-paths': [
         'error',
@@ -61,6 +69,18 @@ export default tseslint.config(
           patterns: [
             { group: ['drizzle-orm', 'drizzle-orm/*'], message: 'Route files do not touch the database.' },
           ],
+        },
+      ],
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: "CallExpression[callee.property.name='invalidate']",
+          message:
+            'Route files do not touch the seat-map cache: services publish seat events (decision 016).',
+        },
+        {
+          selector: "CallExpression[callee.property.name='publish']",
+          message: 'Route files publish no events: the service that made the change does, after commit.',
         },
       ],
     },

@@ -136,8 +136,8 @@ export async function holdFunctionTps(
       `create table bench_pairs as
          select row_number() over () as n, sh.id as showtime_id, array[a.id, b.id] as seat_ids
            from showtimes sh
-           join seats a on a.auditorium_id = sh.auditorium_id and a.number % 2 = 1
-           join seats b on b.auditorium_id = a.auditorium_id and b.row = a.row and b.number = a.number + 1
+           join seats a on a.hall_id = sh.hall_id and a.number % 2 = 1
+           join seats b on b.hall_id = a.hall_id and b.row = a.row and b.number = a.number + 1
           where sh.id = any($1::uuid[])`,
       [showtimeIds],
     );

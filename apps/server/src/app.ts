@@ -15,6 +15,7 @@ import { openDatabase, type Database } from './db/database.ts';
 import { authPlugin } from './plugins/auth.ts';
 import { dbPlugin } from './plugins/db.ts';
 import { errorsPlugin } from './plugins/errors.ts';
+import { eventsPlugin } from './plugins/events.ts';
 import { realtimePlugin } from './plugins/realtime.ts';
 import { webPlugin } from './plugins/web.ts';
 import { LOG_REDACT_PATHS, logSerializers, securityPlugin, swaggerCsp } from './plugins/security.ts';
@@ -22,15 +23,16 @@ import { socketGuardPlugin } from './plugins/socket-guard.ts';
 import { embeddedMaintenance } from './plugins/embedded-maintenance.ts';
 import { healthRoutes } from './modules/health/health.routes.ts';
 import { accountsRoutes } from './modules/accounts/accounts.routes.ts';
-import { roomsRoutes } from './modules/rooms/rooms.routes.ts';
+import { hallsRoutes } from './modules/halls/halls.routes.ts';
 import { moviesRoutes } from './modules/movies/movies.routes.ts';
 import { showtimesRoutes } from './modules/showtimes/showtimes.routes.ts';
 import { seatingRoutes } from './modules/seating/seating.routes.ts';
 import { seatingSocket } from './modules/seating/seating.socket.ts';
 import { seatMapCachePlugin } from './modules/seating/seat-map-cache.ts';
-import { holdSweeper } from './modules/seating/sweeper.ts';
+import { seatEvents } from './modules/seating/seat-events.ts';
 import { checkinRoutes } from './modules/checkin/checkin.routes.ts';
 import { paymentsRoutes } from './modules/payments/payments.routes.ts';
+import { paymentProvidersPlugin } from './modules/payments/providers/registry.ts';
 import { ticketsRoutes } from './modules/tickets/tickets.routes.ts';
 
 declare module 'fastify' {
@@ -66,11 +68,18 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(errorsPlugin);
   await app.register(securityPlugin);
   await app.register(dbPlugin, { database });
+  await app.register(eventsPlugin);
   await app.register(realtimePlugin, { redisUrl: config.redisUrl });
   await app.register(socketGuardPlugin);
   await app.register(seatMapCachePlugin);
+  await app.register(seatEvents);
+  await app.register(paymentProvidersPlugin);
   await app.register(authPlugin);
-  await app.register(fastifyRateLimit, { global: false });
+  // Each route states its own limit (`config.rateLimit`); RATE_LIMIT=off lets every request through.
+  await app.register(fastifyRateLimit, {
+    global: false,
+    allowList: config.rateLimit ? undefined : () => true,
+  });
   await app.register(fastifyMultipart, { limits: { fileSize: MAX_POSTER_BYTES, files: 1, fields: 20 } });
   await app.register(fastifySwagger, {
     openapi: {
@@ -89,7 +98,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     async (api) => {
       await api.register(healthRoutes);
       await api.register(accountsRoutes);
-      await api.register(roomsRoutes);
+      await api.register(hallsRoutes);
       await api.register(moviesRoutes);
       await api.register(showtimesRoutes);
       await api.register(seatingRoutes);
@@ -101,13 +110,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   );
 
   await app.register(seatingSocket);
-  await app.register(holdSweeper);
   await app.register(embeddedMaintenance);
   await app.register(webPlugin, { dist: config.webDist });
   return app;
-}
-
-/** Per-route rate limit options, lifted entirely when RATE_LIMIT=off. */
-export function rateLimit(app: FastifyInstance, max: number, timeWindow: string) {
-  return app.config.rateLimit ? { rateLimit: { max, timeWindow } } : { rateLimit: false as const };
 }

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { ensureAdmin } from './modules/accounts/admin-bootstrap.ts';
 import { seedDemo } from './modules/demo/demo.service.ts';
-import { ensureDefaultHalls } from './modules/rooms/rooms.service.ts';
+import { ensureDefaultHalls } from './modules/halls/halls.service.ts';
 
 export interface BootstrapReport {
   /** Lines to print once at start (the admin login, what was seeded). */

@@ -113,8 +113,8 @@ describe.each(engines)('plans of the hot statements on %s', (engine) => {
         `insert into bookings (showtime_id, seat_id, user_id, status, expires_at, price_cents)
          select $1::uuid, s.id, $2::uuid, v.status, now() + interval '10 minutes', 1200
            from seats s, (values ('HELD'), ('EXPIRED'), ('EXPIRED'), ('CANCELLED'), ('EXPIRED')) as v(status)
-          where s.auditorium_id = $3::uuid`,
-        [other.showtimeId, customers[39], other.auditoriumId],
+          where s.hall_id = $3::uuid`,
+        [other.showtimeId, customers[39], other.hallId],
       );
 
       // Refused holds whose first seat (in seat order) is free and whose second is taken: the hold looks at the

@@ -135,22 +135,25 @@ function bearerToken(request: FastifyRequest): string | null {
  * request: the catalogue, showtimes and health checks a signed-in browser also sends its token to cost no database
  * round trip.
  */
-export const authPlugin = fp(async function authPlugin(app: FastifyInstance) {
-  app.decorateRequest('user', null);
-  const signedIn = async (request: FastifyRequest) => {
-    const token = bearerToken(request);
-    if (token && !request.user) request.user = await sessionsFor(app.database.db).user(token);
-    if (!request.user) throw unauthorized();
-    return request.user;
-  };
-  app.decorate('requireUser', async (request: FastifyRequest) => {
-    await signedIn(request);
-  });
-  app.decorate('requireAdmin', async (request: FastifyRequest) => {
-    if ((await signedIn(request)).role !== 'ADMIN') throw forbidden('Admins only');
-  });
-  app.decorate('userIf', async (request: FastifyRequest, wanted: (userId: string) => boolean) => {
-    const token = bearerToken(request);
-    return token ? sessionsFor(app.database.db).userIf(token, wanted) : null;
-  });
-});
+export const authPlugin = fp(
+  async function authPlugin(app: FastifyInstance) {
+    app.decorateRequest('user', null);
+    const signedIn = async (request: FastifyRequest) => {
+      const token = bearerToken(request);
+      if (token && !request.user) request.user = await sessionsFor(app.database.db).user(token);
+      if (!request.user) throw unauthorized();
+      return request.user;
+    };
+    app.decorate('requireUser', async (request: FastifyRequest) => {
+      await signedIn(request);
+    });
+    app.decorate('requireAdmin', async (request: FastifyRequest) => {
+      if ((await signedIn(request)).role !== 'ADMIN') throw forbidden('Admins only');
+    });
+    app.decorate('userIf', async (request: FastifyRequest, wanted: (userId: string) => boolean) => {
+      const token = bearerToken(request);
+      return token ? sessionsFor(app.database.db).userIf(token, wanted) : null;
+    });
+  },
+  { name: 'auth', dependencies: ['db'] },
+);

@@ -9,9 +9,12 @@ declare module 'fastify' {
 }
 
 /** Makes the opened database available to services and closes it last on shutdown. */
-export const dbPlugin = fp(async function dbPlugin(app: FastifyInstance, opts: { database: Database }) {
-  app.decorate('database', opts.database);
-  app.addHook('onClose', async () => {
-    await opts.database.close();
-  });
-});
+export const dbPlugin = fp(
+  async function dbPlugin(app: FastifyInstance, opts: { database: Database }) {
+    app.decorate('database', opts.database);
+    app.addHook('onClose', async () => {
+      await opts.database.close();
+    });
+  },
+  { name: 'db' },
+);

@@ -10,10 +10,13 @@ const EVERY_MS = 60_000;
  * On the embedded engine, vacuums and analyzes the tables that need it once a minute (PostgreSQL's autovacuum
  * takes care of this on a server).
  */
-export const embeddedMaintenance = fp(async function embeddedMaintenance(app: FastifyInstance) {
-  if (app.database.engine !== 'pglite') return;
-  runPeriodically(app, EVERY_MS, 'vacuuming the embedded database', async () => {
-    const pass = await maintainEmbeddedDatabase(app.database.db);
-    if (pass.vacuumed.length || pass.analyzed.length) app.log.debug(pass, 'embedded database maintained');
-  });
-});
+export const embeddedMaintenance = fp(
+  async function embeddedMaintenance(app: FastifyInstance) {
+    if (app.database.engine !== 'pglite') return;
+    runPeriodically(app, EVERY_MS, 'vacuuming the embedded database', async () => {
+      const pass = await maintainEmbeddedDatabase(app.database.db);
+      if (pass.vacuumed.length || pass.analyzed.length) app.log.debug(pass, 'embedded database maintained');
+    });
+  },
+  { name: 'embedded-maintenance', dependencies: ['db'] },
+);

@@ -21,39 +21,42 @@ const statusCodes: Record<number, string> = {
 };
 
 /** One error handler: every failure leaves as `{ error, code }` with its status; a 500 never shows internals. */
-export const errorsPlugin = fp(async function errorsPlugin(app: FastifyInstance) {
-  app.setErrorHandler((err: FastifyError | AppError, request, reply) => {
-    if (err instanceof AppError) {
-      return reply.status(err.statusCode).send({ error: err.message, code: err.code, ...err.extra });
-    }
-    if (hasZodFastifySchemaValidationErrors(err)) {
-      const first = err.validation[0];
-      const where = first?.instancePath ? first.instancePath.replace(/^\//, '').replaceAll('/', '.') : '';
-      const message = first?.message ?? 'Invalid input';
-      return reply.status(400).send({
-        error: where ? `${where}: ${message}` : message,
-        code: 'bad_request',
-        context: err.validationContext,
-      });
-    }
-    if (PG_UNSTORABLE_TEXT.has(pgErrorCode(err) ?? '')) {
-      return reply
-        .status(400)
-        .send({ error: 'Text contains characters that cannot be stored', code: 'bad_request' });
-    }
-    const status = typeof err.statusCode === 'number' ? err.statusCode : 500;
-    if (status >= 400 && status < 500) {
-      const message =
-        status === 429 ? 'Too many requests, please try again later' : err.message || 'Bad request';
-      return reply.status(status).send({ error: message, code: statusCodes[status] ?? 'bad_request' });
-    }
-    request.log.error({ err }, 'request failed');
-    return reply.status(500).send({ error: 'Something went wrong on our side', code: 'internal_error' });
-  });
+export const errorsPlugin = fp(
+  async function errorsPlugin(app: FastifyInstance) {
+    app.setErrorHandler((err: FastifyError | AppError, request, reply) => {
+      if (err instanceof AppError) {
+        return reply.status(err.statusCode).send({ error: err.message, code: err.code, ...err.extra });
+      }
+      if (hasZodFastifySchemaValidationErrors(err)) {
+        const first = err.validation[0];
+        const where = first?.instancePath ? first.instancePath.replace(/^\//, '').replaceAll('/', '.') : '';
+        const message = first?.message ?? 'Invalid input';
+        return reply.status(400).send({
+          error: where ? `${where}: ${message}` : message,
+          code: 'bad_request',
+          context: err.validationContext,
+        });
+      }
+      if (PG_UNSTORABLE_TEXT.has(pgErrorCode(err) ?? '')) {
+        return reply
+          .status(400)
+          .send({ error: 'Text contains characters that cannot be stored', code: 'bad_request' });
+      }
+      const status = typeof err.statusCode === 'number' ? err.statusCode : 500;
+      if (status >= 400 && status < 500) {
+        const message =
+          status === 429 ? 'Too many requests, please try again later' : err.message || 'Bad request';
+        return reply.status(status).send({ error: message, code: statusCodes[status] ?? 'bad_request' });
+      }
+      request.log.error({ err }, 'request failed');
+      return reply.status(500).send({ error: 'Something went wrong on our side', code: 'internal_error' });
+    });
 
-  app.setNotFoundHandler((request, reply) => {
-    reply
-      .status(404)
-      .send({ error: `No route for ${request.method} ${request.url.split('?')[0]}`, code: 'not_found' });
-  });
-});
+    app.setNotFoundHandler((request, reply) => {
+      reply
+        .status(404)
+        .send({ error: `No route for ${request.method} ${request.url.split('?')[0]}`, code: 'not_found' });
+    });
+  },
+  { name: 'errors' },
+);

@@ -120,27 +120,30 @@ export function swaggerCsp(header: string): string {
  * Security headers on every response (helmet): the CSP above, nosniff, no framing, no referrer leaks to other
  * origins. CORS stays closed: no Access-Control-* header is ever sent, so only our own origin can read the API.
  */
-export const securityPlugin = fp(async function securityPlugin(app: FastifyInstance) {
-  // Built once: @fastify/helmet built helmet's middleware again for every request (parsing the CSP each time).
-  const secureHeaders = helmet({
-    contentSecurityPolicy: { useDefaults: false, directives: cspDirectives({}) },
-    // Posters and the SPA's assets are all same-origin; nothing is embedded from elsewhere.
-    crossOriginEmbedderPolicy: false,
-    referrerPolicy: { policy: 'same-origin' },
-    // The same answer as frame-ancestors 'none', for browsers that only know the older header.
-    frameguard: { action: 'deny' },
-  });
-  // Set on the raw response: a header a route sets itself (reply.header, e.g. the scanner's CSP) takes precedence.
-  app.addHook('onRequest', (request, reply, done) => {
-    secureHeaders(request.raw, reply.raw, (err?: unknown) => done(err as Error | undefined));
-  });
-  // No text the app keeps may hold a NUL: PostgreSQL cannot store one, so say so before any query runs.
-  app.addHook('preValidation', async (request) => {
-    if (hasNul(request.params) || hasNul(request.query) || hasNul(request.body)) {
-      throw badRequest('Text may not contain NUL characters');
-    }
-  });
-});
+export const securityPlugin = fp(
+  async function securityPlugin(app: FastifyInstance) {
+    // Built once: @fastify/helmet built helmet's middleware again for every request (parsing the CSP each time).
+    const secureHeaders = helmet({
+      contentSecurityPolicy: { useDefaults: false, directives: cspDirectives({}) },
+      // Posters and the SPA's assets are all same-origin; nothing is embedded from elsewhere.
+      crossOriginEmbedderPolicy: false,
+      referrerPolicy: { policy: 'same-origin' },
+      // The same answer as frame-ancestors 'none', for browsers that only know the older header.
+      frameguard: { action: 'deny' },
+    });
+    // Set on the raw response: a header a route sets itself (reply.header, e.g. the scanner's CSP) takes precedence.
+    app.addHook('onRequest', (request, reply, done) => {
+      secureHeaders(request.raw, reply.raw, (err?: unknown) => done(err as Error | undefined));
+    });
+    // No text the app keeps may hold a NUL: PostgreSQL cannot store one, so say so before any query runs.
+    app.addHook('preValidation', async (request) => {
+      if (hasNul(request.params) || hasNul(request.query) || hasNul(request.body)) {
+        throw badRequest('Text may not contain NUL characters');
+      }
+    });
+  },
+  { name: 'security' },
+);
 
 /** True when a parsed JSON value (of any depth) holds a string or key with a NUL character. */
 export function hasNul(value: unknown): boolean {

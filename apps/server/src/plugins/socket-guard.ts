@@ -46,55 +46,61 @@ function cutOff(socket: Socket) {
  * acknowledged with an error; a socket that keeps flooding is disconnected), a cap on sockets per address, and
  * a watch that cuts off clients that stopped reading, before their backlog grows the server's memory.
  */
-export const socketGuardPlugin = fp(async function socketGuardPlugin(app: FastifyInstance) {
-  const { io } = app.realtime;
-  const perAddress = new Map<string, number>();
+export const socketGuardPlugin = fp(
+  async function socketGuardPlugin(app: FastifyInstance) {
+    const { io } = app.realtime;
+    const perAddress = new Map<string, number>();
 
-  io.use((socket, next) => {
-    if (!app.config.rateLimit) return next();
-    const address = socket.handshake.address;
-    const open = perAddress.get(address) ?? 0;
-    if (open >= SOCKET_LIMITS.maxSocketsPerAddress) return next(new Error('Too many connections'));
-    perAddress.set(address, open + 1);
-    socket.once('disconnect', () => {
-      const left = (perAddress.get(address) ?? 1) - 1;
-      if (left <= 0) perAddress.delete(address);
-      else perAddress.set(address, left);
+    io.use((socket, next) => {
+      if (!app.config.rateLimit) return next();
+      const address = socket.handshake.address;
+      const open = perAddress.get(address) ?? 0;
+      if (open >= SOCKET_LIMITS.maxSocketsPerAddress) return next(new Error('Too many connections'));
+      perAddress.set(address, open + 1);
+      socket.once('disconnect', () => {
+        const left = (perAddress.get(address) ?? 1) - 1;
+        if (left <= 0) perAddress.delete(address);
+        else perAddress.set(address, left);
+      });
+      next();
     });
-    next();
-  });
 
-  io.on('connection', (socket) => {
-    let tokens: number = SOCKET_LIMITS.burst;
-    let refilledAt = Date.now();
-    let dropped = 0;
-    socket.use((packet, next) => {
-      const now = Date.now();
-      tokens = Math.min(SOCKET_LIMITS.burst, tokens + ((now - refilledAt) / 1000) * SOCKET_LIMITS.perSecond);
-      refilledAt = now;
-      if (tokens >= 1) {
-        tokens -= 1;
-        return next();
-      }
-      dropped++;
-      const ack = packet[packet.length - 1];
-      if (typeof ack === 'function') ack({ ok: false, error: 'Too many requests, please slow down' });
-      if (dropped >= SOCKET_LIMITS.dropsBeforeDisconnect) {
-        app.log.warn({ address: socket.handshake.address, dropped }, 'socket disconnected for flooding');
-        socket.disconnect(true);
-      }
+    io.on('connection', (socket) => {
+      let tokens: number = SOCKET_LIMITS.burst;
+      let refilledAt = Date.now();
+      let dropped = 0;
+      socket.use((packet, next) => {
+        const now = Date.now();
+        tokens = Math.min(
+          SOCKET_LIMITS.burst,
+          tokens + ((now - refilledAt) / 1000) * SOCKET_LIMITS.perSecond,
+        );
+        refilledAt = now;
+        if (tokens >= 1) {
+          tokens -= 1;
+          return next();
+        }
+        dropped++;
+        const ack = packet[packet.length - 1];
+        if (typeof ack === 'function') ack({ ok: false, error: 'Too many requests, please slow down' });
+        if (dropped >= SOCKET_LIMITS.dropsBeforeDisconnect) {
+          app.log.warn({ address: socket.handshake.address, dropped }, 'socket disconnected for flooding');
+          socket.disconnect(true);
+        }
+      });
     });
-  });
 
-  const watch = setInterval(() => {
-    for (const socket of io.of('/').sockets.values()) {
-      const { packets, bytes } = backlog(socket);
-      if (packets > SOCKET_LIMITS.maxBacklogPackets || bytes > SOCKET_LIMITS.maxBacklogBytes) {
-        app.log.warn({ address: socket.handshake.address, packets, bytes }, 'socket cut off: not reading');
-        cutOff(socket);
+    const watch = setInterval(() => {
+      for (const socket of io.of('/').sockets.values()) {
+        const { packets, bytes } = backlog(socket);
+        if (packets > SOCKET_LIMITS.maxBacklogPackets || bytes > SOCKET_LIMITS.maxBacklogBytes) {
+          app.log.warn({ address: socket.handshake.address, packets, bytes }, 'socket cut off: not reading');
+          cutOff(socket);
+        }
       }
-    }
-  }, SOCKET_LIMITS.checkBacklogEveryMs);
-  watch.unref();
-  app.addHook('onClose', async () => clearInterval(watch));
-});
+    }, SOCKET_LIMITS.checkBacklogEveryMs);
+    watch.unref();
+    app.addHook('onClose', async () => clearInterval(watch));
+  },
+  { name: 'socket-guard', dependencies: ['realtime'] },
+);

@@ -309,7 +309,7 @@ const CASES: Case[] = [
       url: '/api/admin/showtimes',
       ...json({
         movieId: await newMovie(app, w),
-        auditoriumId: w.show.auditoriumId,
+        auditoriumId: w.show.hallId,
         startsAt: new Date(Date.now() + (30 + Math.random() * 690) * 24 * 3600_000).toISOString(),
         priceCents: 1200,
       }),

@@ -131,7 +131,7 @@ describe.each(engines)('bad input over every route on %s', (engine) => {
   });
 
   it('refuses a showtime in the past, negative or NaN prices and impossible dates with 400', async () => {
-    const base = { movieId: world.show.movieId, auditoriumId: world.show.auditoriumId, priceCents: 1200 };
+    const base = { movieId: world.show.movieId, auditoriumId: world.show.hallId, priceCents: 1200 };
     for (const body of [
       { ...base, startsAt: '2001-01-01T10:00:00Z' },
       { ...base, startsAt: new Date(Date.now() - 60_000).toISOString() },

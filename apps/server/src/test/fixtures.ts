@@ -1,11 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import type { Queryable } from '../db/database.ts';
-import { auditoriums, movies, seats, showtimes } from '../db/schema/index.ts';
+import { halls, movies, seats, showtimes } from '../db/schema/index.ts';
 
 export interface ShowtimeFixture {
   showtimeId: string;
   movieId: string;
-  auditoriumId: string;
+  hallId: string;
   /** Seat ids by position: seatIds[row - 1][number - 1]. */
   seatIds: string[][];
   allSeatIds: string[];
@@ -19,14 +19,14 @@ export async function createShowtimeFixture(
   const rows = opts.rows ?? 5;
   const cols = opts.cols ?? 8;
   const [hall] = await db
-    .insert(auditoriums)
+    .insert(halls)
     .values({ name: `Fixture hall ${randomUUID().slice(0, 8)}`, rows, cols })
     .returning();
   const seatRows = await db
     .insert(seats)
     .values(
       Array.from({ length: rows * cols }, (_, i) => ({
-        auditoriumId: hall!.id,
+        hallId: hall!.id,
         row: Math.floor(i / cols) + 1,
         number: (i % cols) + 1,
       })),
@@ -42,7 +42,7 @@ export async function createShowtimeFixture(
     .insert(showtimes)
     .values({
       movieId: movie!.id,
-      auditoriumId: hall!.id,
+      hallId: hall!.id,
       startsAt,
       endsAt: new Date(startsAt.getTime() + (duration + 15) * 60_000),
       priceCents: opts.priceCents ?? 1200,
@@ -54,7 +54,7 @@ export async function createShowtimeFixture(
   return {
     showtimeId: showtime!.id,
     movieId: movie!.id,
-    auditoriumId: hall!.id,
+    hallId: hall!.id,
     seatIds,
     allSeatIds: seatIds.flat(),
   };

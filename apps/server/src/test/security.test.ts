@@ -378,14 +378,14 @@ describe('no secrets or tokens in the logs', () => {
           },
           body: new Uint8Array(multipart([{ name: 'title', value: 'Log Film' }]).payload),
         }).then((r) => r.json() as Promise<{ id: string }>);
-        const rooms = await fetch(`${server.url}/api/admin/rooms`, {
+        const halls = await fetch(`${server.url}/api/admin/rooms`, {
           headers: { authorization: `Bearer ${admin.body.token}` },
         }).then((r) => r.json() as Promise<{ id: string }[]>);
         const st = await post(
           '/admin/showtimes',
           {
             movieId: movie.id,
-            auditoriumId: rooms[0]!.id,
+            auditoriumId: halls[0]!.id,
             startsAt: new Date(Date.now() + 72 * 3600_000).toISOString(),
             priceCents: 1000,
           },

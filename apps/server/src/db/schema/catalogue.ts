@@ -36,9 +36,10 @@ export const movies = pgTable('movies', {
   createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
 });
 
-export const auditoriums = pgTable('auditoriums', {
+/** A hall (an auditorium: the API keeps that word, as `auditoriumId` and `auditorium`). */
+export const halls = pgTable('halls', {
   id: uuid('id').primaryKey().defaultRandom(),
-  name: text('name').notNull().unique('auditoriums_name_unique'),
+  name: text('name').notNull().unique('halls_name_unique'),
   rows: integer('rows').notNull(),
   cols: integer('cols').notNull(),
   createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
@@ -48,18 +49,18 @@ export const seats = pgTable(
   'seats',
   {
     id: uuid('id').primaryKey().defaultRandom(),
-    auditoriumId: uuid('auditorium_id')
+    hallId: uuid('hall_id')
       .notNull()
-      .references(() => auditoriums.id, { onDelete: 'cascade' }),
+      .references(() => halls.id, { onDelete: 'cascade' }),
     row: integer('row').notNull(),
     number: integer('number').notNull(),
   },
-  (t) => [unique('seats_position_unique').on(t.auditoriumId, t.row, t.number)],
+  (t) => [unique('seats_position_unique').on(t.hallId, t.row, t.number)],
 );
 
 /**
  * ends_at = starts_at + duration (120 min when unknown) + 15 min cleaning. A gist exclusion constraint over
- * (auditorium_id, [starts_at, ends_at)) keeps showtimes of one hall from overlapping (see the custom migration).
+ * (hall_id, [starts_at, ends_at)) keeps showtimes of one hall from overlapping (see the custom migration).
  */
 export const showtimes = pgTable(
   'showtimes',
@@ -68,9 +69,9 @@ export const showtimes = pgTable(
     movieId: uuid('movie_id')
       .notNull()
       .references(() => movies.id, { onDelete: 'restrict' }),
-    auditoriumId: uuid('auditorium_id')
+    hallId: uuid('hall_id')
       .notNull()
-      .references(() => auditoriums.id, { onDelete: 'restrict' }),
+      .references(() => halls.id, { onDelete: 'restrict' }),
     startsAt: timestamp('starts_at', { withTimezone: true }).notNull(),
     endsAt: timestamp('ends_at', { withTimezone: true }).notNull(),
     priceCents: integer('price_cents').notNull(),

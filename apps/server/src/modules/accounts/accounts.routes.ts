@@ -1,4 +1,4 @@
-import type { FastifyContextConfig, FastifySchemaValidationError } from 'fastify';
+import type { FastifySchemaValidationError } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
@@ -11,7 +11,6 @@ import {
   RegisterBodySchema,
   UserSchema,
 } from '@cinema/contract';
-import { rateLimit } from '../../app.ts';
 import { AppError } from '../../errors.ts';
 import {
   LOGIN_LOCK_FAILURES,
@@ -54,13 +53,10 @@ const signedIn = { security: [{ bearer: [] }] };
 
 /** Registration, sign-in and sign-out, and the signed-in user's own account. */
 export const accountsRoutes: FastifyPluginAsyncZod = async (app) => {
-  const limit = (name: keyof typeof ACCOUNT_RATE_LIMITS): FastifyContextConfig =>
-    rateLimit(app, ACCOUNT_RATE_LIMITS[name].max, ACCOUNT_RATE_LIMITS[name].timeWindow);
-
   app.post(
     '/auth/register',
     {
-      config: limit('register'),
+      config: { rateLimit: ACCOUNT_RATE_LIMITS.register },
       schemaErrorFormatter: weakPasswordFormatter,
       schema: {
         tags: ['accounts'],
@@ -77,7 +73,7 @@ export const accountsRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/auth/login',
     {
-      config: limit('login'),
+      config: { rateLimit: ACCOUNT_RATE_LIMITS.login },
       schema: {
         tags: ['accounts'],
         summary: 'Sign in with email and password',
@@ -146,7 +142,7 @@ export const accountsRoutes: FastifyPluginAsyncZod = async (app) => {
     '/user/password',
     {
       onRequest: app.requireUser,
-      config: limit('password'),
+      config: { rateLimit: ACCOUNT_RATE_LIMITS.password },
       schemaErrorFormatter: weakPasswordFormatter,
       schema: {
         tags: ['accounts'],

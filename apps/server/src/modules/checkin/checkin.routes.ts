@@ -1,6 +1,5 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { ErrorSchema, ScanBodySchema, ScanResponseSchema } from '@cinema/contract';
-import { rateLimit } from '../../app.ts';
 import { checkInTicket } from './checkin.service.ts';
 
 export const checkinRoutes: FastifyPluginAsyncZod = async (app) => {
@@ -8,7 +7,7 @@ export const checkinRoutes: FastifyPluginAsyncZod = async (app) => {
     '/admin/scan',
     {
       preHandler: app.requireAdmin,
-      config: rateLimit(app, 300, '1 minute'),
+      config: { rateLimit: { max: 300, timeWindow: '1 minute' } },
       schema: {
         tags: ['admin'],
         summary: 'Check a ticket in at the door (the QR code carries the booking id)',

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { count, sql } from 'drizzle-orm';
 import type { Db } from '../../db/database.ts';
 import { movies, posters, showtimes } from '../../db/schema/index.ts';
-import { listHalls } from '../rooms/rooms.service.ts';
+import { listHalls } from '../halls/halls.service.ts';
 import { showtimeEndsAt } from '../showtimes/showtimes.service.ts';
 import { paintPoster, type PosterDesign } from './poster-art.ts';
 
@@ -143,7 +143,7 @@ export async function seedDemo(db: Db, now = new Date()): Promise<SeedReport | n
           if (start > earliest) {
             schedule.push({
               movieId: movie.id,
-              auditoriumId: hall.id,
+              hallId: hall.id,
               startsAt: start,
               endsAt,
               priceCents: demoPrice(start, hallIndex),

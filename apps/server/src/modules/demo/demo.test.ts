@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bootstrap } from '../../bootstrap.ts';
 import { createTestApp, engines, signedInAdmin, type TestApp } from '../../test/helpers.ts';
-import { ensureDefaultHalls } from '../rooms/rooms.service.ts';
+import { ensureDefaultHalls } from '../halls/halls.service.ts';
 import { seedDemo } from './demo.service.ts';
 
 const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);

@@ -150,9 +150,7 @@ export const moviesRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => {
-      await deleteMovie(app.database.db, request.params.id);
-      // Its showtimes went with it.
-      void app.seatMaps.invalidate();
+      await deleteMovie(app.deps, request.params.id);
       return { ok: true as const };
     },
   );

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { asc, desc, eq } from 'drizzle-orm';
 import { MAX_POSTER_BYTES, type Movie } from '@cinema/contract';
 import { PG_FOREIGN_KEY_VIOLATION, pgErrorCode, type Db, type Queryable } from '../../db/database.ts';
+import type { Deps } from '../../deps.ts';
 import { movies, posters, showtimes } from '../../db/schema/index.ts';
 import { AppError, conflict, notFound } from '../../errors.ts';
 import { assertNoTicketsAtStake, deleteReleasableBookings } from '../showtimes/tickets-at-stake.ts';
@@ -114,7 +115,8 @@ export async function createMovie(db: Db, input: NewMovie, poster?: Buffer): Pro
  * Deletes a movie with its showtimes, their unpaid holds and its poster; 409 has_sold_tickets (and nothing
  * deleted) when any of its showtimes sold a ticket or is being paid for.
  */
-export async function deleteMovie(db: Db, id: string): Promise<void> {
+export async function deleteMovie({ db, events }: Pick<Deps, 'db' | 'events'>, id: string): Promise<void> {
+  let showtimeIds: string[] = [];
   try {
     await db.transaction(async (tx) => {
       const [movie] = await tx
@@ -129,7 +131,7 @@ export async function deleteMovie(db: Db, id: string): Promise<void> {
         .from(showtimes)
         .where(eq(showtimes.movieId, id))
         .for('update');
-      const showtimeIds = shows.map((s) => s.id);
+      showtimeIds = shows.map((s) => s.id);
       await assertNoTicketsAtStake(tx, showtimeIds, 'movie');
       await deleteReleasableBookings(tx, showtimeIds);
       await tx.delete(showtimes).where(eq(showtimes.movieId, id));
@@ -142,6 +144,8 @@ export async function deleteMovie(db: Db, id: string): Promise<void> {
     }
     throw err;
   }
+  // Its showtimes went with it.
+  for (const showtimeId of showtimeIds) events.publish('seatMapStale', { showtimeId });
 }
 
 export interface StoredPoster {

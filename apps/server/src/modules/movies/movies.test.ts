@@ -10,7 +10,7 @@ import {
   type SignedIn,
   type TestApp,
 } from '../../test/helpers.ts';
-import { ensureDefaultHalls } from '../rooms/rooms.service.ts';
+import { ensureDefaultHalls } from '../halls/halls.service.ts';
 
 const UNKNOWN_ID = '00000000-0000-4000-8000-000000000000';
 
@@ -261,7 +261,7 @@ describe.each(engines)('movies on %s', (engine) => {
       const [seat] = await t.database.db
         .select({ id: seats.id })
         .from(seats)
-        .where(eq(seats.auditoriumId, hallId))
+        .where(eq(seats.hallId, hallId))
         .offset(Math.floor(Math.random() * 90))
         .limit(1);
       await t.database.db.insert(bookings).values({

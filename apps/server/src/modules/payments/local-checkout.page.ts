@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
-import { seatName, type CheckoutSummary } from './payments.service.ts';
+import { seatName } from './checkout.service.ts';
+import type { CheckoutSummary } from './local-checkout.service.ts';
 
 // The page is self-contained: inline CSS and one tiny inline script, both allowed by hash in its own CSP.
 const STYLE = `

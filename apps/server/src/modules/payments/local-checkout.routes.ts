@@ -7,7 +7,8 @@ import {
   renderMissingCheckoutPage,
   type PageNotice,
 } from './local-checkout.page.ts';
-import { cancelLocalCheckout, getCheckoutSummary, payLocalCheckout } from './payments.service.ts';
+import { cancelLocalCheckout, getCheckoutSummary, payLocalCheckout } from './local-checkout.service.ts';
+import type { PaymentDeps } from './payment-deps.ts';
 
 // Not validated as a UUID by the schema: a bad link gets the HTML "not found" page, not a JSON error.
 const ParamsSchema = z.object({ id: z.string().max(100) });
@@ -27,14 +28,14 @@ function sendPage(reply: FastifyReply, status: number, html: string) {
  * The local provider's hosted checkout page. Like a provider's hosted page it is reached by the session's
  * unguessable id (a random UUID), not by the customer's bearer token, which the browser does not send here.
  */
-export const localCheckoutRoutes: FastifyPluginAsyncZod = async (app) => {
+export const localCheckoutRoutes: FastifyPluginAsyncZod<{ deps: PaymentDeps }> = async (app, { deps }) => {
   // The page's forms post urlencoded bodies with nothing in them that we need.
   app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_req, _body, done) =>
     done(null, {}),
   );
 
   const showPage = async (reply: FastifyReply, id: string, status = 200, notice?: PageNotice) => {
-    const summary = await getCheckoutSummary(app.database.db, id);
+    const summary = await getCheckoutSummary(deps.db, id);
     if (!summary || summary.provider !== 'local') return sendPage(reply, 404, renderMissingCheckoutPage());
     return sendPage(reply, status, renderLocalCheckoutPage(summary, notice));
   };
@@ -57,7 +58,7 @@ export const localCheckoutRoutes: FastifyPluginAsyncZod = async (app) => {
     { schema: schema('Pay a local test checkout: fulfils, then 303 to the success page') },
     async (request, reply) => {
       const { id } = request.params;
-      const result = await payLocalCheckout(app, id);
+      const result = await payLocalCheckout(deps, id);
       if (result === 'paid') return reply.redirect(`/checkout/success?session_id=${id}`, 303);
       if (result === 'not_found') return showPage(reply, id);
       return showPage(reply, id, 409, result);
@@ -68,7 +69,7 @@ export const localCheckoutRoutes: FastifyPluginAsyncZod = async (app) => {
     '/pay/local/:id/decline',
     { schema: schema('Simulate a declined card: nothing changes, the page says so') },
     async (request, reply) => {
-      const summary = await getCheckoutSummary(app.database.db, request.params.id);
+      const summary = await getCheckoutSummary(deps.db, request.params.id);
       const payable = summary?.status === 'open' && summary.expiresAt.getTime() > Date.now();
       return showPage(reply, request.params.id, payable ? 402 : 409, payable ? 'declined' : undefined);
     },
@@ -79,7 +80,7 @@ export const localCheckoutRoutes: FastifyPluginAsyncZod = async (app) => {
     { schema: schema('Cancel a local test checkout: releases its holds, then 303 to the cancel page') },
     async (request, reply) => {
       const { id } = request.params;
-      const result = await cancelLocalCheckout(app, id);
+      const result = await cancelLocalCheckout(deps, id);
       if (result === 'not_found') return showPage(reply, id);
       if (result === 'paid') return reply.redirect(`/checkout/success?session_id=${id}`, 303);
       return reply.redirect('/checkout/cancel', 303);

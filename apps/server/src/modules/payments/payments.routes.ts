@@ -8,22 +8,22 @@ import {
   LookupQuerySchema,
   LookupResponseSchema,
 } from '@cinema/contract';
-import { rateLimit } from '../../app.ts';
 import { badRequest } from '../../errors.ts';
+import { startCheckout } from './checkout.service.ts';
 import { localCheckoutRoutes } from './local-checkout.routes.ts';
-import { handlePaymentWebhook, lookupCheckout, startCheckout } from './payments.service.ts';
-import { loadStripeSdk } from './providers/stripe.ts';
+import { lookupCheckout } from './lookup.service.ts';
+import type { PaymentDeps } from './payment-deps.ts';
+import { handlePaymentWebhook } from './webhooks.service.ts';
 
 const WebhookResponseSchema = z.object({ received: z.literal(true), duplicate: z.boolean() });
 
 export const paymentsRoutes: FastifyPluginAsyncZod = async (app) => {
-  // With Stripe's keys, Stripe sessions can be paid or refunded (whichever provider new checkouts use).
-  if (app.config.stripe.secretKey && app.config.stripe.webhookSecret) await loadStripeSdk();
+  const deps: PaymentDeps = { ...app.deps, providers: app.paymentProviders };
   app.post(
     '/pay/checkout',
     {
       onRequest: app.requireUser,
-      config: rateLimit(app, 30, '1 minute'),
+      config: { rateLimit: { max: 30, timeWindow: '1 minute' } },
       schema: {
         tags: ['payments'],
         summary: "Start paying for the caller's own live holds; the browser then goes to `url`",
@@ -42,7 +42,7 @@ export const paymentsRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) =>
-      startCheckout(app, {
+      startCheckout(deps, {
         userId: request.user!.id,
         email: request.user!.email,
         bookingIds: request.body.bookingIds,
@@ -55,7 +55,7 @@ export const paymentsRoutes: FastifyPluginAsyncZod = async (app) => {
       // Owner only: the success page sends the stored token; a visitor gets 401, another customer 404.
       onRequest: app.requireUser,
       // The success page polls every 1.5 s for about 30 s.
-      config: rateLimit(app, 120, '1 minute'),
+      config: { rateLimit: { max: 120, timeWindow: '1 minute' } },
       schema: {
         tags: ['payments'],
         summary:
@@ -71,7 +71,7 @@ export const paymentsRoutes: FastifyPluginAsyncZod = async (app) => {
         },
       },
     },
-    async (request) => lookupCheckout(app, request.user!.id, request.query.session_id),
+    async (request) => lookupCheckout(deps, request.user!.id, request.query.session_id),
   );
 
   // The webhook's signature covers the exact bytes sent, so this route alone keeps the body raw.
@@ -90,11 +90,11 @@ export const paymentsRoutes: FastifyPluginAsyncZod = async (app) => {
       async (request) => {
         if (!Buffer.isBuffer(request.body) || request.body.length === 0)
           throw badRequest('Empty webhook body');
-        const { duplicate } = await handlePaymentWebhook(app, request.body, request.headers);
+        const { duplicate } = await handlePaymentWebhook(deps, request.body, request.headers);
         return { received: true as const, duplicate };
       },
     );
   });
 
-  await app.register(localCheckoutRoutes);
+  await app.register(localCheckoutRoutes, { deps });
 };

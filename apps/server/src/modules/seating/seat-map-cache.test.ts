@@ -241,7 +241,7 @@ describe.each(engines)('seat-map cache and hold expiry on %s', (engine) => {
       status: 'AVAILABLE',
     });
     // The sweeper's broadcast changes nothing a reader sees.
-    expect(await sweepExpiredHolds(t.app)).toBe(1);
+    expect(await sweepExpiredHolds(t.app.deps)).toBe(1);
     expect(seatOf(await seatMap(t.app, f.showtimeId), seat).status).toBe('AVAILABLE');
   });
 });
@@ -329,7 +329,7 @@ describe.skipIf(!postgresUrl || !redisUrl)('seat-map cache across two processes 
       .update(bookings)
       .set({ expiresAt: sql`now() - interval '1 millisecond'` })
       .where(inArray(bookings.id, bookingIds));
-    expect(await sweepExpiredHolds(a.app)).toBe(1);
+    expect(await sweepExpiredHolds(a.app.deps)).toBe(1);
     // No response waits on a sweep: its change is shared within a Redis round trip.
     await a.app.seatMaps.settled();
     expect(seatOf(await seatMap(b, f.showtimeId), seat).status).toBe('AVAILABLE');

@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { gzip } from 'node:zlib';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import type { createClient } from 'redis';
-import type { SeatsUpdate } from '@cinema/contract';
 import { batchPerTurn } from '../../batch.ts';
+import type { Db } from '../../db/database.ts';
 import { setNewest } from '../../bounded-map.ts';
 import { loadSeatMap, presentSeat, type SeatMapSnapshot } from './seating.service.ts';
 
@@ -136,8 +136,8 @@ function redisVersions(client: ReturnType<typeof createClient>): SharedVersions 
 
 /**
  * Seat maps, read from the database once per change instead of once per request. A map is dropped on every
- * change (every `seats_update` broadcast, plus changes nobody is told about: checkout extending holds, a showtime
- * deleted), everywhere; it is never served past its first hold's expiry, so lazy expiry stays exact.
+ * change (the `seatsChanged` and `seatMapStale` events, see seat-events.ts), everywhere; it is never served past its
+ * first hold's expiry, so lazy expiry stays exact.
  */
 export class SeatMapCache {
   private readonly entries = new Map<string, Entry>();
@@ -146,7 +146,7 @@ export class SeatMapCache {
   private lastBump: Promise<void> = Promise.resolve();
 
   constructor(
-    private readonly app: FastifyInstance,
+    private readonly deps: { db: Db; log: FastifyBaseLogger },
     /** Absent when this process is alone (no Redis): local drops are then the whole story. */
     private readonly shared?: SharedVersions,
   ) {}
@@ -165,8 +165,8 @@ export class SeatMapCache {
         version = await this.shared.read(id);
       } catch (err) {
         // Without the versions nothing here can be trusted: read the database, keep nothing.
-        this.app.log.warn({ err }, 'seat-map versions unavailable; reading the database');
-        const entry = buildEntry(await loadSeatMap(this.app.database.db, id), '', Date.now());
+        this.deps.log.warn({ err }, 'seat-map versions unavailable; reading the database');
+        const entry = buildEntry(await loadSeatMap(this.deps.db, id), '', Date.now());
         return render(entry, await viewer(holdsIn(entry)), false);
       }
     }
@@ -196,7 +196,7 @@ export class SeatMapCache {
     const bump = this.shared
       .bump(id)
       .catch((err: unknown) =>
-        this.app.log.warn({ err, showtimeId: id }, 'could not share a seat-map change'),
+        this.deps.log.warn({ err, showtimeId: id }, 'could not share a seat-map change'),
       );
     this.lastBump = bump;
     return bump;
@@ -220,7 +220,7 @@ export class SeatMapCache {
   private async read(id: string, loading: Loading): Promise<Entry> {
     try {
       const requestedAt = Date.now();
-      const snapshot = await loadSeatMap(this.app.database.db, id);
+      const snapshot = await loadSeatMap(this.deps.db, id);
       const entry = buildEntry(snapshot, loading.version, requestedAt);
       if (!loading.superseded && entry.staleAt > Date.now()) {
         setNewest(this.entries, id, entry, MAX_ENTRIES); // the Map's order is the load order
@@ -239,9 +239,9 @@ declare module 'fastify' {
 }
 
 /**
- * `app.seatMaps`. Every `seats_update` broadcast drops the showtime's map; every response waits until the changes
- * made so far are shared (a fraction of a millisecond), so whichever process answers the customer's next request
- * already knows of them.
+ * `app.seatMaps`. Seat events drop maps (seat-events.ts); every response waits until the changes made so far are
+ * shared (a fraction of a millisecond), so whichever process answers the customer's next request already knows of
+ * them.
  */
 export const seatMapCachePlugin = fp(
   async function seatMapCachePlugin(app: FastifyInstance) {
@@ -257,15 +257,9 @@ export const seatMapCachePlugin = fp(
         await client.close().catch(() => undefined);
       });
     }
-    const cache = new SeatMapCache(app, shared);
-
-    const broadcastSeats = app.realtime.broadcastSeats.bind(app.realtime);
-    app.realtime.broadcastSeats = (update: SeatsUpdate) => {
-      if (update.seats.length > 0) void cache.invalidate(update.showtimeId);
-      broadcastSeats(update);
-    };
+    const cache = new SeatMapCache({ db: app.database.db, log: app.log }, shared);
     if (shared) app.addHook('onSend', async () => cache.settled());
     app.decorate('seatMaps', cache);
   },
-  { name: 'seat-map-cache' },
+  { name: 'seat-map-cache', dependencies: ['db'] },
 );

@@ -178,10 +178,10 @@ describe.skipIf(!postgresUrl)('seat races on real PostgreSQL', () => {
       }
 
       const counts = await Promise.all([
-        sweepExpiredHolds(t.app),
-        sweepExpiredHolds(other),
-        sweepExpiredHolds(t.app),
-        sweepExpiredHolds(other),
+        sweepExpiredHolds(t.app.deps),
+        sweepExpiredHolds(other.deps),
+        sweepExpiredHolds(t.app.deps),
+        sweepExpiredHolds(other.deps),
       ]);
       expect(counts.reduce((a, b) => a + b, 0)).toBe(800);
       expect(announced).toHaveLength(800);

@@ -11,7 +11,6 @@ import {
   SeatMapSchema,
   type SeatMap,
 } from '@cinema/contract';
-import { rateLimit } from '../../app.ts';
 import { cancelHolds, holdSeats } from './seating.service.ts';
 
 /** Seat maps, holds and cancelling holds. */
@@ -45,21 +44,19 @@ export const seatingRoutes: FastifyPluginAsyncZod = async (app) => {
     },
   );
 
-  const holdLimit = rateLimit(app, 60, '1 minute');
   app.post(
     '/showtimes/:id/hold',
     {
       preHandler: app.requireUser,
-      // Counted per signed-in user (the preHandler has run), so one busy network does not block its neighbours.
-      config: holdLimit.rateLimit
-        ? {
-            rateLimit: {
-              ...holdLimit.rateLimit,
-              hook: 'preHandler',
-              keyGenerator: (request) => `hold:${request.user?.id ?? request.ip}`,
-            },
-          }
-        : holdLimit,
+      config: {
+        // Counted per signed-in user (the preHandler has run), so one busy network does not block its neighbours.
+        rateLimit: {
+          max: 60,
+          timeWindow: '1 minute',
+          hook: 'preHandler',
+          keyGenerator: (request) => `hold:${request.user?.id ?? request.ip}`,
+        },
+      },
       schema: {
         tags: ['seats'],
         summary: 'Hold seats, all or nothing, until expiresAt',
@@ -77,7 +74,7 @@ export const seatingRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request, reply) => {
-      const held = await holdSeats(app, {
+      const held = await holdSeats(app.deps, {
         showtimeId: request.params.id,
         userId: request.user!.id,
         seatIds: request.body.seatIds,
@@ -98,6 +95,7 @@ export const seatingRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: CancelHoldsResponseSchema, 400: ErrorSchema, 401: ErrorSchema },
       },
     },
-    async (request) => cancelHolds(app, { userId: request.user!.id, bookingIds: request.body.bookingIds }),
+    async (request) =>
+      cancelHolds(app.deps, { userId: request.user!.id, bookingIds: request.body.bookingIds }),
   );
 };

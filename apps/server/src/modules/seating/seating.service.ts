@@ -1,5 +1,4 @@
-import type { FastifyInstance } from 'fastify';
-import { and, asc, eq, gt, inArray, or, sql } from 'drizzle-orm';
+import { and, asc, eq, inArray, sql } from 'drizzle-orm';
 import {
   MAX_LIVE_HOLDS_PER_SHOWTIME,
   type HoldResponse,
@@ -7,6 +6,7 @@ import {
   type SeatMapSeat,
   type SeatStatus,
 } from '@cinema/contract';
+import type { Deps } from '../../deps.ts';
 import {
   PG_DEADLOCK,
   PG_SERIALIZATION_FAILURE,
@@ -14,12 +14,10 @@ import {
   type Db,
   type Queryable,
 } from '../../db/database.ts';
-import { auditoriums, bookings, movies, seats, showtimes } from '../../db/schema/index.ts';
+import { liveBooking, liveHold } from '../../db/live-booking.ts';
+import { bookings, halls, movies, seats, showtimes } from '../../db/schema/index.ts';
 import { AppError, badRequest, conflict, notFound } from '../../errors.ts';
-
-/** A live booking occupies its seat: confirmed, or held and not yet expired (lazy expiry at `expiresAt`). */
-const isLive = () =>
-  or(eq(bookings.status, 'CONFIRMED'), and(eq(bookings.status, 'HELD'), gt(bookings.expiresAt, sql`now()`)));
+import { publishSeatChanges } from '../../events.ts';
 
 /** One seat of a stored seat map, with the live booking that occupies it (if any), whoever holds it. */
 export interface SnapshotSeat {
@@ -49,14 +47,14 @@ export async function loadSeatMap(db: Queryable, showtimeId: string): Promise<Se
         id: showtimes.id,
         startsAt: showtimes.startsAt,
         priceCents: showtimes.priceCents,
-        auditoriumId: showtimes.auditoriumId,
-        auditorium: auditoriums.name,
+        hallId: showtimes.hallId,
+        hall: halls.name,
         movieId: movies.id,
         movieTitle: movies.title,
         readAt: sql`now()`.mapWith((v: string | Date) => new Date(v)),
       })
       .from(showtimes)
-      .innerJoin(auditoriums, eq(auditoriums.id, showtimes.auditoriumId))
+      .innerJoin(halls, eq(halls.id, showtimes.hallId))
       .innerJoin(movies, eq(movies.id, showtimes.movieId))
       .where(eq(showtimes.id, showtimeId))
       .limit(1),
@@ -71,11 +69,14 @@ export async function loadSeatMap(db: Queryable, showtimeId: string): Promise<Se
         expiresAt: bookings.expiresAt,
       })
       .from(seats)
-      .leftJoin(bookings, and(eq(bookings.seatId, seats.id), eq(bookings.showtimeId, showtimeId), isLive()))
+      .leftJoin(
+        bookings,
+        and(eq(bookings.seatId, seats.id), eq(bookings.showtimeId, showtimeId), liveBooking),
+      )
       .where(
         eq(
-          seats.auditoriumId,
-          sql`(select ${showtimes.auditoriumId} from ${showtimes} where ${showtimes.id} = ${showtimeId})`,
+          seats.hallId,
+          sql`(select ${showtimes.hallId} from ${showtimes} where ${showtimes.id} = ${showtimeId})`,
         ),
       )
       .orderBy(asc(seats.row), asc(seats.number)),
@@ -88,8 +89,8 @@ export async function loadSeatMap(db: Queryable, showtimeId: string): Promise<Se
       id: show.id,
       startsAt: show.startsAt.toISOString(),
       priceCents: show.priceCents,
-      auditoriumId: show.auditoriumId,
-      auditorium: show.auditorium,
+      auditoriumId: show.hallId,
+      auditorium: show.hall,
       movie: { id: show.movieId, title: show.movieTitle },
     },
     seats: seatRows.map((s): SnapshotSeat => {
@@ -141,16 +142,84 @@ async function withRetry<T>(work: () => Promise<T>, attempts = 5): Promise<T> {
   }
 }
 
-// The hold itself is one statement (the hold_seats function; migration 0007 holds its current text): one round trip, planned once per
-// connection. Built once per database handle, since building a query costs more than running it.
+/** What hold_seats answers in its `outcome` column (src/db/functions/hold_seats.sql). */
+export type HoldOutcome =
+  | 'held'
+  | 'showtime_not_found'
+  | 'showtime_started'
+  | 'seats_not_in_hall'
+  | 'hold_limit'
+  | 'seat_unavailable';
+
+interface HoldRow {
+  outcome: HoldOutcome;
+  id: string | null;
+  seatId: string | null;
+  expiresAt: Date | null;
+  detail: string | null;
+}
+
+/** A hold_seats answer, read: the bookings it made, or the one reason it refused. */
+export type HoldResult =
+  | { outcome: 'held'; bookings: { id: string; seatId: string }[]; expiresAt: Date }
+  | { outcome: 'showtime_not_found' | 'showtime_started' }
+  | { outcome: 'seats_not_in_hall' | 'seat_unavailable'; seatIds: string[] }
+  | { outcome: 'hold_limit'; held: number };
+
+/** Reads hold_seats' rows: one row per booking when held, else one row naming the refusal. */
+export function readHoldRows(rows: HoldRow[]): HoldResult {
+  const first = rows[0];
+  if (!first) throw new Error('hold_seats answered no row');
+  switch (first.outcome) {
+    case 'held':
+      return {
+        outcome: 'held',
+        bookings: rows.map((r) => ({ id: r.id!, seatId: r.seatId! })),
+        expiresAt: first.expiresAt!,
+      };
+    case 'showtime_not_found':
+    case 'showtime_started':
+      return { outcome: first.outcome };
+    case 'seats_not_in_hall':
+    case 'seat_unavailable':
+      return { outcome: first.outcome, seatIds: JSON.parse(first.detail ?? '[]') as string[] };
+    case 'hold_limit':
+      return { outcome: 'hold_limit', held: Number(first.detail) };
+    default:
+      throw new Error(`hold_seats answered an unknown outcome: ${String(first.outcome satisfies never)}`);
+  }
+}
+
+/** The error for a hold that hold_seats refused. */
+function holdRefusal(refusal: Exclude<HoldResult, { outcome: 'held' }>): AppError {
+  switch (refusal.outcome) {
+    case 'showtime_not_found':
+      return notFound('Showtime not found');
+    case 'showtime_started':
+      return conflict('This showtime has already started', 'showtime_started');
+    case 'seats_not_in_hall':
+      return badRequest('Some seats are not in this showtime’s hall', { seatIds: refusal.seatIds });
+    case 'hold_limit':
+      return conflict(
+        `You can hold at most ${MAX_LIVE_HOLDS_PER_SHOWTIME} seats for a showtime (you hold ${refusal.held})`,
+        'hold_limit',
+        { held: refusal.held },
+      );
+    case 'seat_unavailable':
+      return conflict('Some seats are no longer available', 'seat_unavailable', { seatIds: refusal.seatIds });
+  }
+}
+
+// The hold itself is one statement (the hold_seats function): one round trip, planned once per connection. Built
+// once per database handle, since building a query costs more than running it.
 const holdStatements = new WeakMap<Db, ReturnType<typeof prepareHold>>();
 
 function prepareHold(db: Db) {
   return db
     .select({
-      outcome: sql<string>`outcome`,
-      id: sql<string>`booking_id`,
-      seatId: sql<string>`held_seat_id`,
+      outcome: sql<HoldOutcome>`outcome`,
+      id: sql<string | null>`booking_id`,
+      seatId: sql<string | null>`held_seat_id`,
       expiresAt: sql`held_until`.mapWith((v: string | Date | null) => (v === null ? null : new Date(v))),
       detail: sql<string | null>`detail`,
     })
@@ -162,40 +231,12 @@ function prepareHold(db: Db) {
     .prepare('hold_seats');
 }
 
-/** The error for a hold that hold_seats refused (`outcome` names the reason, `detail` carries its JSON). */
-function holdRefusal(outcome: string, detail: string | null): AppError {
-  switch (outcome) {
-    case 'showtime_not_found':
-      return notFound('Showtime not found');
-    case 'showtime_started':
-      return conflict('This showtime has already started', 'showtime_started');
-    case 'seats_not_in_hall':
-      return badRequest('Some seats are not in this showtime’s hall', {
-        seatIds: JSON.parse(detail ?? '[]') as string[],
-      });
-    case 'hold_limit': {
-      const held = Number(detail);
-      return conflict(
-        `You can hold at most ${MAX_LIVE_HOLDS_PER_SHOWTIME} seats for a showtime (you hold ${held})`,
-        'hold_limit',
-        { held },
-      );
-    }
-    case 'seat_unavailable':
-      return conflict('Some seats are no longer available', 'seat_unavailable', {
-        seatIds: JSON.parse(detail ?? '[]') as string[],
-      });
-    default:
-      throw new Error(`hold_seats answered an unknown outcome: ${outcome}`);
-  }
-}
-
 /**
- * Holds the given seats of a showtime for the user, all or nothing, then tells every open seat map. The
- * partial unique index over live bookings decides who wins a seat, never a read in this code.
+ * Holds the given seats of a showtime for the user, all or nothing, then publishes seatsChanged. The partial
+ * unique index over live bookings decides who wins a seat, never a read in this code.
  */
 export async function holdSeats(
-  app: FastifyInstance,
+  { db, events, config }: Deps,
   input: { showtimeId: string; userId: string; seatIds: string[] },
 ): Promise<HoldResponse> {
   const { userId } = input;
@@ -205,61 +246,45 @@ export async function holdSeats(
   const seatIds = [...new Set(input.seatIds.map((id) => id.toLowerCase()))].sort();
   if (seatIds.length !== input.seatIds.length) throw badRequest('Each seat may be listed only once');
 
-  const db = app.database.db;
   let statement = holdStatements.get(db);
   if (!statement) holdStatements.set(db, (statement = prepareHold(db)));
-  const rows = await withRetry(() =>
-    statement.execute({
-      showtimeId,
-      userId,
-      seatIds,
-      minutes: app.config.holdMinutes,
-      maxLive: MAX_LIVE_HOLDS_PER_SHOWTIME,
-    }),
+  const result = readHoldRows(
+    await withRetry(() =>
+      statement.execute({
+        showtimeId,
+        userId,
+        seatIds,
+        minutes: config.holdMinutes,
+        maxLive: MAX_LIVE_HOLDS_PER_SHOWTIME,
+      }),
+    ),
   );
-  if (rows[0]?.outcome !== 'held') throw holdRefusal(rows[0]?.outcome ?? 'empty', rows[0]?.detail ?? null);
-  const held = rows as { id: string; seatId: string; expiresAt: Date }[];
+  if (result.outcome !== 'held') throw holdRefusal(result);
 
-  app.realtime.broadcastSeats({
-    showtimeId,
-    seats: held.map((b) => ({ id: b.seatId, status: 'HELD' as const })),
-  });
-  return { bookingIds: held.map((b) => b.id), expiresAt: held[0]!.expiresAt.toISOString() };
+  publishSeatChanges(
+    events,
+    result.bookings.map((b) => ({ showtimeId, seatId: b.seatId, status: 'HELD' as const })),
+  );
+  return { bookingIds: result.bookings.map((b) => b.id), expiresAt: result.expiresAt.toISOString() };
 }
 
 /** Cancels the caller's own live holds among the given bookings; anything else is left alone and not counted. */
 export async function cancelHolds(
-  app: FastifyInstance,
+  { db, events }: Deps,
   input: { userId: string; bookingIds: string[] },
 ): Promise<{ ok: true; cancelled: number }> {
   const cancelled = await withRetry(() =>
-    app.database.db
+    db
       .update(bookings)
       .set({ status: 'CANCELLED', updatedAt: sql`now()` })
-      .where(
-        and(
-          inArray(bookings.id, input.bookingIds),
-          eq(bookings.userId, input.userId),
-          eq(bookings.status, 'HELD'),
-          gt(bookings.expiresAt, sql`now()`),
-        ),
-      )
+      .where(and(inArray(bookings.id, input.bookingIds), eq(bookings.userId, input.userId), liveHold))
       .returning({ showtimeId: bookings.showtimeId, seatId: bookings.seatId }),
   );
-  broadcastAvailable(app, cancelled);
+  publishSeatChanges(
+    events,
+    cancelled.map((c) => ({ ...c, status: 'AVAILABLE' as const })),
+  );
   return { ok: true, cancelled: cancelled.length };
-}
-
-/** Tells each showtime's room which of its seats became free. */
-export function broadcastAvailable(app: FastifyInstance, freed: { showtimeId: string; seatId: string }[]) {
-  const byShowtime = new Map<string, string[]>();
-  for (const f of freed) byShowtime.set(f.showtimeId, [...(byShowtime.get(f.showtimeId) ?? []), f.seatId]);
-  for (const [showtimeId, seatIds] of byShowtime) {
-    app.realtime.broadcastSeats({
-      showtimeId,
-      seats: seatIds.map((id) => ({ id, status: 'AVAILABLE' as const })),
-    });
-  }
 }
 
 /** True when a showtime with this id exists. */

@@ -17,28 +17,31 @@ function leaveShowtimeRooms(socket: Socket, except?: string) {
  * `join_showtime`: a socket watches one showtime at a time (joining another leaves the previous room), and only
  * a showtime that exists.
  */
-export const seatingSocket = fp(async function seatingSocket(app: FastifyInstance) {
-  app.realtime.io.on('connection', (socket) => {
-    socket.on(SOCKET_EVENTS.joinShowtime, async (raw: unknown, ack?: unknown) => {
-      const reply = (answer: JoinShowtimeAck) => {
-        if (typeof ack === 'function') ack(answer);
-      };
-      const parsed = JoinShowtimeSchema.safeParse(raw);
-      if (!parsed.success) return reply({ ok: false, error: 'Invalid showtime id' });
-      const room = showtimeRoom(parsed.data.toLowerCase());
-      if (socket.rooms.has(room)) return reply({ ok: true });
-      try {
-        if (!(await showtimeExists(app.database.db, parsed.data))) {
-          return reply({ ok: false, error: 'Showtime not found' });
+export const seatingSocket = fp(
+  async function seatingSocket(app: FastifyInstance) {
+    app.realtime.io.on('connection', (socket) => {
+      socket.on(SOCKET_EVENTS.joinShowtime, async (raw: unknown, ack?: unknown) => {
+        const reply = (answer: JoinShowtimeAck) => {
+          if (typeof ack === 'function') ack(answer);
+        };
+        const parsed = JoinShowtimeSchema.safeParse(raw);
+        if (!parsed.success) return reply({ ok: false, error: 'Invalid showtime id' });
+        const room = showtimeRoom(parsed.data.toLowerCase());
+        if (socket.rooms.has(room)) return reply({ ok: true });
+        try {
+          if (!(await showtimeExists(app.database.db, parsed.data))) {
+            return reply({ ok: false, error: 'Showtime not found' });
+          }
+        } catch (err) {
+          app.log.warn({ err }, 'join_showtime lookup failed');
+          return reply({ ok: false, error: 'Could not join the showtime, try again' });
         }
-      } catch (err) {
-        app.log.warn({ err }, 'join_showtime lookup failed');
-        return reply({ ok: false, error: 'Could not join the showtime, try again' });
-      }
-      leaveShowtimeRooms(socket, room);
-      await socket.join(room);
-      reply({ ok: true });
+        leaveShowtimeRooms(socket, room);
+        await socket.join(room);
+        reply({ ok: true });
+      });
+      socket.on(SOCKET_EVENTS.leaveShowtime, () => leaveShowtimeRooms(socket));
     });
-    socket.on(SOCKET_EVENTS.leaveShowtime, () => leaveShowtimeRooms(socket));
-  });
-});
+  },
+  { name: 'seating-socket', dependencies: ['db', 'realtime', 'socket-guard'] },
+);

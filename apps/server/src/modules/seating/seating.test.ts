@@ -91,7 +91,7 @@ describe.each(engines)('seat map and holds on %s', (engine) => {
       expect(map.showtime).toMatchObject({
         id: f.showtimeId,
         priceCents: 1450,
-        auditoriumId: f.auditoriumId,
+        auditoriumId: f.hallId,
         auditorium: expect.stringContaining('Fixture hall'),
         movie: { id: f.movieId, title: 'Fixture Movie' },
       });
@@ -499,7 +499,7 @@ describe.each(engines)('seat map and holds on %s', (engine) => {
         .set({ expiresAt: sql`now() - interval '1 second'` })
         .where(inArray(bookings.id, ids));
 
-      expect(await sweepExpiredHolds(t.app)).toBeGreaterThanOrEqual(2);
+      expect(await sweepExpiredHolds(t.app.deps)).toBeGreaterThanOrEqual(2);
       const rows = await liveBookingsOf(t.app, [...expiring, lasting]);
       expect(rows.filter((r) => ids.includes(r.id)).map((r) => r.status)).toEqual(['EXPIRED', 'EXPIRED']);
       expect(rows.find((r) => r.seatId === lasting)!.status).toBe('HELD');
@@ -510,7 +510,7 @@ describe.each(engines)('seat map and holds on %s', (engine) => {
         seats: expect.arrayContaining(expiring.map((id) => ({ id, status: 'AVAILABLE' }))),
       });
       expect(freed.seats).toHaveLength(2);
-      expect(await sweepExpiredHolds(t.app)).toBe(0);
+      expect(await sweepExpiredHolds(t.app.deps)).toBe(0);
       expect(statusOf(await seatMap(t.app, f.showtimeId), expiring[0]!)).toBe('AVAILABLE');
     });
   });

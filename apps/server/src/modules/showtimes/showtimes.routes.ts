@@ -98,8 +98,7 @@ export const showtimesRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => {
-      await deleteShowtime(app.database.db, request.params.id);
-      void app.seatMaps.invalidate(request.params.id);
+      await deleteShowtime(app.deps, request.params.id);
       return { ok: true as const };
     },
   );

@@ -8,6 +8,8 @@ import {
   type Showtime,
   type ShowtimeClash,
 } from '@cinema/contract';
+import type { Deps } from '../../deps.ts';
+import { liveHold } from '../../db/live-booking.ts';
 import {
   PG_EXCLUSION_VIOLATION,
   PG_FOREIGN_KEY_VIOLATION,
@@ -15,7 +17,7 @@ import {
   type Db,
   type Queryable,
 } from '../../db/database.ts';
-import { auditoriums, bookings, movies, showtimes } from '../../db/schema/index.ts';
+import { halls, bookings, movies, showtimes } from '../../db/schema/index.ts';
 import { badRequest, conflict, notFound } from '../../errors.ts';
 import { assertNoTicketsAtStake, deleteReleasableBookings } from './tickets-at-stake.ts';
 
@@ -28,8 +30,8 @@ export function showtimeEndsAt(startsAt: Date, durationMinutes: number | null): 
 const showtimeColumns = {
   id: showtimes.id,
   movieId: showtimes.movieId,
-  auditoriumId: showtimes.auditoriumId,
-  auditorium: auditoriums.name,
+  auditoriumId: showtimes.hallId,
+  auditorium: halls.name,
   startsAt: showtimes.startsAt,
   priceCents: showtimes.priceCents,
 };
@@ -43,9 +45,9 @@ export async function listUpcomingShowtimes(db: Queryable, movieId: string): Pro
   const rows = await db
     .select(showtimeColumns)
     .from(showtimes)
-    .innerJoin(auditoriums, eq(auditoriums.id, showtimes.auditoriumId))
+    .innerJoin(halls, eq(halls.id, showtimes.hallId))
     .where(and(eq(showtimes.movieId, movieId), gt(showtimes.startsAt, sql`now()`)))
-    .orderBy(asc(showtimes.startsAt), asc(auditoriums.name));
+    .orderBy(asc(showtimes.startsAt), asc(halls.name));
   return rows.map(present);
 }
 
@@ -55,17 +57,17 @@ export async function listAdminShowtimes(db: Queryable, movieId?: string): Promi
     .select({
       id: showtimes.id,
       movieId: showtimes.movieId,
-      auditoriumId: showtimes.auditoriumId,
+      auditoriumId: showtimes.hallId,
       startsAt: showtimes.startsAt,
       priceCents: showtimes.priceCents,
       title: movies.title,
-      hall: auditoriums.name,
+      hall: halls.name,
     })
     .from(showtimes)
     .innerJoin(movies, eq(movies.id, showtimes.movieId))
-    .innerJoin(auditoriums, eq(auditoriums.id, showtimes.auditoriumId))
+    .innerJoin(halls, eq(halls.id, showtimes.hallId))
     .where(movieId ? eq(showtimes.movieId, movieId) : undefined)
-    .orderBy(asc(showtimes.startsAt), asc(auditoriums.name));
+    .orderBy(asc(showtimes.startsAt), asc(halls.name));
   return rows.map(({ title, hall, ...row }) => ({
     ...present(row),
     Movie: { title },
@@ -78,7 +80,7 @@ const utcMinute = (d: Date) => `${d.toISOString().slice(0, 16).replace('T', ' ')
 /** The earliest showtime of the hall whose busy time intersects [startsAt, endsAt). */
 async function findClash(
   db: Queryable,
-  auditoriumId: string,
+  hallId: string,
   startsAt: Date,
   endsAt: Date,
 ): Promise<ShowtimeClash | null> {
@@ -86,20 +88,14 @@ async function findClash(
     .select({
       id: showtimes.id,
       movie: movies.title,
-      auditorium: auditoriums.name,
+      auditorium: halls.name,
       startsAt: showtimes.startsAt,
       endsAt: showtimes.endsAt,
     })
     .from(showtimes)
     .innerJoin(movies, eq(movies.id, showtimes.movieId))
-    .innerJoin(auditoriums, eq(auditoriums.id, showtimes.auditoriumId))
-    .where(
-      and(
-        eq(showtimes.auditoriumId, auditoriumId),
-        lt(showtimes.startsAt, endsAt),
-        gt(showtimes.endsAt, startsAt),
-      ),
-    )
+    .innerJoin(halls, eq(halls.id, showtimes.hallId))
+    .where(and(eq(showtimes.hallId, hallId), lt(showtimes.startsAt, endsAt), gt(showtimes.endsAt, startsAt)))
     .orderBy(asc(showtimes.startsAt))
     .limit(1);
   return row ? { ...row, startsAt: row.startsAt.toISOString(), endsAt: row.endsAt.toISOString() } : null;
@@ -127,9 +123,9 @@ export async function createShowtime(db: Db, input: CreateShowtimeBody): Promise
     .limit(1);
   if (!movie) throw notFound('Movie not found');
   const [hall] = await db
-    .select({ name: auditoriums.name })
-    .from(auditoriums)
-    .where(eq(auditoriums.id, input.auditoriumId))
+    .select({ name: halls.name })
+    .from(halls)
+    .where(eq(halls.id, input.auditoriumId))
     .limit(1);
   if (!hall) throw notFound('Hall not found');
   const endsAt = showtimeEndsAt(startsAt, movie.durationMinutes);
@@ -138,7 +134,7 @@ export async function createShowtime(db: Db, input: CreateShowtimeBody): Promise
       .insert(showtimes)
       .values({
         movieId: input.movieId,
-        auditoriumId: input.auditoriumId,
+        hallId: input.auditoriumId,
         startsAt,
         endsAt,
         priceCents: input.priceCents,
@@ -146,7 +142,7 @@ export async function createShowtime(db: Db, input: CreateShowtimeBody): Promise
       .returning({
         id: showtimes.id,
         movieId: showtimes.movieId,
-        auditoriumId: showtimes.auditoriumId,
+        auditoriumId: showtimes.hallId,
         startsAt: showtimes.startsAt,
         priceCents: showtimes.priceCents,
       });
@@ -173,7 +169,7 @@ export async function createShowtime(db: Db, input: CreateShowtimeBody): Promise
  * Deletes a showtime with its unpaid bookings; 409 has_sold_tickets (nothing deleted) when it sold a ticket or a
  * customer is paying for one of its seats right now.
  */
-export async function deleteShowtime(db: Db, id: string): Promise<void> {
+export async function deleteShowtime({ db, events }: Pick<Deps, 'db' | 'events'>, id: string): Promise<void> {
   try {
     await db.transaction(async (tx) => {
       // The row lock keeps new holds (which need a share lock through the foreign key) out meanwhile.
@@ -193,6 +189,7 @@ export async function deleteShowtime(db: Db, id: string): Promise<void> {
     }
     throw err;
   }
+  events.publish('seatMapStale', { showtimeId: id });
 }
 
 /** Every showtime with its confirmed tickets and live holds (expired holds no longer count), in start order. */
@@ -201,21 +198,19 @@ export async function listManagedShowtimes(db: Queryable): Promise<ManagedShowti
     .select({
       id: showtimes.id,
       movie: movies.title,
-      auditorium: auditoriums.name,
+      auditorium: halls.name,
       startsAt: showtimes.startsAt,
       priceCents: showtimes.priceCents,
       confirmed: sql<number>`count(${bookings.id}) filter (where ${bookings.status} = 'CONFIRMED')`.mapWith(
         Number,
       ),
-      held: sql<number>`count(${bookings.id}) filter (where ${bookings.status} = 'HELD' and ${bookings.expiresAt} > now())`.mapWith(
-        Number,
-      ),
+      held: sql<number>`count(${bookings.id}) filter (where ${liveHold})`.mapWith(Number),
     })
     .from(showtimes)
     .innerJoin(movies, eq(movies.id, showtimes.movieId))
-    .innerJoin(auditoriums, eq(auditoriums.id, showtimes.auditoriumId))
+    .innerJoin(halls, eq(halls.id, showtimes.hallId))
     .leftJoin(bookings, eq(bookings.showtimeId, showtimes.id))
-    .groupBy(showtimes.id, movies.title, auditoriums.name)
-    .orderBy(asc(showtimes.startsAt), asc(auditoriums.name));
+    .groupBy(showtimes.id, movies.title, halls.name)
+    .orderBy(asc(showtimes.startsAt), asc(halls.name));
   return rows.map(present);
 }

@@ -10,7 +10,7 @@ import {
   type SignedIn,
   type TestApp,
 } from '../../test/helpers.ts';
-import { ensureDefaultHalls } from '../rooms/rooms.service.ts';
+import { ensureDefaultHalls } from '../halls/halls.service.ts';
 
 const UNKNOWN_ID = '00000000-0000-4000-8000-000000000000';
 const DAY = 24 * 60;
@@ -180,7 +180,7 @@ describe.each(engines)('showtimes on %s', (engine) => {
     const past = new Date(Date.now() - 60 * 60_000);
     await t.database.db.insert(showtimes).values({
       movieId: movie.id,
-      auditoriumId: hall1,
+      hallId: hall1,
       startsAt: past,
       endsAt: new Date(past.getTime() + 75 * 60_000),
       priceCents: 900,
@@ -226,9 +226,9 @@ describe.each(engines)('showtimes on %s', (engine) => {
   describe('with bookings', () => {
     let seatIds: string[];
     beforeAll(async () => {
-      seatIds = (
-        await t.database.db.select({ id: seats.id }).from(seats).where(eq(seats.auditoriumId, hall1))
-      ).map((s) => s.id);
+      seatIds = (await t.database.db.select({ id: seats.id }).from(seats).where(eq(seats.hallId, hall1))).map(
+        (s) => s.id,
+      );
     });
     const inMinutes = (m: number) => new Date(Date.now() + m * 60_000);
     async function book(showtimeId: string, seat: number, values: Partial<typeof bookings.$inferInsert>) {

@@ -1,5 +1,6 @@
-import { and, eq, gt, inArray, isNotNull, sql, type SQL } from 'drizzle-orm';
+import { and, inArray, isNotNull, sql, type SQL } from 'drizzle-orm';
 import type { Tx } from '../../db/database.ts';
+import { liveHold } from '../../db/live-booking.ts';
 import { bookings } from '../../db/schema/index.ts';
 import { conflict } from '../../errors.ts';
 
@@ -7,11 +8,7 @@ import { conflict } from '../../errors.ts';
 const sold = inArray(bookings.status, ['CONFIRMED', 'REFUNDED']);
 
 /** Holds inside a live payment window: the customer is on the payment page right now. */
-const paying = and(
-  eq(bookings.status, 'HELD'),
-  isNotNull(bookings.checkoutSessionId),
-  gt(bookings.expiresAt, sql`now()`),
-) as SQL;
+const paying = and(liveHold, isNotNull(bookings.checkoutSessionId)) as SQL;
 
 /**
  * Throws 409 has_sold_tickets when any of the showtimes has a sold ticket or a payment in progress, so nothing a

@@ -1,7 +1,7 @@
 import { and, asc, eq, sql, type SQL } from 'drizzle-orm';
 import type { BookedSeat, ShowtimeTicket, Ticket } from '@cinema/contract';
 import type { Queryable } from '../../db/database.ts';
-import { auditoriums, bookings, movies, seats, showtimes, users } from '../../db/schema/index.ts';
+import { halls, bookings, movies, seats, showtimes, users } from '../../db/schema/index.ts';
 import { notFound } from '../../errors.ts';
 
 /** A booking with its buyer, seat, movie, start and hall: the base of the tickets, the admin lists and check-in. */
@@ -18,14 +18,14 @@ export const ticketDetails = (db: Queryable) =>
       rating: movies.rating,
       durationMinutes: movies.durationMinutes,
       startsAt: showtimes.startsAt,
-      auditorium: auditoriums.name,
+      auditorium: halls.name,
       checkedInAt: bookings.checkedInAt,
     })
     .from(bookings)
     .innerJoin(users, eq(users.id, bookings.userId))
     .innerJoin(showtimes, eq(showtimes.id, bookings.showtimeId))
     .innerJoin(movies, eq(movies.id, showtimes.movieId))
-    .innerJoin(auditoriums, eq(auditoriums.id, showtimes.auditoriumId))
+    .innerJoin(halls, eq(halls.id, showtimes.hallId))
     .innerJoin(seats, eq(seats.id, bookings.seatId));
 
 /** Confirmed bookings matching `where`, as Tickets (DESIGN §3), in the given order. */

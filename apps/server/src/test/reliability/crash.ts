@@ -140,12 +140,12 @@ export async function runCrashTrials(opts: {
         { name: 'durationMinutes', value: '100' },
       ]),
     });
-    const rooms = (await call(url, 'GET', '/api/admin/rooms', { token: admin })).body as { id: string }[];
+    const halls = (await call(url, 'GET', '/api/admin/rooms', { token: admin })).body as { id: string }[];
     const showtime = await call(url, 'POST', '/api/admin/showtimes', {
       token: admin,
       body: {
         movieId: movie.body.id,
-        auditoriumId: rooms[0]!.id,
+        auditoriumId: halls[0]!.id,
         startsAt: new Date(Math.ceil(Date.now() / 3600_000) * 3600_000 + 48 * 3600_000).toISOString(),
         priceCents: 1100,
       },

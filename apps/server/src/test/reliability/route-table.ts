@@ -156,7 +156,7 @@ export const ROUTES: RouteSpec[] = [
     body: 'json',
     validBody: (w) => ({
       movieId: w.posterMovieId,
-      auditoriumId: w.show.auditoriumId,
+      auditoriumId: w.show.hallId,
       startsAt: future().toISOString(),
       priceCents: 1200,
     }),

@@ -7,7 +7,7 @@ import {
   type SignedIn,
   type TestApp,
 } from '../../test/helpers.ts';
-import { ensureDefaultHalls } from './rooms.service.ts';
+import { ensureDefaultHalls } from './halls.service.ts';
 
 describe.each(engines)('halls on %s', (engine) => {
   let t: TestApp;
@@ -38,7 +38,7 @@ describe.each(engines)('halls on %s', (engine) => {
 
     // The seat map of a default hall has every seat: 12 × 16 in Hall 3.
     const seats = await t.database.db.query.seats.findMany({
-      where: (s, { eq }) => eq(s.auditoriumId, created[2]!.id),
+      where: (s, { eq }) => eq(s.hallId, created[2]!.id),
     });
     expect(seats).toHaveLength(12 * 16);
   });

@@ -6,12 +6,12 @@ import {
   CreateAuditoriumBodySchema,
   ErrorSchema,
 } from '@cinema/contract';
-import { createHall, listHalls } from './rooms.service.ts';
+import { createHall, listHalls } from './halls.service.ts';
 
 const adminErrors = { 400: ErrorSchema, 401: ErrorSchema, 403: ErrorSchema };
 
-/** Halls (auditoriums): staff list them and add new ones with their seats. */
-export const roomsRoutes: FastifyPluginAsyncZod = async (app) => {
+/** Halls (`/admin/rooms` in the API, as the spec has it): staff list them and add new ones with their seats. */
+export const hallsRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/admin/rooms',
     {

@@ -1,7 +1,7 @@
 import { asc, count, eq, sql } from 'drizzle-orm';
 import type { Auditorium, AuditoriumWithSeats, CreateAuditoriumBody } from '@cinema/contract';
 import { PG_UNIQUE_VIOLATION, pgErrorCode, type Db, type Queryable } from '../../db/database.ts';
-import { auditoriums, seats } from '../../db/schema/index.ts';
+import { halls, seats } from '../../db/schema/index.ts';
 import { conflict } from '../../errors.ts';
 
 /** The halls an empty cinema starts with (rows × seats per row). */
@@ -15,24 +15,24 @@ export const DEFAULT_HALLS: CreateAuditoriumBody[] = [
 const HALLS_LOCK = 71_001;
 
 const hallColumns = {
-  id: auditoriums.id,
-  name: auditoriums.name,
-  rows: auditoriums.rows,
-  cols: auditoriums.cols,
+  id: halls.id,
+  name: halls.name,
+  rows: halls.rows,
+  cols: halls.cols,
 };
 
 /** Every hall, by name. */
 export async function listHalls(db: Queryable): Promise<Auditorium[]> {
-  return db.select(hallColumns).from(auditoriums).orderBy(asc(auditoriums.name));
+  return db.select(hallColumns).from(halls).orderBy(asc(halls.name));
 }
 
 async function insertHall(tx: Queryable, input: CreateAuditoriumBody): Promise<AuditoriumWithSeats> {
-  const [hall] = await tx.insert(auditoriums).values(input).returning(hallColumns);
+  const [hall] = await tx.insert(halls).values(input).returning(hallColumns);
   const seatRows = await tx
     .insert(seats)
     .values(
       Array.from({ length: input.rows * input.cols }, (_, i) => ({
-        auditoriumId: hall!.id,
+        hallId: hall!.id,
         row: Math.floor(i / input.cols) + 1,
         number: (i % input.cols) + 1,
       })),
@@ -58,7 +58,7 @@ export async function ensureDefaultHalls(db: Db): Promise<Auditorium[]> {
   return db.transaction(async (tx) => {
     // Two processes starting on one empty database must not both create the halls.
     await tx.execute(sql`select pg_advisory_xact_lock(${HALLS_LOCK})`);
-    const [existing] = await tx.select({ n: count() }).from(auditoriums);
+    const [existing] = await tx.select({ n: count() }).from(halls);
     if (existing!.n > 0) return [];
     const created: Auditorium[] = [];
     for (const hall of DEFAULT_HALLS) {
@@ -71,6 +71,6 @@ export async function ensureDefaultHalls(db: Db): Promise<Auditorium[]> {
 
 /** A hall by id, or null. */
 export async function findHall(db: Queryable, id: string): Promise<Auditorium | null> {
-  const [row] = await db.select(hallColumns).from(auditoriums).where(eq(auditoriums.id, id)).limit(1);
+  const [row] = await db.select(hallColumns).from(halls).where(eq(halls.id, id)).limit(1);
   return row ?? null;
 }

@@ -1,0 +1,150 @@
+-- Halls are halls: the code calls them so (the API keeps `auditoriumId` and `auditorium` for its clients).
+ALTER TABLE "auditoriums" RENAME TO "halls";
+--> statement-breakpoint
+ALTER TABLE "halls" RENAME CONSTRAINT "auditoriums_name_unique" TO "halls_name_unique";
+--> statement-breakpoint
+ALTER INDEX "auditoriums_pkey" RENAME TO "halls_pkey";
+--> statement-breakpoint
+ALTER TABLE "seats" RENAME COLUMN "auditorium_id" TO "hall_id";
+--> statement-breakpoint
+ALTER TABLE "seats" RENAME CONSTRAINT "seats_auditorium_id_auditoriums_id_fk" TO "seats_hall_id_halls_id_fk";
+--> statement-breakpoint
+ALTER TABLE "showtimes" RENAME COLUMN "auditorium_id" TO "hall_id";
+--> statement-breakpoint
+ALTER TABLE "showtimes" RENAME CONSTRAINT "showtimes_auditorium_id_auditoriums_id_fk" TO "showtimes_hall_id_halls_id_fk";
+--> statement-breakpoint
+-- hold_seats reads the hall through the renamed column: its text is src/db/functions/hold_seats.sql.
+CREATE OR REPLACE FUNCTION hold_seats(
+  p_showtime uuid,
+  p_user uuid,
+  p_seats uuid[],
+  p_minutes double precision,
+  p_max_live integer
+) RETURNS TABLE (outcome text, booking_id uuid, held_seat_id uuid, held_until timestamptz, detail text)
+LANGUAGE plpgsql VOLATILE
+SET enable_seqscan = off
+AS $$
+DECLARE
+  v_hall uuid;
+  v_price integer;
+  v_started boolean;
+  v_foreign uuid[];
+  v_held integer;
+  v_ids uuid[];
+  v_won uuid[];
+  v_until timestamptz;
+  v_taken uuid[];
+  v_seat uuid;
+  v_booking uuid;
+  v_live boolean;
+  v_expired uuid[];
+  v_free_first uuid[];
+  v_taken_late uuid[];
+BEGIN
+  SELECT s.hall_id, s.price_cents, s.starts_at <= now()
+    INTO v_hall, v_price, v_started
+    FROM showtimes s
+   WHERE s.id = p_showtime;
+  IF NOT FOUND THEN
+    RETURN QUERY SELECT 'showtime_not_found', NULL::uuid, NULL::uuid, NULL::timestamptz, NULL::text;
+    RETURN;
+  END IF;
+  IF v_started THEN
+    RETURN QUERY SELECT 'showtime_started', NULL::uuid, NULL::uuid, NULL::timestamptz, NULL::text;
+    RETURN;
+  END IF;
+
+  -- A look at each seat, in seat order, by its key: is it in the hall, and does someone already hold or own it (its
+  -- one HELD or CONFIRMED booking, through the partial unique index, committed and not expired)? One tiny statement
+  -- per seat is planned once per connection and cannot be planned into reading the whole hall or every hold of the
+  -- showtime when the table's statistics are out of date; one statement over all the seats was re-planned on
+  -- every call, or planned into reading every live hold of the showtime, which cost more than running it.
+  FOREACH v_seat IN ARRAY (SELECT array_agg(x ORDER BY x) FROM unnest(p_seats) AS x) LOOP
+    IF NOT EXISTS (SELECT 1 FROM seats st WHERE st.id = v_seat AND st.hall_id = v_hall) THEN
+      v_foreign := v_foreign || v_seat;
+      CONTINUE;
+    END IF;
+    SELECT b.id, b.status = 'CONFIRMED' OR b.expires_at > now()
+      INTO v_booking, v_live
+      FROM bookings b
+     WHERE b.showtime_id = p_showtime AND b.seat_id = v_seat AND (b.status = 'HELD' OR b.status = 'CONFIRMED');
+    IF v_live THEN
+      v_taken := v_taken || v_seat;
+    ELSE
+      IF FOUND THEN
+        v_expired := v_expired || v_booking; -- a hold that ran out and was not swept yet
+      END IF;
+      IF v_taken IS NULL THEN
+        v_free_first := v_free_first || v_seat;
+      END IF;
+    END IF;
+  END LOOP;
+  IF v_foreign IS NOT NULL THEN
+    RETURN QUERY SELECT 'seats_not_in_hall', NULL::uuid, NULL::uuid, NULL::timestamptz, array_to_json(v_foreign)::text;
+    RETURN;
+  END IF;
+  IF v_taken IS NOT NULL THEN
+    -- Each seat was looked at in its own moment (READ COMMITTED): a rival hold that committed during the look shows
+    -- only on the seats looked at after it. So the seats that looked free before the first taken one are looked at
+    -- again; the refusal names every seat of the hold taken by the time the first was found.
+    FOREACH v_seat IN ARRAY coalesce(v_free_first, '{}') LOOP
+      PERFORM
+         FROM bookings b
+        WHERE b.showtime_id = p_showtime AND b.seat_id = v_seat AND (b.status = 'HELD' OR b.status = 'CONFIRMED')
+          AND (b.status = 'CONFIRMED' OR b.expires_at > now());
+      IF FOUND THEN
+        v_taken_late := v_taken_late || v_seat;
+      END IF;
+    END LOOP;
+    -- Still in seat order: these seats come before the first one found taken.
+    RETURN QUERY SELECT 'seat_unavailable', NULL::uuid, NULL::uuid, NULL::timestamptz,
+      array_to_json(v_taken_late || v_taken)::text;
+    RETURN;
+  END IF;
+
+  PERFORM pg_advisory_xact_lock(hashtext(p_user::text), hashtext(p_showtime::text));
+  -- Through the customer's own bookings (bookings_user_idx), always: `IS TRUE` keeps the status, the showtime and
+  -- the expiry out of the index search and out of reach of a partial index, so the planner cannot read every hold
+  -- of the showtime (bookings_showtime_idx) or every live hold there is (bookings_held_expiry_idx) instead.
+  SELECT count(*) INTO v_held
+    FROM bookings b
+   WHERE b.user_id = p_user
+     AND (b.status = 'HELD' AND b.showtime_id = p_showtime AND b.expires_at > now()) IS TRUE;
+  IF v_held + cardinality(p_seats) > p_max_live THEN
+    RETURN QUERY SELECT 'hold_limit', NULL::uuid, NULL::uuid, NULL::timestamptz, v_held::text;
+    RETURN;
+  END IF;
+
+  -- Holds of these seats that ran out but were not swept yet are retired first, in seat order; each only if it
+  -- still is such a hold (the sweeper or another hold may have retired it meanwhile).
+  FOREACH v_booking IN ARRAY coalesce(v_expired, '{}') LOOP
+    UPDATE bookings b
+       SET status = 'EXPIRED', updated_at = now()
+     WHERE b.id = v_booking AND (b.status = 'HELD' AND b.expires_at <= now()) IS TRUE;
+  END LOOP;
+
+  WITH won AS (
+    INSERT INTO bookings AS b (showtime_id, seat_id, user_id, status, expires_at, price_cents)
+    SELECT p_showtime, x, p_user, 'HELD', now() + p_minutes * interval '1 minute', v_price
+      FROM unnest(p_seats) AS x
+     ORDER BY x
+    ON CONFLICT (showtime_id, seat_id) WHERE status IN ('HELD', 'CONFIRMED') DO NOTHING
+    RETURNING b.id, b.seat_id, b.expires_at
+  )
+  SELECT array_agg(w.id ORDER BY w.seat_id), array_agg(w.seat_id ORDER BY w.seat_id), max(w.expires_at)
+    INTO v_ids, v_won, v_until
+    FROM won w;
+  IF coalesce(cardinality(v_won), 0) < cardinality(p_seats) THEN
+    -- All or nothing: the seats this hold did get go back. Nobody saw them (not committed yet); a hold waiting
+    -- for one of them finds it free once this statement ends.
+    DELETE FROM bookings b WHERE b.id = ANY (v_ids);
+    SELECT array_agg(x ORDER BY x) INTO v_taken
+      FROM unnest(p_seats) AS x
+     WHERE x <> ALL (coalesce(v_won, '{}'::uuid[]));
+    RETURN QUERY SELECT 'seat_unavailable', NULL::uuid, NULL::uuid, NULL::timestamptz, array_to_json(v_taken)::text;
+    RETURN;
+  END IF;
+
+  RETURN QUERY SELECT 'held', u.id, u.seat, v_until, NULL::text FROM unnest(v_ids, v_won) AS u(id, seat);
+END
+$$;

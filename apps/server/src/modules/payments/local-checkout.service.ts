@@ -1,0 +1,106 @@
+import { randomUUID } from 'node:crypto';
+import { asc, eq } from 'drizzle-orm';
+import type { Queryable } from '../../db/database.ts';
+import {
+  bookings,
+  checkoutSessionBookings,
+  checkoutSessions,
+  halls,
+  movies,
+  seats,
+  showtimes,
+  type CheckoutStatus,
+  type PaymentProviderName,
+} from '../../db/schema/index.ts';
+import { fulfilCheckout, releaseCheckout } from './fulfilment.service.ts';
+import { UUID, type PaymentDeps } from './payment-deps.ts';
+
+// ---------------------------------------------------------------------------------------------------------------
+// The local provider's hosted page: what it shows, its Pay button and its Cancel link.
+
+export interface CheckoutSummary {
+  id: string;
+  provider: PaymentProviderName;
+  status: CheckoutStatus;
+  expiresAt: Date;
+  amountCents: number;
+  currency: string;
+  items: {
+    movie: string;
+    auditorium: string;
+    startsAt: Date;
+    row: number;
+    number: number;
+    priceCents: number;
+  }[];
+}
+
+/** A session with what it pays for (movie, hall, time, seats, prices), for the local payment page. */
+export async function getCheckoutSummary(db: Queryable, sessionId: string): Promise<CheckoutSummary | null> {
+  if (!UUID.test(sessionId)) return null;
+  const [session] = await db
+    .select()
+    .from(checkoutSessions)
+    .where(eq(checkoutSessions.id, sessionId))
+    .limit(1);
+  if (!session) return null;
+  const items = await db
+    .select({
+      movie: movies.title,
+      auditorium: halls.name,
+      startsAt: showtimes.startsAt,
+      row: seats.row,
+      number: seats.number,
+      priceCents: checkoutSessionBookings.priceCents,
+    })
+    .from(checkoutSessionBookings)
+    .innerJoin(bookings, eq(bookings.id, checkoutSessionBookings.bookingId))
+    .innerJoin(showtimes, eq(showtimes.id, bookings.showtimeId))
+    .innerJoin(movies, eq(movies.id, showtimes.movieId))
+    .innerJoin(halls, eq(halls.id, showtimes.hallId))
+    .innerJoin(seats, eq(seats.id, bookings.seatId))
+    .where(eq(checkoutSessionBookings.sessionId, sessionId))
+    .orderBy(asc(showtimes.startsAt), asc(seats.row), asc(seats.number));
+  return {
+    id: session.id,
+    provider: session.provider,
+    status: session.status,
+    expiresAt: session.expiresAt,
+    amountCents: session.amountCents,
+    currency: session.currency,
+    items,
+  };
+}
+
+export type LocalPaymentResult = 'paid' | 'expired' | 'cancelled' | 'not_found';
+
+/**
+ * The local page's Pay button: "charges" an open local session inside its window and fulfils it through the
+ * same function a webhook uses. Paying twice is harmless; a closed or expired session is not charged.
+ */
+export async function payLocalCheckout(deps: PaymentDeps, sessionId: string): Promise<LocalPaymentResult> {
+  const session = await getCheckoutSummary(deps.db, sessionId);
+  if (!session || session.provider !== 'local') return 'not_found';
+  if (session.status !== 'open') return closedResult(session.status);
+  if (session.expiresAt.getTime() <= Date.now()) {
+    await releaseCheckout(deps, sessionId, 'expired');
+    return 'expired';
+  }
+  await fulfilCheckout(deps, sessionId, { paymentId: `local_pay_${randomUUID()}` });
+  return 'paid';
+}
+
+// What a closed session means for the page: paid (even if partly refunded), or not payable any more.
+const closedResult = (status: Exclude<CheckoutStatus, 'open'>): LocalPaymentResult =>
+  status === 'cancelled' || status === 'expired' ? status : 'paid';
+
+/** The local page's Cancel link: closes an open local session and releases its holds. */
+export async function cancelLocalCheckout(deps: PaymentDeps, sessionId: string): Promise<LocalPaymentResult> {
+  const session = await getCheckoutSummary(deps.db, sessionId);
+  if (!session || session.provider !== 'local') return 'not_found';
+  if (session.status !== 'open') return closedResult(session.status);
+  if (await releaseCheckout(deps, sessionId, 'cancelled')) return 'cancelled';
+  // Something else closed it first (a payment in another tab): report what it became.
+  const after = await getCheckoutSummary(deps.db, sessionId);
+  return after && after.status !== 'open' ? closedResult(after.status) : 'cancelled';
+}
