@@ -56,6 +56,7 @@ async function main() {
 }
 
 main().catch((err) => {
-  console.error(err);
+  // A configuration the server refuses (a bad variable, an unsafe ADMIN_EMAIL) is said in one sentence.
+  console.error(err instanceof ConfigError ? err.message : err);
   process.exit(1);
 });

@@ -1,3 +1,6 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { eq } from 'drizzle-orm';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -14,6 +17,7 @@ import {
   uniqueEmail,
   type TestApp,
 } from '../../test/helpers.ts';
+import { startServerProcess } from '../../test/server-process.ts';
 import { createUser } from './accounts.service.ts';
 import { DEFAULT_ADMIN_EMAIL, ensureAdmin, generatePassword } from './admin-bootstrap.ts';
 
@@ -78,12 +82,35 @@ describe.each(engines)('ensureAdmin on %s', (engine) => {
       expect(json(await me(t, token))).toMatchObject({ email: u.email, role: 'ADMIN' });
     });
 
-    it('with ADMIN_EMAIL alone, promotes an existing account and keeps its password', async () => {
-      const u = await signedInUser(t.app);
+    it('with ADMIN_EMAIL alone, refuses to promote a customer account: its holder keeps no admin token', async () => {
+      // An attacker registers the address the cinema is about to configure, and keeps their token.
+      const attacker = await signedInUser(t.app, { email: uniqueEmail('manager') });
+      await expect(ensureAdmin(db(), { adminEmail: attacker.email })).rejects.toThrow(ConfigError);
+      await expect(ensureAdmin(db(), { adminEmail: attacker.email })).rejects.toThrow(
+        /ADMIN_EMAIL=.* is an existing customer account\. Set ADMIN_PASSWORD/,
+      );
+      expect(json(await me(t, attacker.token)).role).toBe('USER');
+      const adminRoute = await t.app.inject({
+        method: 'GET',
+        url: '/api/admin/movies',
+        headers: attacker.headers,
+      });
+      expect(adminRoute.statusCode).toBe(403);
+    });
+
+    it('with ADMIN_EMAIL alone for an account that is admin already, keeps it and its password', async () => {
+      const u = await signedInUser(t.app, { role: 'ADMIN' });
       const result = await ensureAdmin(db(), { adminEmail: u.email });
       expect(result).toEqual({ email: u.email, message: `Admin login: ${u.email} (its existing password)` });
       expect(json(await me(t, u.token)).role).toBe('ADMIN');
       expect((await login(t, u.email, STRONG_PASSWORD)).statusCode).toBe(200);
+    });
+
+    it('promotes a customer with ADMIN_PASSWORD even when it is their own password, and signs them out', async () => {
+      const u = await signedInUser(t.app, { password: ADMIN_PASSWORD });
+      await ensureAdmin(db(), { adminEmail: u.email, adminPassword: ADMIN_PASSWORD });
+      expect((await me(t, u.token)).statusCode).toBe(401);
+      expect(json(await login(t, u.email, ADMIN_PASSWORD)).user.role).toBe('ADMIN');
     });
 
     it('with ADMIN_EMAIL alone for a new account, creates it with a password shown once', async () => {
@@ -173,4 +200,45 @@ describe('admin configuration', () => {
       expect(p).toMatch(/^[A-Za-z][A-Za-z0-9%+\-.@_]{19}$/);
     }
   });
+});
+
+describe('the real server with ADMIN_EMAIL naming a customer account', () => {
+  it('refuses to start, saying why in one sentence, and the customer stays a customer', async () => {
+    const dataDir = await mkdtemp(path.join(tmpdir(), 'cinema-admin-email-'));
+    try {
+      const first = await startServerProcess({ DATA_DIR: dataDir });
+      const email = 'manager@cinema.test';
+      const registered = await fetch(`${first.url}/api/auth/register`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ name: 'Mallory', email, password: STRONG_PASSWORD }),
+      });
+      expect(registered.status).toBe(201);
+      const { token } = (await registered.json()) as { token: string };
+      await first.stop();
+
+      const refused = await startServerProcess({ DATA_DIR: dataDir, ADMIN_EMAIL: email }).then(
+        async (server) => {
+          await server.stop();
+          return null;
+        },
+        (err: Error) => err.message,
+      );
+      expect(refused).toMatch(/exited during start \(1\)/);
+      expect(refused).toContain(`ADMIN_EMAIL=${email} is an existing customer account.`);
+      expect(refused).not.toMatch(/\n\s+at /); // a sentence, not a stack trace
+
+      const again = await startServerProcess({ DATA_DIR: dataDir });
+      try {
+        const res = await fetch(`${again.url}/api/admin/movies`, {
+          headers: { authorization: `Bearer ${token}` },
+        });
+        expect(res.status).toBe(403);
+      } finally {
+        await again.stop();
+      }
+    } finally {
+      await rm(dataDir, { recursive: true, force: true });
+    }
+  }, 120_000);
 });

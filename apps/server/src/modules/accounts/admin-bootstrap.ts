@@ -1,7 +1,7 @@
 import { randomInt } from 'node:crypto';
 import { eq, sql } from 'drizzle-orm';
 import { PasswordSchema } from '@cinema/contract';
-import type { Config } from '../../config.ts';
+import { ConfigError, type Config } from '../../config.ts';
 import type { Db } from '../../db/database.ts';
 import { sessions, users } from '../../db/schema/index.ts';
 import { hashPassword, normalizeEmail, verifyPassword } from './accounts.service.ts';
@@ -39,9 +39,11 @@ export function generatePassword(): string {
 const ADMIN_BOOTSTRAP_LOCK = 727_001;
 
 /**
- * Makes sure an admin can sign in: ADMIN_EMAIL (and ADMIN_PASSWORD) → that account is created or promoted and
- * its password set; neither and no admin yet → admin@localhost with a random password, returned to print once;
- * otherwise nothing (null).
+ * Makes sure an admin can sign in: ADMIN_EMAIL and ADMIN_PASSWORD → that account is created, or promoted with that
+ * password and signed out everywhere; ADMIN_EMAIL alone → created with a password shown once, left alone if it is an
+ * admin already, and a ConfigError (the start stops) if it is a customer's account, which anyone could have
+ * registered; neither and no admin yet → admin@localhost with a random password, returned to print once; otherwise
+ * nothing (null).
  */
 export async function ensureAdmin(
   db: Db,
@@ -72,18 +74,23 @@ export async function ensureAdmin(
         ? { email, message: `Admin login: ${email} (password from ADMIN_PASSWORD)` }
         : shownOnce(email);
     }
+    const promoting = existing.role !== 'ADMIN';
     if (config.adminEmail && !fromEnv) {
-      // ADMIN_EMAIL alone promotes an existing account and leaves its password alone.
-      await tx.update(users).set({ role: 'ADMIN' }).where(eq(users.id, existing.id));
-      return { email, message: `Admin login: ${email} (its existing password)` };
+      if (!promoting) return { email, message: `Admin login: ${email} (its existing password)` };
+      // Whoever registered that address knows its password: promoting it alone would hand them the cinema.
+      throw new ConfigError(
+        `ADMIN_EMAIL=${email} is an existing customer account. Set ADMIN_PASSWORD as well to make it the admin ` +
+          '(that sets its password and signs it out everywhere), or choose an address nobody has registered.',
+      );
     }
-    // Setting the same ADMIN_PASSWORD at every start must not sign the admin out every time.
-    const unchanged = fromEnv !== undefined && (await verifyPassword(existing.passwordHash, fromEnv));
+    // Setting the same ADMIN_PASSWORD at every start must not sign the admin out every time; a promotion always
+    // sets the password and ends the account's sessions (they were signed in as a customer).
+    const unchanged =
+      !promoting && fromEnv !== undefined && (await verifyPassword(existing.passwordHash, fromEnv));
     await tx
       .update(users)
       .set(unchanged ? { role: 'ADMIN' } : { role: 'ADMIN', passwordHash })
       .where(eq(users.id, existing.id));
-    // A new password is a credential rotation: sessions signed in with the old one end.
     if (!unchanged) await tx.delete(sessions).where(eq(sessions.userId, existing.id));
     return fromEnv
       ? { email, message: `Admin login: ${email} (password from ADMIN_PASSWORD)` }
