@@ -149,7 +149,7 @@ describe.skipIf(!hasChromium)('checkout and tickets in the browser', () => {
     expect(await statusOf(3, 6)).toBe('HELD');
     await screenshot(page, 'checkout-declined-phone');
 
-    await page.getByRole('link', { name: 'Cancel' }).click();
+    await page.getByRole('button', { name: 'Cancel' }).click();
     await page.waitForURL(/\/checkout\/cancel$/);
     await page.getByText('Payment Cancelled. Your seat holds may expire soon.').waitFor();
     expect(await page.getByRole('link', { name: 'Movies' }).last().getAttribute('href')).toBe('/movies');

@@ -154,7 +154,7 @@ export async function holdFunctionTps(
       script,
       `select nextval('bench_pair_seq') as p \\gset\n\\set c 1 + :p % ${customers}\n` +
         `select h.outcome from bench_pairs p, bench_customers c, ` +
-        `hold_seats(p.showtime_id, c.id, p.seat_ids, 10, 10) h where p.n = :p and c.n = :c;\n`,
+        `hold_seats(p.showtime_id, c.id, p.seat_ids, 10, 10, 10, NULL, 40) h where p.n = :p and c.n = :c;\n`,
     );
     const perClient = Math.floor(pairs / clients);
     const { stdout } = await run(

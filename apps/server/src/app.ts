@@ -33,6 +33,7 @@ import { seatEvents } from './modules/seating/seat-events.ts';
 import { checkinRoutes } from './modules/checkin/checkin.routes.ts';
 import { paymentsRoutes } from './modules/payments/payments.routes.ts';
 import { paymentProvidersPlugin } from './modules/payments/providers/registry.ts';
+import { paymentEvents } from './modules/payments/payment-events.ts';
 import { ticketsRoutes } from './modules/tickets/tickets.routes.ts';
 
 declare module 'fastify' {
@@ -74,6 +75,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(seatMapCachePlugin);
   await app.register(seatEvents);
   await app.register(paymentProvidersPlugin);
+  await app.register(paymentEvents);
   await app.register(authPlugin);
   // Each route states its own limit (`config.rateLimit`); RATE_LIMIT=off lets every request through.
   await app.register(fastifyRateLimit, {

@@ -31,6 +31,10 @@ export const ConfigSchema = z
       .positive()
       .max(24 * 60)
       .default(10),
+    /** Live held seats one customer may have across every showtime (a rule of the cinema: always on). */
+    MAX_HELD_SEATS: z.coerce.number().int().min(1).max(1000).default(10),
+    /** Live held seats from one client address across all its accounts (an abuse limit: off with RATE_LIMIT=off). */
+    MAX_HELD_SEATS_PER_ADDRESS: z.coerce.number().int().min(1).max(100_000).default(40),
     PAYMENT_PROVIDER: z.enum(['local', 'stripe']).default('local'),
     STRIPE_SECRET_KEY: z.string().min(1).optional(),
     STRIPE_WEBHOOK_SECRET: z.string().min(1).optional(),
@@ -84,6 +88,8 @@ export const ConfigSchema = z
     adminPassword: c.ADMIN_PASSWORD,
     seedDemo: c.SEED_DEMO,
     holdMinutes: c.HOLD_MINUTES,
+    maxHeldSeats: c.MAX_HELD_SEATS,
+    maxHeldSeatsPerAddress: c.MAX_HELD_SEATS_PER_ADDRESS,
     paymentProvider: c.PAYMENT_PROVIDER,
     stripe: {
       secretKey: c.STRIPE_SECRET_KEY,

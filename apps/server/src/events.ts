@@ -13,6 +13,11 @@ export interface DomainEventMap {
    * deleted): nobody needs telling, but no process may serve the old map. No showtimeId: every map.
    */
   seatMapStale: { showtimeId?: string };
+  /**
+   * Checkout sessions closed before they were paid (their holds were cancelled, or a newer checkout replaced them):
+   * the provider's copies must be closed too, so nobody can still pay them there.
+   */
+  checkoutsClosed: { sessions: { provider: 'local' | 'stripe'; providerSessionId: string }[] };
 }
 
 export type DomainEventName = keyof DomainEventMap;
@@ -27,6 +32,7 @@ export class DomainEvents {
   private readonly handlers: { [K in DomainEventName]: Handler<K>[] } = {
     seatsChanged: [],
     seatMapStale: [],
+    checkoutsClosed: [],
   };
 
   constructor(private readonly log: FastifyBaseLogger) {}

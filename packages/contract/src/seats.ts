@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { IdSchema } from './common.ts';
+import { ErrorSchema } from './errors.ts';
 
 export const MAX_SEATS_PER_HOLD = 10;
 export const MAX_LIVE_HOLDS_PER_SHOWTIME = 10;
@@ -45,9 +46,21 @@ export type HoldBody = z.infer<typeof HoldBodySchema>;
 
 /**
  * 201 on success. Errors: 400 (bad body, a duplicate, or seats of another hall: `{error, code: 'bad_request',
- * seatIds}` naming them), 401, 404 unknown showtime, 409 `showtime_started`, 409 `hold_limit` (more than
- * MAX_LIVE_HOLDS_PER_SHOWTIME live holds), 409 `seat_unavailable` `{error, code, seatIds}` naming the seats taken.
+ * seatIds}` naming them), 401, 404 unknown showtime, 409 `showtime_started`, 409 `hold_limit` `{scope, held?, max?}`
+ * (more than MAX_LIVE_HOLDS_PER_SHOWTIME in a showtime, MAX_HELD_SEATS across showtimes, or the address's limit),
+ * 409 `seat_unavailable` `{error, code, seatIds}` naming the seats taken.
  */
+/** A refused hold: the seats that were taken (`seat_unavailable`), or which limit was reached (`hold_limit`). */
+export const HoldErrorSchema = ErrorSchema.extend({
+  seatIds: z.array(z.string()).optional(),
+  /** hold_limit: per showtime, per customer across showtimes (MAX_HELD_SEATS) or per client address. */
+  scope: z.enum(['showtime', 'customer', 'address']).optional(),
+  /** hold_limit (showtime and customer): the live held seats counted, and the most allowed. */
+  held: z.number().int().optional(),
+  max: z.number().int().optional(),
+});
+export type HoldError = z.infer<typeof HoldErrorSchema>;
+
 export const HoldResponseSchema = z.object({ bookingIds: z.array(z.string()), expiresAt: z.string() });
 export type HoldResponse = z.infer<typeof HoldResponseSchema>;
 

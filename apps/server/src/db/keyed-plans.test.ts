@@ -90,10 +90,12 @@ describe.each(engines)('plans of the hot statements on %s', (engine) => {
       .reduce((n, name) => n + after.byIndex[name]! - (before.byIndex[name] ?? 0), 0);
 
   describe('hold_seats', () => {
+    let addresses = 0;
+    // Each hold from an address of its own, so the per-address limit is counted (and never reached).
     const hold = async (customer: string, seatIds: string[]) => {
       const [row] = await conn.rows<{ outcome: string }>(
-        'select outcome from hold_seats($1::uuid, $2::uuid, $3::uuid[], 10, 10)',
-        [show.showtimeId, customer, [...seatIds].sort()],
+        'select outcome from hold_seats($1::uuid, $2::uuid, $3::uuid[], 10, 10, 10, $4, 40)',
+        [show.showtimeId, customer, [...seatIds].sort(), `198.51.100.${++addresses}`],
       );
       return row!.outcome;
     };
@@ -108,10 +110,11 @@ describe.each(engines)('plans of the hot statements on %s', (engine) => {
         expect(await hold(customers[20 + i]!, pair)).toBe('seat_unavailable');
       }
 
-      // Then the cinema sells: 3,000 bookings of another showtime, 600 of them live holds (not analyzed yet).
+      // Then the cinema sells: 3,000 bookings of another showtime, 600 of them live holds from one address (not
+      // analyzed yet).
       await conn.rows(
-        `insert into bookings (showtime_id, seat_id, user_id, status, expires_at, price_cents)
-         select $1::uuid, s.id, $2::uuid, v.status, now() + interval '10 minutes', 1200
+        `insert into bookings (showtime_id, seat_id, user_id, status, expires_at, price_cents, client_address)
+         select $1::uuid, s.id, $2::uuid, v.status, now() + interval '10 minutes', 1200, '203.0.113.9'
            from seats s, (values ('HELD'), ('EXPIRED'), ('EXPIRED'), ('CANCELLED'), ('EXPIRED')) as v(status)
           where s.hall_id = $3::uuid`,
         [other.showtimeId, customers[39], other.hallId],
@@ -135,12 +138,30 @@ describe.each(engines)('plans of the hot statements on %s', (engine) => {
       const after = await tableReads('bookings');
 
       expect(after.seqScans - before.seqScans).toBe(0);
-      // Neither every live hold there is nor every booking of a showtime.
+      // Neither every live hold there is, nor every booking of a showtime, nor another address's holds.
       expect(entriesRead(before, after, 'bookings_held_expiry_idx')).toBe(0);
+      expect(entriesRead(before, after, 'bookings_held_address_idx')).toBe(0);
       expect(entriesRead(before, after, 'bookings_showtime_idx')).toBe(0);
       // Fifteen holds of two seats: a look at each seat (and again at a free one before a taken one), and the
-      // winners' count of their own (no) holds.
+      // winners' count of their own (no) holds and their address's (none).
       expect(entriesRead(before, after)).toBeLessThanOrEqual(60);
+
+      // A hold from the address with 600 live holds is refused by the per-address limit after counting exactly
+      // those, through their own index.
+      const [limited] = await conn.rows<{ outcome: string; detail: string }>(
+        `select outcome, detail from hold_seats($1::uuid, $2::uuid, $3::uuid[], 10, 10, 10, '203.0.113.9', 40)`,
+        [show.showtimeId, customers[35], show.seatIds[7]!.slice(-2).sort()],
+      );
+      expect(limited).toEqual({
+        outcome: 'hold_limit',
+        detail: '{"scope" : "address", "held" : 600, "max" : 40}',
+      });
+      const counted = await tableReads('bookings');
+      expect(counted.seqScans - after.seqScans).toBe(0);
+      expect(entriesRead(after, counted, 'bookings_held_address_idx')).toBe(600);
+      expect(
+        entriesRead(after, counted) - entriesRead(after, counted, 'bookings_held_address_idx'),
+      ).toBeLessThanOrEqual(4);
     });
   });
 

@@ -113,6 +113,19 @@ export class FakeStripe {
       if (!session) return [404, { error: { type: 'invalid_request_error', message: 'No such session' } }];
       return [200, session];
     }
+    const expire = /^\/v1\/checkout\/sessions\/([^/]+)\/expire$/.exec(path);
+    if (method === 'POST' && expire) {
+      const session = this.sessions.get(decodeURIComponent(expire[1]!));
+      if (!session) return [404, { error: { type: 'invalid_request_error', message: 'No such session' } }];
+      if (session.status !== 'open') {
+        return [
+          400,
+          { error: { type: 'invalid_request_error', message: 'Only open sessions can be expired' } },
+        ];
+      }
+      session.status = 'expired';
+      return [200, session];
+    }
     if (method === 'POST' && path === '/v1/refunds') {
       return [
         200,

@@ -4,14 +4,21 @@
 --
 -- Outcomes (the `outcome` column; the server's HoldOutcome type): 'held' (one row per booking), or one refusal row:
 -- 'showtime_not_found', 'showtime_started', 'seats_not_in_hall' (detail: JSON array of the seat ids),
--- 'hold_limit' (detail: how many seats the customer holds), 'seat_unavailable' (detail: JSON array of the taken
--- seat ids, in seat order).
+-- 'hold_limit' (detail: JSON {scope: 'showtime' | 'customer' | 'address', held, max}), 'seat_unavailable' (detail:
+-- JSON array of the taken seat ids, in seat order).
+--
+-- Limits (DESIGN §6.1): at most p_max_live live held seats of one customer in one showtime, p_max_user across all
+-- showtimes, and p_max_address from one client address across all its accounts (p_address NULL: no address limit).
+-- A refused hold holds nothing.
 CREATE OR REPLACE FUNCTION hold_seats(
   p_showtime uuid,
   p_user uuid,
   p_seats uuid[],
   p_minutes double precision,
-  p_max_live integer
+  p_max_live integer,
+  p_max_user integer,
+  p_address text,
+  p_max_address integer
 ) RETURNS TABLE (outcome text, booking_id uuid, held_seat_id uuid, held_until timestamptz, detail text)
 LANGUAGE plpgsql VOLATILE
 SET enable_seqscan = off
@@ -22,6 +29,8 @@ DECLARE
   v_started boolean;
   v_foreign uuid[];
   v_held integer;
+  v_held_here integer;
+  v_held_address integer;
   v_ids uuid[];
   v_won uuid[];
   v_until timestamptz;
@@ -94,17 +103,42 @@ BEGIN
     RETURN;
   END IF;
 
-  PERFORM pg_advisory_xact_lock(hashtext(p_user::text), hashtext(p_showtime::text));
-  -- Through the customer's own bookings (bookings_user_idx), always: `IS TRUE` keeps the status, the showtime and
-  -- the expiry out of the index search and out of reach of a partial index, so the planner cannot read every hold
-  -- of the showtime (bookings_showtime_idx) or every live hold there is (bookings_held_expiry_idx) instead.
-  SELECT count(*) INTO v_held
+  -- The limits count live holds across showtimes, so the holds of one customer, and those from one address, are
+  -- counted and made one after the other: each under a lock of its own, always the address's before the customer's,
+  -- so that two holds never wait for each other the other way round.
+  IF p_address IS NOT NULL THEN
+    PERFORM pg_advisory_xact_lock(hashtext('hold_seats:address'), hashtext(p_address));
+  END IF;
+  PERFORM pg_advisory_xact_lock(hashtext('hold_seats:customer'), hashtext(p_user::text));
+  -- Through the customer's own bookings (bookings_user_idx), always: `IS TRUE` keeps the status and the expiry out
+  -- of the index search and out of reach of a partial index, so the planner cannot read every live hold there is
+  -- (bookings_held_expiry_idx, bookings_live_seat_unique) instead.
+  SELECT count(*) FILTER (WHERE b.showtime_id = p_showtime), count(*)
+    INTO v_held_here, v_held
     FROM bookings b
    WHERE b.user_id = p_user
-     AND (b.status = 'HELD' AND b.showtime_id = p_showtime AND b.expires_at > now()) IS TRUE;
-  IF v_held + cardinality(p_seats) > p_max_live THEN
-    RETURN QUERY SELECT 'hold_limit', NULL::uuid, NULL::uuid, NULL::timestamptz, v_held::text;
+     AND (b.status = 'HELD' AND b.expires_at > now()) IS TRUE;
+  IF v_held_here + cardinality(p_seats) > p_max_live THEN
+    RETURN QUERY SELECT 'hold_limit', NULL::uuid, NULL::uuid, NULL::timestamptz,
+      json_build_object('scope', 'showtime', 'held', v_held_here, 'max', p_max_live)::text;
     RETURN;
+  END IF;
+  IF v_held + cardinality(p_seats) > p_max_user THEN
+    RETURN QUERY SELECT 'hold_limit', NULL::uuid, NULL::uuid, NULL::timestamptz,
+      json_build_object('scope', 'customer', 'held', v_held, 'max', p_max_user)::text;
+    RETURN;
+  END IF;
+  IF p_address IS NOT NULL THEN
+    -- The live holds from this address, by their key (bookings_held_address_idx, an expression over the status).
+    SELECT count(*) INTO v_held_address
+      FROM bookings b
+     WHERE (CASE WHEN b.status = 'HELD' THEN b.client_address END) = p_address
+       AND b.client_address IS NOT NULL AND b.expires_at > now();
+    IF v_held_address + cardinality(p_seats) > p_max_address THEN
+      RETURN QUERY SELECT 'hold_limit', NULL::uuid, NULL::uuid, NULL::timestamptz,
+        json_build_object('scope', 'address', 'held', v_held_address, 'max', p_max_address)::text;
+      RETURN;
+    END IF;
   END IF;
 
   -- Holds of these seats that ran out but were not swept yet are retired first, in seat order; each only if it
@@ -116,8 +150,8 @@ BEGIN
   END LOOP;
 
   WITH won AS (
-    INSERT INTO bookings AS b (showtime_id, seat_id, user_id, status, expires_at, price_cents)
-    SELECT p_showtime, x, p_user, 'HELD', now() + p_minutes * interval '1 minute', v_price
+    INSERT INTO bookings AS b (showtime_id, seat_id, user_id, status, expires_at, price_cents, client_address)
+    SELECT p_showtime, x, p_user, 'HELD', now() + p_minutes * interval '1 minute', v_price, p_address
       FROM unnest(p_seats) AS x
      ORDER BY x
     ON CONFLICT (showtime_id, seat_id) WHERE status IN ('HELD', 'CONFIRMED') DO NOTHING

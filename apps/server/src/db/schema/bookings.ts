@@ -28,6 +28,10 @@ export const bookings = pgTable(
     expiresAt: timestamp('expires_at', { withTimezone: true }),
     priceCents: integer('price_cents').notNull(),
     checkoutSessionId: uuid('checkout_session_id'),
+    /** The client address the hold came from (after TRUST_PROXY), for the per-address hold limit; null when off. */
+    clientAddress: text('client_address'),
+    /** When checkout extended this hold to the payment window: a hold is extended once (DESIGN §6.1). */
+    extendedAt: timestamp('extended_at', { withTimezone: true }),
     confirmedAt: timestamp('confirmed_at', { withTimezone: true }),
     checkedInAt: timestamp('checked_in_at', { withTimezone: true }),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
@@ -43,6 +47,12 @@ export const bookings = pgTable(
       .on(t.expiresAt)
       .where(sql`${t.status} = 'HELD'`),
     index('bookings_checkout_idx').on(t.checkoutSessionId),
+    // The per-address hold limit (hold_seats) counts an address's live holds by this key. An expression rather than
+    // a partial index on status: a query naming the status could be planned into walking another partial index
+    // over every live hold (bookings_live_seat_unique) once the table was analyzed while empty (decision 011).
+    index('bookings_held_address_idx')
+      .on(sql`(case when ${t.status} = 'HELD' then ${t.clientAddress} end)`, t.expiresAt)
+      .where(sql`${t.clientAddress} is not null`),
     check(
       'bookings_status_check',
       sql`${t.status} in ('HELD', 'CONFIRMED', 'CANCELLED', 'EXPIRED', 'REFUNDED')`,

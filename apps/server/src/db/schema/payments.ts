@@ -13,6 +13,8 @@ export const CHECKOUT_STATUSES = [
   'cancelled',
   'refunded',
   'partially_refunded',
+  /** Replaced by a newer checkout of the same holds (one open session per booking, DESIGN §6.1): never payable. */
+  'superseded',
 ] as const;
 export type CheckoutStatus = (typeof CHECKOUT_STATUSES)[number];
 
@@ -44,7 +46,7 @@ export const checkoutSessions = pgTable(
     index('checkout_sessions_user_idx').on(t.userId),
     check(
       'checkout_sessions_status_check',
-      sql`${t.status} in ('open', 'paid', 'expired', 'cancelled', 'refunded', 'partially_refunded')`,
+      sql`${t.status} in ('open', 'paid', 'expired', 'cancelled', 'refunded', 'partially_refunded', 'superseded')`,
     ),
     check('checkout_sessions_provider_check', sql`${t.provider} in ('local', 'stripe')`),
     check('checkout_sessions_amount_check', sql`${t.amountCents} > 0`),

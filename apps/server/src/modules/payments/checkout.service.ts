@@ -1,5 +1,6 @@
 import { and, asc, eq, inArray, sql } from 'drizzle-orm';
 import { PAYMENT_WINDOW_MINUTES, type CheckoutResponse } from '@cinema/contract';
+import type { Tx } from '../../db/database.ts';
 import { liveHold } from '../../db/live-booking.ts';
 import {
   bookings,
@@ -9,7 +10,7 @@ import {
   seats,
   showtimes,
 } from '../../db/schema/index.ts';
-import { AppError, conflict, forbidden } from '../../errors.ts';
+import { AppError, conflict } from '../../errors.ts';
 import type { PaymentDeps } from './payment-deps.ts';
 
 export const CURRENCY = 'usd';
@@ -26,12 +27,72 @@ export function seatName(seat: { row: number; number: number }): string {
   return `Row ${letters} Seat ${seat.number}`;
 }
 
+/** A checkout session closed before it was paid, as its provider knows it. */
+export interface ClosedCheckout {
+  id: string;
+  provider: 'local' | 'stripe';
+  providerSessionId: string | null;
+}
+
+/**
+ * Closes the open checkout sessions that pay for any of these bookings, inside the caller's transaction, so none of
+ * them can be paid any more (DESIGN §6.1: one open session per booking; cancelling holds closes their sessions).
+ * Call it before locking the bookings: fulfilment locks a session before its bookings, and so must everyone.
+ * Publish `checkoutsClosed` with the result after commit, so the provider closes its copies too.
+ */
+export async function closeOpenCheckouts(
+  tx: Tx,
+  bookingIds: string[],
+  status: 'superseded' | 'cancelled',
+): Promise<ClosedCheckout[]> {
+  if (bookingIds.length === 0) return [];
+  return tx
+    .update(checkoutSessions)
+    .set({ status })
+    .where(
+      and(
+        eq(checkoutSessions.status, 'open'),
+        inArray(
+          checkoutSessions.id,
+          tx
+            .select({ id: checkoutSessionBookings.sessionId })
+            .from(checkoutSessionBookings)
+            .where(inArray(checkoutSessionBookings.bookingId, bookingIds)),
+        ),
+      ),
+    )
+    .returning({
+      id: checkoutSessions.id,
+      provider: checkoutSessions.provider,
+      providerSessionId: checkoutSessions.providerSessionId,
+    });
+}
+
+/** Tells the providers to close sessions that were closed here (after commit). */
+export function publishClosedCheckouts(
+  { events }: PaymentDeps | Pick<PaymentDeps, 'events'>,
+  closed: ClosedCheckout[],
+) {
+  const sessions = closed.flatMap((c) =>
+    c.providerSessionId ? [{ provider: c.provider, providerSessionId: c.providerSessionId }] : [],
+  );
+  if (sessions.length > 0) events.publish('checkoutsClosed', { sessions });
+}
+
 interface PreparedCheckout {
   sessionId: string;
   expiresAt: Date;
   lines: { name: string; amountCents: number }[];
   /** The holds as they were, to put back if the provider cannot start the payment. */
-  previous: { id: string; showtimeId: string; expiresAt: Date | null; checkoutSessionId: string | null }[];
+  previous: {
+    id: string;
+    showtimeId: string;
+    expiresAt: Date | null;
+    checkoutSessionId: string | null;
+    extendedAt: Date | null;
+  }[];
+  /** Earlier open sessions of these holds, closed by this one (reopened if the provider fails). */
+  superseded: ClosedCheckout[];
 }
 
 /** Extending or restoring holds changes what their holders' seat maps say, without any seat changing status. */
@@ -42,19 +103,22 @@ function seatMapsStale({ events }: PaymentDeps, prepared: PreparedCheckout) {
 }
 
 /**
- * Starts paying for the caller's own live holds: in one short transaction prices them from their showtimes,
- * extends them to the payment window and records the session; then (no transaction open) asks the provider.
+ * Starts paying for the caller's own live holds: in one short transaction closes their earlier open sessions,
+ * prices them from their showtimes, extends them to the payment window (once in a hold's life, never past
+ * HOLD_MINUTES + 30 minutes from the hold) and records the session; then (no transaction open) asks the provider.
  */
 export async function startCheckout(
   deps: PaymentDeps,
   input: { userId: string; email: string; bookingIds: string[] },
 ): Promise<CheckoutResponse> {
-  const { db, providers, log } = deps;
+  const { db, providers, log, config } = deps;
   const provider = providers.get();
   if (!provider) throw new AppError(502, 'payment_provider_error', 'Payments are not configured');
   const bookingIds = [...new Set(input.bookingIds.map((id) => id.toLowerCase()))].sort();
 
   const prepared = await db.transaction(async (tx): Promise<PreparedCheckout> => {
+    // Before the bookings are locked: a session is locked before its bookings, by fulfilment too.
+    const superseded = await closeOpenCheckouts(tx, bookingIds, 'superseded');
     const rows = await tx
       .select({
         id: bookings.id,
@@ -63,6 +127,7 @@ export async function startCheckout(
         status: bookings.status,
         expiresAt: bookings.expiresAt,
         checkoutSessionId: bookings.checkoutSessionId,
+        extendedAt: bookings.extendedAt,
         live: sql<boolean>`${liveHold}`,
         started: sql<boolean>`${showtimes.startsAt} <= now()`,
         priceCents: showtimes.priceCents,
@@ -86,8 +151,12 @@ export async function startCheckout(
         bookingIds: bookingIds.filter((id) => !found.has(id)),
       });
     }
-    if (rows.some((r) => r.userId !== input.userId)) {
-      throw forbidden('You can only pay for your own seat holds');
+    // Someone else's booking is answered like one that does not exist: nobody learns which ids are real.
+    const foreign = rows.filter((r) => r.userId !== input.userId);
+    if (foreign.length > 0) {
+      throw new AppError(404, 'not_found', 'Some of these bookings do not exist', {
+        bookingIds: foreign.map((r) => r.id),
+      });
     }
     const paid = rows.filter((r) => r.status === 'CONFIRMED');
     if (paid.length > 0) {
@@ -124,9 +193,19 @@ export async function startCheckout(
         priceCents: r.priceCents,
       })),
     );
+    // Extended to the payment window once, and never past the hold's life: HOLD_MINUTES + 30 minutes from the
+    // hold, however often checkout starts.
+    const lifeSeconds = (config.holdMinutes + PAYMENT_WINDOW_MINUTES) * 60;
     await tx
       .update(bookings)
-      .set({ expiresAt: session!.expiresAt, checkoutSessionId: session!.id, updatedAt: sql`now()` })
+      .set({
+        expiresAt: sql`case when ${bookings.extendedAt} is null
+          then least(${session!.expiresAt.toISOString()}::timestamptz, ${bookings.createdAt} + make_interval(secs => ${lifeSeconds}))
+          else ${bookings.expiresAt} end`,
+        extendedAt: sql`coalesce(${bookings.extendedAt}, now())`,
+        checkoutSessionId: session!.id,
+        updatedAt: sql`now()`,
+      })
       .where(and(inArray(bookings.id, bookingIds), eq(bookings.status, 'HELD')));
 
     return {
@@ -140,7 +219,9 @@ export async function startCheckout(
         showtimeId: r.showtimeId,
         expiresAt: r.expiresAt,
         checkoutSessionId: r.checkoutSessionId,
+        extendedAt: r.extendedAt,
       })),
+      superseded,
     };
   });
   seatMapsStale(deps, prepared);
@@ -157,6 +238,7 @@ export async function startCheckout(
       .update(checkoutSessions)
       .set({ providerSessionId: created.providerSessionId, url: created.url })
       .where(eq(checkoutSessions.id, prepared.sessionId));
+    publishClosedCheckouts(deps, prepared.superseded);
     return { sessionId: prepared.sessionId, url: created.url };
   } catch (err) {
     log.error({ err, sessionId: prepared.sessionId }, 'payment provider could not create a session');
@@ -169,17 +251,39 @@ export async function startCheckout(
   }
 }
 
-/** The provider failed: the session is closed and the holds get back their own expiry. */
+/**
+ * The provider failed: the session is closed, the sessions it replaced are open again (nothing closed them at
+ * the provider yet) and the holds get back their own expiry.
+ */
 async function undoCheckout(deps: PaymentDeps, prepared: PreparedCheckout) {
   await deps.db.transaction(async (tx) => {
     await tx
       .update(checkoutSessions)
       .set({ status: 'cancelled' })
       .where(and(eq(checkoutSessions.id, prepared.sessionId), eq(checkoutSessions.status, 'open')));
+    if (prepared.superseded.length > 0) {
+      await tx
+        .update(checkoutSessions)
+        .set({ status: 'open' })
+        .where(
+          and(
+            inArray(
+              checkoutSessions.id,
+              prepared.superseded.map((c) => c.id),
+            ),
+            eq(checkoutSessions.status, 'superseded'),
+          ),
+        );
+    }
     for (const b of prepared.previous) {
       await tx
         .update(bookings)
-        .set({ expiresAt: b.expiresAt, checkoutSessionId: b.checkoutSessionId, updatedAt: sql`now()` })
+        .set({
+          expiresAt: b.expiresAt,
+          checkoutSessionId: b.checkoutSessionId,
+          extendedAt: b.extendedAt,
+          updatedAt: sql`now()`,
+        })
         .where(
           and(
             eq(bookings.id, b.id),

@@ -121,8 +121,8 @@ export async function fulfilCheckout(
 ): Promise<FulfilmentOutcome> {
   const outcome = await deps.db.transaction(async (tx) => {
     // The guard: only one caller moves the session to paid; every other call (a replay, the lookup racing the
-    // webhook) finds nothing to update. An expired or cancelled session was still paid for if the provider
-    // says so, so its seats are confirmed when free and refunded otherwise.
+    // webhook) finds nothing to update. An expired, cancelled or superseded session was still paid for if the
+    // provider says so, so its seats are confirmed when free and refunded otherwise.
     const [session] = await tx
       .update(checkoutSessions)
       .set({
@@ -133,7 +133,7 @@ export async function fulfilCheckout(
       .where(
         and(
           eq(checkoutSessions.id, sessionId),
-          inArray(checkoutSessions.status, ['open', 'expired', 'cancelled']),
+          inArray(checkoutSessions.status, ['open', 'expired', 'cancelled', 'superseded']),
         ),
       )
       .returning({ id: checkoutSessions.id });

@@ -30,7 +30,8 @@ button { font: inherit; font-weight: 700; border-radius: 10px; padding: 12px 20p
 .decline { background: #fff; color: #8a1c1c; border: 1px solid #d8a3a3; }
 .decline:hover { background: #fbeaea; }
 a { color: #1d4fb8; font-weight: 600; }
-.cancel { margin-left: auto; padding: 12px 4px; }
+.cancel-form { margin-left: auto; }
+.link { background: none; color: #1d4fb8; font-weight: 600; text-decoration: underline; padding: 12px 4px; }
 :focus-visible { outline: 3px solid #1d4fb8; outline-offset: 2px; }
 .alert { border-radius: 10px; padding: 12px 14px; margin: 0 0 20px; font-size: 15px; }
 .alert.bad { background: #fbeaea; color: #7a1515; border: 1px solid #e6b3b3; }
@@ -93,7 +94,7 @@ ${content}
 </html>`;
 }
 
-export type PageNotice = 'declined' | 'expired' | 'cancelled' | 'paid';
+export type PageNotice = 'declined' | 'expired' | 'cancelled' | 'superseded' | 'paid';
 
 const notices: Record<PageNotice, { kind: 'bad' | 'info'; text: string }> = {
   declined: {
@@ -102,6 +103,10 @@ const notices: Record<PageNotice, { kind: 'bad' | 'info'; text: string }> = {
   },
   expired: { kind: 'info', text: 'This checkout has expired and its seats were released.' },
   cancelled: { kind: 'info', text: 'This checkout was cancelled and its seats were released.' },
+  superseded: {
+    kind: 'info',
+    text: 'This checkout was replaced by a newer one for the same seats. Nothing was charged here: please pay on the newest checkout page.',
+  },
   paid: { kind: 'info', text: 'This checkout is already paid.' },
 };
 
@@ -133,7 +138,7 @@ ${items.map((i) => `<li><span>${seatName(i)}</span><span>${dollars(i.priceCents)
       ? payable
         ? undefined
         : 'expired'
-      : summary.status === 'cancelled' || summary.status === 'expired'
+      : summary.status === 'cancelled' || summary.status === 'expired' || summary.status === 'superseded'
         ? summary.status
         : 'paid');
   const alert = shown
@@ -146,7 +151,7 @@ ${items.map((i) => `<li><span>${seatName(i)}</span><span>${dollars(i.priceCents)
 <div class="actions">
 <form method="post" action="${base}/pay"><button type="submit" class="pay">Pay</button></form>
 <form method="post" action="${base}/decline"><button type="submit" class="decline">Decline</button></form>
-<a class="cancel" href="${base}/cancel">Cancel</a>
+<form method="post" action="${base}/cancel" class="cancel-form"><button type="submit" class="link">Cancel</button></form>
 </div>
 <p class="muted">Your seats are held until ${time(summary.expiresAt)}.</p>`
     : shown === 'paid'

@@ -75,7 +75,14 @@ export const localCheckoutRoutes: FastifyPluginAsyncZod<{ deps: PaymentDeps }> =
     },
   );
 
+  // An old link to the cancel address only shows the page: a GET never changes anything.
   app.get(
+    '/pay/local/:id/cancel',
+    { schema: schema('The hosted test checkout page (an old Cancel link)') },
+    (request, reply) => showPage(reply, request.params.id),
+  );
+
+  app.post(
     '/pay/local/:id/cancel',
     { schema: schema('Cancel a local test checkout: releases its holds, then 303 to the cancel page') },
     async (request, reply) => {

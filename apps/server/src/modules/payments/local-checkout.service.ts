@@ -72,7 +72,7 @@ export async function getCheckoutSummary(db: Queryable, sessionId: string): Prom
   };
 }
 
-export type LocalPaymentResult = 'paid' | 'expired' | 'cancelled' | 'not_found';
+export type LocalPaymentResult = 'paid' | 'expired' | 'cancelled' | 'superseded' | 'not_found';
 
 /**
  * The local page's Pay button: "charges" an open local session inside its window and fulfils it through the
@@ -92,7 +92,7 @@ export async function payLocalCheckout(deps: PaymentDeps, sessionId: string): Pr
 
 // What a closed session means for the page: paid (even if partly refunded), or not payable any more.
 const closedResult = (status: Exclude<CheckoutStatus, 'open'>): LocalPaymentResult =>
-  status === 'cancelled' || status === 'expired' ? status : 'paid';
+  status === 'cancelled' || status === 'expired' || status === 'superseded' ? status : 'paid';
 
 /** The local page's Cancel link: closes an open local session and releases its holds. */
 export async function cancelLocalCheckout(deps: PaymentDeps, sessionId: string): Promise<LocalPaymentResult> {

@@ -21,6 +21,8 @@ const lookupStatus: Record<CheckoutStatus, LookupResponse['status']> = {
   refunded: 'refunded',
   expired: 'expired',
   cancelled: 'cancelled',
+  // Replaced by a newer checkout of the same seats: this one can no longer be paid.
+  superseded: 'expired',
 };
 
 async function findSession(db: Queryable, idOrProviderId: string) {

@@ -114,7 +114,11 @@ describe.each(engines)('payments with the local provider on %s', (engine) => {
     expect(page.body).toContain('$27.00');
     expect(page.body).toContain('>Pay</button>');
     expect(page.body).toContain('>Decline</button>');
-    expect(page.body).toContain(`href="/api/pay/local/${sessionId}/cancel">Cancel</a>`);
+    // Cancel changes state, so it is a form posted, never a link followed.
+    expect(page.body).toContain(
+      `<form method="post" action="/api/pay/local/${sessionId}/cancel" class="cancel-form"><button type="submit" class="link">Cancel</button></form>`,
+    );
+    expect(page.body).not.toContain(`href="/api/pay/local/${sessionId}/cancel"`);
 
     const broadcast = vi.spyOn(app.realtime, 'broadcastSeats');
     const pay = await app.inject({
@@ -184,7 +188,13 @@ describe.each(engines)('payments with the local provider on %s', (engine) => {
     const { sessionId } = await startCheckout(app, alice, ids);
     const broadcast = vi.spyOn(app.realtime, 'broadcastSeats');
 
-    const cancel = await app.inject({ method: 'GET', url: `/api/pay/local/${sessionId}/cancel` });
+    // A GET of the old cancel address only shows the page.
+    const looked = await app.inject({ method: 'GET', url: `/api/pay/local/${sessionId}/cancel` });
+    expect(looked.statusCode).toBe(200);
+    expect(looked.body).toContain('>Pay</button>');
+    expect((await bookingRows(app, ids)).map((b) => b.status)).toEqual(['HELD', 'HELD']);
+
+    const cancel = await app.inject({ method: 'POST', url: `/api/pay/local/${sessionId}/cancel` });
     expect(cancel.statusCode).toBe(303);
     expect(cancel.headers.location).toBe('/checkout/cancel');
     expect(await seatStatuses(app, show.showtimeId, seatIds)).toEqual(['AVAILABLE', 'AVAILABLE']);
@@ -220,9 +230,12 @@ describe.each(engines)('payments with the local provider on %s', (engine) => {
 
   it('refuses to check out what is not a live hold of mine', async () => {
     const [bobs] = await hold(app, bob, show.showtimeId, [show.seatIds[3]![1]!]);
+    // Someone else's booking is answered exactly like one that does not exist.
     const other = await checkout(app, alice, [bobs]);
-    expect(other.statusCode).toBe(403);
-    expect(other.json()).toMatchObject({ code: 'forbidden', error: expect.stringContaining('your own') });
+    const nobodys = await checkout(app, alice, ['00000000-0000-4000-8000-000000000000']);
+    expect(other.statusCode).toBe(404);
+    expect(nobodys.statusCode).toBe(404);
+    expect(other.json()).toEqual({ ...nobodys.json(), bookingIds: [bobs] });
 
     const [stale] = await hold(app, alice, show.showtimeId, [show.seatIds[3]![2]!]);
     await app.database.db

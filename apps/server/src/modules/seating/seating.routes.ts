@@ -7,7 +7,7 @@ import {
   HoldBodySchema,
   HoldResponseSchema,
   IdParamsSchema,
-  SeatConflictErrorSchema,
+  HoldErrorSchema,
   SeatMapSchema,
   type SeatMap,
 } from '@cinema/contract';
@@ -65,10 +65,10 @@ export const seatingRoutes: FastifyPluginAsyncZod = async (app) => {
         body: HoldBodySchema,
         response: {
           201: HoldResponseSchema,
-          400: SeatConflictErrorSchema.partial({ seatIds: true }),
+          400: HoldErrorSchema,
           401: ErrorSchema,
           404: ErrorSchema,
-          409: SeatConflictErrorSchema.partial({ seatIds: true }),
+          409: HoldErrorSchema,
           429: ErrorSchema,
         },
       },
@@ -78,6 +78,7 @@ export const seatingRoutes: FastifyPluginAsyncZod = async (app) => {
         showtimeId: request.params.id,
         userId: request.user!.id,
         seatIds: request.body.seatIds,
+        clientAddress: request.ip,
       });
       return reply.status(201).send(held);
     },

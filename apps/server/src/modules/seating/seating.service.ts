@@ -18,6 +18,7 @@ import { liveBooking, liveHold } from '../../db/live-booking.ts';
 import { bookings, halls, movies, seats, showtimes } from '../../db/schema/index.ts';
 import { AppError, badRequest, conflict, notFound } from '../../errors.ts';
 import { publishSeatChanges } from '../../events.ts';
+import { closeOpenCheckouts, publishClosedCheckouts } from '../payments/checkout.service.ts';
 
 /** One seat of a stored seat map, with the live booking that occupies it (if any), whoever holds it. */
 export interface SnapshotSeat {
@@ -164,7 +165,10 @@ export type HoldResult =
   | { outcome: 'held'; bookings: { id: string; seatId: string }[]; expiresAt: Date }
   | { outcome: 'showtime_not_found' | 'showtime_started' }
   | { outcome: 'seats_not_in_hall' | 'seat_unavailable'; seatIds: string[] }
-  | { outcome: 'hold_limit'; held: number };
+  | { outcome: 'hold_limit'; scope: HoldLimitScope; held: number; max: number };
+
+/** Which limit a refused hold ran into: per showtime, per customer across showtimes, or per client address. */
+export type HoldLimitScope = 'showtime' | 'customer' | 'address';
 
 /** Reads hold_seats' rows: one row per booking when held, else one row naming the refusal. */
 export function readHoldRows(rows: HoldRow[]): HoldResult {
@@ -183,8 +187,14 @@ export function readHoldRows(rows: HoldRow[]): HoldResult {
     case 'seats_not_in_hall':
     case 'seat_unavailable':
       return { outcome: first.outcome, seatIds: JSON.parse(first.detail ?? '[]') as string[] };
-    case 'hold_limit':
-      return { outcome: 'hold_limit', held: Number(first.detail) };
+    case 'hold_limit': {
+      const { scope, held, max } = JSON.parse(first.detail!) as {
+        scope: HoldLimitScope;
+        held: number;
+        max: number;
+      };
+      return { outcome: 'hold_limit', scope, held, max };
+    }
     default:
       throw new Error(`hold_seats answered an unknown outcome: ${String(first.outcome satisfies never)}`);
   }
@@ -199,12 +209,16 @@ function holdRefusal(refusal: Exclude<HoldResult, { outcome: 'held' }>): AppErro
       return conflict('This showtime has already started', 'showtime_started');
     case 'seats_not_in_hall':
       return badRequest('Some seats are not in this showtime’s hall', { seatIds: refusal.seatIds });
-    case 'hold_limit':
-      return conflict(
-        `You can hold at most ${MAX_LIVE_HOLDS_PER_SHOWTIME} seats for a showtime (you hold ${refusal.held})`,
-        'hold_limit',
-        { held: refusal.held },
-      );
+    case 'hold_limit': {
+      const { scope, held, max } = refusal;
+      const message = {
+        showtime: `You can hold at most ${max} seats for a showtime (you hold ${held})`,
+        customer: `You can hold at most ${max} seats at a time (you hold ${held}). Pay for or cancel some first.`,
+        address: `Too many seats are held from your network right now (at most ${max}). Please try again once some are paid for or released.`,
+      }[scope];
+      // The address's count is other people's business: only the customer's own counts are told.
+      return conflict(message, 'hold_limit', scope === 'address' ? { scope } : { scope, held, max });
+    }
     case 'seat_unavailable':
       return conflict('Some seats are no longer available', 'seat_unavailable', { seatIds: refusal.seatIds });
   }
@@ -226,7 +240,8 @@ function prepareHold(db: Db) {
     .from(
       sql`hold_seats(${sql.placeholder('showtimeId')}::uuid, ${sql.placeholder('userId')}::uuid,
         ${sql.placeholder('seatIds')}::uuid[], ${sql.placeholder('minutes')}::float8,
-        ${sql.placeholder('maxLive')}::int)`,
+        ${sql.placeholder('maxLive')}::int, ${sql.placeholder('maxUser')}::int,
+        ${sql.placeholder('address')}::text, ${sql.placeholder('maxAddress')}::int)`,
     )
     .prepare('hold_seats');
 }
@@ -237,7 +252,7 @@ function prepareHold(db: Db) {
  */
 export async function holdSeats(
   { db, events, config }: Deps,
-  input: { showtimeId: string; userId: string; seatIds: string[] },
+  input: { showtimeId: string; userId: string; seatIds: string[]; clientAddress: string },
 ): Promise<HoldResponse> {
   const { userId } = input;
   // Room names and comparisons use the database's lower-case spelling of ids.
@@ -256,6 +271,10 @@ export async function holdSeats(
         seatIds,
         minutes: config.holdMinutes,
         maxLive: MAX_LIVE_HOLDS_PER_SHOWTIME,
+        maxUser: config.maxHeldSeats,
+        // The per-address limit is an abuse limit: lifted with the others by RATE_LIMIT=off.
+        address: config.rateLimit ? input.clientAddress : null,
+        maxAddress: config.maxHeldSeatsPerAddress,
       }),
     ),
   );
@@ -268,18 +287,36 @@ export async function holdSeats(
   return { bookingIds: result.bookings.map((b) => b.id), expiresAt: result.expiresAt.toISOString() };
 }
 
-/** Cancels the caller's own live holds among the given bookings; anything else is left alone and not counted. */
+/**
+ * Cancels the caller's own live holds among the given bookings (anything else is left alone and not counted), and
+ * closes every open checkout session that pays for them: a cancelled hold can never be paid (DESIGN §6.1).
+ */
 export async function cancelHolds(
-  { db, events }: Deps,
+  deps: Deps,
   input: { userId: string; bookingIds: string[] },
 ): Promise<{ ok: true; cancelled: number }> {
-  const cancelled = await withRetry(() =>
-    db
-      .update(bookings)
-      .set({ status: 'CANCELLED', updatedAt: sql`now()` })
-      .where(and(inArray(bookings.id, input.bookingIds), eq(bookings.userId, input.userId), liveHold))
-      .returning({ showtimeId: bookings.showtimeId, seatId: bookings.seatId }),
+  const { db, events } = deps;
+  const { cancelled, closed } = await withRetry(() =>
+    db.transaction(async (tx) => {
+      const mine = await tx
+        .select({ id: bookings.id })
+        .from(bookings)
+        .where(and(inArray(bookings.id, input.bookingIds), eq(bookings.userId, input.userId), liveHold));
+      const ids = mine.map((b) => b.id);
+      // The sessions first: fulfilment locks a session before its bookings.
+      const closed = await closeOpenCheckouts(tx, ids, 'cancelled');
+      const cancelled =
+        ids.length === 0
+          ? []
+          : await tx
+              .update(bookings)
+              .set({ status: 'CANCELLED', updatedAt: sql`now()` })
+              .where(and(inArray(bookings.id, ids), liveHold))
+              .returning({ showtimeId: bookings.showtimeId, seatId: bookings.seatId });
+      return { cancelled, closed };
+    }),
   );
+  publishClosedCheckouts(deps, closed);
   publishSeatChanges(
     events,
     cancelled.map((c) => ({ ...c, status: 'AVAILABLE' as const })),

@@ -15,6 +15,8 @@ export function createLocalProvider(publicUrl: string): PaymentProvider {
     async getSessionState() {
       return { state: 'open' };
     },
+    // Our own page refuses every session that is not open: there is nothing else to close.
+    async expireSession() {},
     async refund() {
       return { refundId: `local_re_${randomUUID()}` };
     },

@@ -47,6 +47,8 @@ export interface PaymentProvider {
   createSession(input: CreateProviderSessionInput): Promise<ProviderSession>;
   getSessionState(providerSessionId: string): Promise<ProviderSessionState>;
   refund(input: RefundInput): Promise<{ refundId: string }>;
+  /** Closes a session at the provider so it can no longer be paid (a session already closed is fine). */
+  expireSession(providerSessionId: string): Promise<void>;
   /** Verifies the signature over the raw body and parses the event; throws WebhookSignatureError. */
   parseWebhook(rawBody: Buffer, headers: Record<string, string | string[] | undefined>): PaymentEvent;
 }

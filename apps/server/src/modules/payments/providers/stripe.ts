@@ -81,6 +81,12 @@ export function createStripeProvider(options: StripeProviderOptions): PaymentPro
       return { state: 'open' };
     },
 
+    async expireSession(providerSessionId) {
+      const session = await stripe.checkout.sessions.retrieve(providerSessionId);
+      // Only an open session can be expired; a completed one is handled by fulfilment (confirm if free, else refund).
+      if (session.status === 'open') await stripe.checkout.sessions.expire(providerSessionId);
+    },
+
     async refund({ paymentId, amountCents, idempotencyKey }) {
       if (!paymentId) throw new Error('No Stripe payment to refund');
       const refund = await stripe.refunds.create(
