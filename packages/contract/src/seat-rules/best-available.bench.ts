@@ -1,28 +1,16 @@
 // Micro-benchmark for bestAvailable (DESIGN §6.2: under 2 ms for a 1,000-seat hall). A hall of 25 rows of 40
 // seats with two aisles (10 | 20 | 10), premium rows at the back third, sofa pairs in the last row and wheelchair
-// spaces with companions at the ends of row A; half the seats taken at random (seeded, so every run measures the
-// same halls). Each request asks for 1 to 10 seats, now and then of a type.
+// spaces with companions at the ends of row A; half the seats taken at random. The caller brings the random source
+// (the bench's seededRandom from apps/server/src/modules/demo, so every run measures the same halls). Each request
+// asks for 1 to 10 seats, now and then of a type.
 import { bestAvailable, type BestAvailableOptions } from './best-available.ts';
 import type { RuleCell, RuleRow, SeatType } from './types.ts';
 
 // The contract is compiled without DOM or Node types; both provide this clock.
 declare const performance: { now(): number };
 
-/** A small seeded generator (mulberry32), so the halls are the same on every run. */
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
-/** A 1,000-seat hall with about `takenShare` of its seats taken. */
-export function thousandSeatHall(seed: number, takenShare = 0.5): RuleRow[] {
-  const next = random(seed);
+/** A 1,000-seat hall with about `takenShare` of its seats taken (`random` gives numbers in [0, 1)). */
+export function thousandSeatHall(random: () => number, takenShare = 0.5): RuleRow[] {
   return Array.from({ length: 25 }, (_, r) => {
     const label = String.fromCharCode(65 + r);
     const cells: RuleCell[] = [];
@@ -37,7 +25,7 @@ export function thousandSeatHall(seed: number, takenShare = 0.5): RuleRow[] {
     // Sofa pairs are sold whole, so a pair is taken whole; every other seat on its own.
     for (let i = 0; i < cells.length; i++) {
       const cell = cells[i]!;
-      if (cell.kind !== 'SEAT' || next() >= takenShare) continue;
+      if (cell.kind !== 'SEAT' || random() >= takenShare) continue;
       cell.state = 'taken';
       const partner = cells[i + 1];
       if (cell.pairId && partner?.kind === 'SEAT' && partner.pairId === cell.pairId) {
@@ -49,9 +37,12 @@ export function thousandSeatHall(seed: number, takenShare = 0.5): RuleRow[] {
   });
 }
 
-/** Times `requests` calls of bestAvailable on 1,000-seat halls, half taken; milliseconds per call. */
-export function measureBestAvailable(requests = 2000): { p50Ms: number; p99Ms: number; maxMs: number } {
-  const halls = Array.from({ length: 20 }, (_, k) => thousandSeatHall(k + 1));
+/** Times `requests` calls of bestAvailable on twenty 1,000-seat halls, half taken; milliseconds per call. */
+export function measureBestAvailable(
+  random: () => number,
+  requests = 2000,
+): { p50Ms: number; p99Ms: number; maxMs: number } {
+  const halls = Array.from({ length: 20 }, () => thousandSeatHall(random));
   const types: (SeatType | undefined)[] = [
     undefined,
     undefined,

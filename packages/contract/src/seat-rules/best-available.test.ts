@@ -87,11 +87,12 @@ describe('bestAvailable', () => {
     expect(bestAvailable([], 1)).toBeNull();
   });
 
+  const typeArb = fc.oneof(
+    { arbitrary: fc.constant(undefined), weight: 3 },
+    { arbitrary: fc.constantFrom<SeatType>(...SEAT_TYPES), weight: 2 },
+  );
+
   it('follows the rules on random halls, and keeps a party together whenever a brute-force search can', () => {
-    const typeArb = fc.oneof(
-      { arbitrary: fc.constant(undefined), weight: 3 },
-      { arbitrary: fc.constantFrom<SeatType>(...SEAT_TYPES), weight: 2 },
-    );
     fc.assert(
       fc.property(rowsArb(4, 8, 4), fc.integer({ min: 1, max: 4 }), typeArb, (text, count, type) => {
         const rows = hall(...text);
@@ -101,13 +102,7 @@ describe('bestAvailable', () => {
           expect(brute.any).toBe(false);
           return;
         }
-        const seats = got.map((id) => positions(rows).get(id)!.seat);
-        expect(new Set(got).size).toBe(count);
-        expect(seats.every((seat) => seat.state === 'free' && brute.allowed(seat.type))).toBe(true);
-        expect(halfSofas(seatsOf(rows), got)).toEqual([]);
-        expect(companionsWithoutWheelchair(seatsOf(rows), got)).toEqual([]);
-        if (type === 'WHEELCHAIR') expect(seats.some((seat) => seat.type === 'WHEELCHAIR')).toBe(true);
-        expect(singleSeatGapVerdict(rows, got).ok).toBe(true);
+        expectAllowed(rows, got, count, type);
         const key = keyOf(rows, got);
         if (brute.anyBlockAllowed) expect(key.blocks).toBe(1);
         // Leaving nobody alone, nothing beats it. Leaving a seat alone, it is either the best block the verdict
@@ -123,10 +118,47 @@ describe('bestAvailable', () => {
         }
         expect(bestAvailable(rows, count, { type })).toEqual(got);
       }),
+      { numRuns: 2000 },
+    );
+  });
+
+  it('follows the rules on larger random halls, for parties of up to ten', () => {
+    fc.assert(
+      fc.property(rowsArb(10, 30, 10), fc.integer({ min: 1, max: 10 }), typeArb, (text, count, type) => {
+        const rows = hall(...text);
+        const got = bestAvailable(rows, count, { type });
+        if (got !== null) return expectAllowed(rows, got, count, type);
+        // null: the pool's single seats and whole sofa pairs cannot add up to `count` (with a space if asked).
+        const found = rows.flatMap((cells) => units(cells, (t) => pool(type).includes(t)));
+        const singles = found.filter((unit) => unit.length === 1).length;
+        const pairs = found.length - singles;
+        const addsUp = Array.from({ length: pairs + 1 }, (_, k) => count - 2 * k).some(
+          (n) => n >= 0 && n <= singles,
+        );
+        const space = seatsOf(rows).some((seat) => seat.type === 'WHEELCHAIR' && seat.state === 'free');
+        expect(addsUp && (type !== 'WHEELCHAIR' || space)).toBe(false);
+      }),
       { numRuns: 1000 },
     );
   });
 });
+
+/** Exactly `count` free seats of the pool, sofas whole, a space with companions, no avoidable seat left alone. */
+function expectAllowed(rows: readonly RuleRow[], got: string[], count: number, type: SeatType | undefined) {
+  const seats = got.map((id) => positions(rows).get(id)!.seat);
+  expect(new Set(got).size).toBe(count);
+  expect(seats.every((seat) => seat.state === 'free' && pool(type).includes(seat.type))).toBe(true);
+  expect(halfSofas(seatsOf(rows), got)).toEqual([]);
+  expect(companionsWithoutWheelchair(seatsOf(rows), got)).toEqual([]);
+  if (type === 'WHEELCHAIR') expect(seats.some((seat) => seat.type === 'WHEELCHAIR')).toBe(true);
+  expect(singleSeatGapVerdict(rows, got).ok).toBe(true);
+}
+
+function pool(type: SeatType | undefined): readonly SeatType[] {
+  if (type === undefined) return ['STANDARD', 'PREMIUM', 'SOFA'];
+  if (type === 'WHEELCHAIR') return ['WHEELCHAIR', 'COMPANION'];
+  return type === 'COMPANION' ? [] : [type];
+}
 
 interface Key {
   blocks: number;
@@ -161,15 +193,7 @@ function compareKeys(a: Key, b: Key): number {
 
 /** Every selection of `count` seats the request allows, by enumeration over whole units. */
 function bruteForce(rows: readonly RuleRow[], count: number, type: SeatType | undefined) {
-  const pool: readonly SeatType[] =
-    type === undefined
-      ? ['STANDARD', 'PREMIUM', 'SOFA']
-      : type === 'WHEELCHAIR'
-        ? ['WHEELCHAIR', 'COMPANION']
-        : type === 'COMPANION'
-          ? []
-          : [type];
-  const allowed = (t: SeatType) => pool.includes(t);
+  const allowed = (t: SeatType) => pool(type).includes(t);
   const all = rows.flatMap((cells, r) =>
     units(cells, allowed).map((cols) => cols.map((col) => idAt(rows, r, col))),
   );

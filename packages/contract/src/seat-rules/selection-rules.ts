@@ -9,10 +9,9 @@ function seatsAskedFor(seats: Iterable<RuleSeat>, selectedIds: Iterable<string>)
   return [...new Set(selectedIds)].flatMap((id) => byId.get(id) ?? []);
 }
 
-/**
- * `sofa_pair`: SOFA seats asked for without their partner (the seat sharing their pairId). A partner the customer
- * already holds counts as asked for; a SOFA seat without a pairId or without a partner is always half a sofa.
- */
+// A partner the customer already holds counts as asked for; a SOFA seat without a pairId or without a partner in
+// `seats` is always half a sofa (the layout editor pairs every sofa seat).
+/** `sofa_pair`: SOFA seats asked for without their partner (the seat sharing their pairId). */
 export function halfSofas(
   seats: Iterable<RuleSeat>,
   selectedIds: Iterable<string>,

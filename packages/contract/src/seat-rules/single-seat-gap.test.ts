@@ -165,7 +165,7 @@ describe('singleSeatGapVerdict', () => {
         });
         expect(singleSeatGapVerdict(rows, selected)).toEqual(verdict);
       }),
-      { numRuns: 1500 },
+      { numRuns: 2000 },
     );
   });
 });

@@ -38,10 +38,10 @@ export function strandedSeats(rows: readonly RuleRow[], selectedIds: Iterable<st
   return stranded;
 }
 
-/**
- * Whether the selection may stand under the single-seat-gap rule; when not, the seats it leaves alone and the
- * nearest selection that leaves none (same seats per row and type, smallest total column shift).
- */
+// Not ok: `stranded` names the seats left alone (layout order); `alternative` is the nearest selection leaving
+// none, in layout order: same seats per row and type, the smallest sum of column shifts (seats matched left to
+// right, rows kept as chosen where they leave nobody alone), among equals the seats furthest left.
+/** Whether the selection may stand under the single-seat-gap rule, and if not, what to offer instead. */
 export function singleSeatGapVerdict(
   rows: readonly RuleRow[],
   selectedIds: Iterable<string>,
@@ -66,11 +66,7 @@ export function singleSeatGapVerdict(
   return { ok: false, stranded, alternative };
 }
 
-/**
- * The columns of the choice nearest to `chosen` with as many seats of each type that leaves no seat alone, or
- * null when there is none. Nearest: the smallest sum of column shifts, seats matched in order left to right;
- * among equals, the one whose seats lie furthest left.
- */
+/** The columns of the nearest choice of `chosen`'s seats per type that leaves no seat alone, or null if none does. */
 export function nearestChoiceLeavingNoneAlone(row: PreparedRow, chosen: readonly number[]): number[] | null {
   const search = sameSeatsSearch(row, chosen);
   const table = searchRow(row, search.search);
