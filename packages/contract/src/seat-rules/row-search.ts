@@ -17,7 +17,7 @@ export interface PreparedRow {
   canStrand: boolean[];
   /** Free and sold on its own terms: any free seat except a SOFA seat whose pair is not whole and free. */
   sellable: boolean[];
-  /** The right half of a whole free sofa pair: selected exactly when its left half is. */
+  /** The right half of a sofa pair: selected exactly when its left half is. */
   pairSecond: boolean[];
 }
 
