@@ -86,6 +86,24 @@ export default tseslint.config(
     },
   },
   {
+    // The seat rules ship in the browser bundle too: they import each other and nothing else, not even zod.
+    files: ['packages/contract/src/seat-rules/**/*.ts'],
+    ignores: [
+      'packages/contract/src/seat-rules/**/*.test.ts',
+      'packages/contract/src/seat-rules/test-support.ts',
+    ],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            { regex: '^(?!\\./[\\w.-]+$)', message: 'The seat rules import only their sibling files.' },
+          ],
+        },
+      ],
+    },
+  },
+  {
     files: ['apps/web/**/*.{ts,tsx}'],
     plugins: { 'react-hooks': reactHooks },
     languageOptions: { globals: { ...globals.browser } },

@@ -24,6 +24,14 @@ export default defineConfig({
       },
       {
         test: {
+          name: 'contract',
+          root: './packages/contract',
+          include: ['src/**/*.test.ts'],
+          environment: 'node',
+        },
+      },
+      {
+        test: {
           name: 'e2e',
           root: './e2e',
           include: ['**/*.test.ts'],

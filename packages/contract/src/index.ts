@@ -4,3 +4,4 @@ export * from './auth.ts';
 export * from './catalogue.ts';
 export * from './seats.ts';
 export * from './tickets.ts';
+export * from './seat-rules/index.ts';

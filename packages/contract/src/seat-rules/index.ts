@@ -1,0 +1,6 @@
+// Seat selection rules for halls with real layouts (DESIGN §6.2). Pure and import-free (no zod), so the web app
+// and the server run the very same code.
+export { SEAT_TYPES, type RuleCell, type RuleRow, type RuleSeat, type SeatType } from './types.ts';
+export { strandedSeats, singleSeatGapVerdict, type SingleSeatGapVerdict } from './single-seat-gap.ts';
+export { bestAvailable, type BestAvailableOptions } from './best-available.ts';
+export { blockedSeats, companionsWithoutWheelchair, halfSofas } from './selection-rules.ts';
