@@ -1,6 +1,5 @@
 import Fastify, { type FastifyInstance } from 'fastify';
 import fastifyMultipart from '@fastify/multipart';
-import fastifyRateLimit from '@fastify/rate-limit';
 import fastifySwagger from '@fastify/swagger';
 import fastifySwaggerUi from '@fastify/swagger-ui';
 import {
@@ -16,6 +15,8 @@ import { authPlugin } from './plugins/auth.ts';
 import { dbPlugin } from './plugins/db.ts';
 import { errorsPlugin } from './plugins/errors.ts';
 import { eventsPlugin } from './plugins/events.ts';
+import { rateLimitPlugin } from './plugins/rate-limit.ts';
+import { redisPlugin } from './plugins/redis.ts';
 import { realtimePlugin } from './plugins/realtime.ts';
 import { webPlugin } from './plugins/web.ts';
 import { LOG_REDACT_PATHS, logSerializers, securityPlugin, swaggerCsp } from './plugins/security.ts';
@@ -70,6 +71,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(securityPlugin);
   await app.register(dbPlugin, { database });
   await app.register(eventsPlugin);
+  await app.register(redisPlugin);
   await app.register(realtimePlugin, { redisUrl: config.redisUrl });
   await app.register(socketGuardPlugin);
   await app.register(seatMapCachePlugin);
@@ -77,11 +79,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(paymentProvidersPlugin);
   await app.register(paymentEvents);
   await app.register(authPlugin);
-  // Each route states its own limit (`config.rateLimit`); RATE_LIMIT=off lets every request through.
-  await app.register(fastifyRateLimit, {
-    global: false,
-    allowList: config.rateLimit ? undefined : () => true,
-  });
+  await app.register(rateLimitPlugin);
   await app.register(fastifyMultipart, { limits: { fileSize: MAX_POSTER_BYTES, files: 1, fields: 20 } });
   await app.register(fastifySwagger, {
     openapi: {

@@ -60,7 +60,12 @@ export type LoginBody = z.input<typeof LoginBodySchema>;
 export const AuthResponseSchema = z.object({ user: UserSchema, token: z.string() });
 export type AuthResponse = z.infer<typeof AuthResponseSchema>;
 
-export const ProfileBodySchema = z.object({ name: NameSchema, email: EmailSchema });
+/** A new email needs the current password (DESIGN §6.1); a new name alone does not. */
+export const ProfileBodySchema = z.object({
+  name: NameSchema,
+  email: EmailSchema,
+  currentPassword: z.string().min(1).max(1024).optional(),
+});
 export type ProfileBody = z.input<typeof ProfileBodySchema>;
 
 export const PasswordChangeBodySchema = z.object({

@@ -250,6 +250,11 @@ const CASES: Case[] = [
     request: () => ({ method: 'GET', url: `/api/pay/local/${randomUUID()}/cancel` }),
   },
   {
+    route: 'POST /api/pay/local/:id/cancel',
+    expect: allRoles(404),
+    request: () => ({ method: 'POST', url: `/api/pay/local/${randomUUID()}/cancel` }),
+  },
+  {
     route: 'GET /api/me/tickets',
     expect: signedIn(200),
     request: () => ({ method: 'GET', url: '/api/me/tickets' }),

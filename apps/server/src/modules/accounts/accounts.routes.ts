@@ -12,6 +12,7 @@ import {
   UserSchema,
 } from '@cinema/contract';
 import { AppError } from '../../errors.ts';
+import { perUser } from '../../plugins/rate-limit.ts';
 import {
   LOGIN_LOCK_FAILURES,
   LOGIN_LOCK_MINUTES,
@@ -127,15 +128,17 @@ export const accountsRoutes: FastifyPluginAsyncZod = async (app) => {
     '/user/profile',
     {
       onRequest: app.requireUser,
+      config: { rateLimit: perUser(30, '15 minutes') },
       schema: {
         tags: ['accounts'],
-        summary: "Change the signed-in user's name and email",
+        summary: "Change the signed-in user's name and email (a new email needs currentPassword)",
         ...signedIn,
         body: ProfileBodySchema,
-        response: { 200: UserSchema, 400: ErrorSchema, 401: ErrorSchema, 409: ErrorSchema },
+        response: { 200: UserSchema, 400: ErrorSchema, 401: ErrorSchema, 409: ErrorSchema, 429: ErrorSchema },
       },
     },
-    async (request) => updateProfile(app.database.db, request.user!.id, request.body),
+    async (request) =>
+      updateProfile(app.database.db, { userId: request.user!.id, ip: request.ip }, request.body),
   );
 
   app.put(

@@ -137,17 +137,33 @@ export async function signOut(db: Queryable, sessionId: string): Promise<void> {
   await db.delete(sessions).where(eq(sessions.id, sessionId));
 }
 
-/** Changes a user's name and email; an email another account uses is a 409. */
+/**
+ * Changes a user's name and email. A new email needs the current password, checked under the sign-in failure lock
+ * before anything else: until it matched, a taken email and a free one get the same answer. An email another
+ * account uses is then a 409.
+ */
 export async function updateProfile(
   db: Queryable,
-  userId: string,
-  input: { name: string; email: string },
+  who: { userId: string; ip: string },
+  input: { name: string; email: string; currentPassword?: string },
 ): Promise<User> {
+  const [user] = await db.select().from(users).where(eq(users.id, who.userId)).limit(1);
+  if (!user) throw unauthorized();
+  const email = normalizeEmail(input.email);
+  if (email !== user.email) {
+    if (!input.currentPassword) {
+      throw new AppError(400, 'wrong_password', 'Enter your current password to change your email');
+    }
+    const ok = await lockedPasswordAttempt(db, { email: user.email, ip: who.ip }, () =>
+      verifyPassword(user.passwordHash, input.currentPassword!),
+    );
+    if (!ok) throw new AppError(400, 'wrong_password', 'Current password is incorrect');
+  }
   try {
     const [row] = await db
       .update(users)
-      .set({ name: input.name.trim(), email: normalizeEmail(input.email) })
-      .where(eq(users.id, userId))
+      .set({ name: input.name.trim(), email })
+      .where(eq(users.id, who.userId))
       .returning();
     if (!row) throw unauthorized();
     return presentUser(row);

@@ -364,6 +364,7 @@ describe.each(engines)('accounts API on %s (RATE_LIMIT=off)', (engine) => {
       const res = await put('/api/user/profile', u.token, {
         name: ' Nora New ',
         email: ` ${email.toUpperCase()} `,
+        currentPassword: STRONG_PASSWORD,
       });
       expect(res.statusCode).toBe(200);
       expect(json(res)).toEqual({ id: u.id, name: 'Nora New', email, role: 'USER' });
@@ -379,16 +380,49 @@ describe.each(engines)('accounts API on %s (RATE_LIMIT=off)', (engine) => {
       expect(json(res)).toMatchObject({ name: 'Only Name', email: u.email });
     });
 
-    it("refuses another account's email in any letter case (409)", async () => {
+    it("refuses another account's email in any letter case (409), once the password matched", async () => {
       const u = await signedInUser(t.app);
       const other = await signedInUser(t.app);
       const res = await put('/api/user/profile', u.token, {
         name: 'Thief',
         email: other.email.toUpperCase(),
+        currentPassword: STRONG_PASSWORD,
       });
       expect(res.statusCode).toBe(409);
       expect(json(res)).toEqual({ error: 'Email is already registered', code: 'email_taken' });
       expect(json(await me(u.token)).email).toBe(u.email);
+    });
+
+    it('needs the current password for a new email, and says nothing about whose email it is before', async () => {
+      const u = await signedInUser(t.app);
+      const other = await signedInUser(t.app);
+      const free = uniqueEmail('free');
+      for (const currentPassword of [undefined, 'Wrong#Password1']) {
+        const taken = await put('/api/user/profile', u.token, {
+          name: 'X',
+          email: other.email,
+          currentPassword,
+        });
+        const open = await put('/api/user/profile', u.token, { name: 'X', email: free, currentPassword });
+        expect(taken.statusCode).toBe(400);
+        expect(json(taken)).toEqual(json(open));
+        expect(json(taken).code).toBe('wrong_password');
+      }
+      expect(json(await me(u.token)).email).toBe(u.email);
+      // A stolen token cannot guess the password: the sign-in failure lock counts these attempts too.
+      for (let i = 0; i < 8; i++) {
+        await put('/api/user/profile', u.token, {
+          name: 'X',
+          email: free,
+          currentPassword: `Guess#${i}aaaa`,
+        });
+      }
+      const locked = await put('/api/user/profile', u.token, {
+        name: 'X',
+        email: free,
+        currentPassword: STRONG_PASSWORD,
+      });
+      expect(locked.statusCode).toBe(429);
     });
 
     it('refuses invalid input (400) and visitors (401)', async () => {

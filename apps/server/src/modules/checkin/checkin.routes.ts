@@ -1,13 +1,14 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { ErrorSchema, ScanBodySchema, ScanResponseSchema } from '@cinema/contract';
+import { perUser } from '../../plugins/rate-limit.ts';
 import { checkInTicket } from './checkin.service.ts';
 
 export const checkinRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/admin/scan',
     {
-      preHandler: app.requireAdmin,
-      config: { rateLimit: { max: 300, timeWindow: '1 minute' } },
+      onRequest: app.requireAdmin,
+      config: { rateLimit: perUser(300, '1 minute') },
       schema: {
         tags: ['admin'],
         summary: 'Check a ticket in at the door (the QR code carries the booking id)',

@@ -9,6 +9,7 @@ import {
   LookupResponseSchema,
 } from '@cinema/contract';
 import { badRequest } from '../../errors.ts';
+import { perUser } from '../../plugins/rate-limit.ts';
 import { startCheckout } from './checkout.service.ts';
 import { localCheckoutRoutes } from './local-checkout.routes.ts';
 import { lookupCheckout } from './lookup.service.ts';
@@ -23,7 +24,7 @@ export const paymentsRoutes: FastifyPluginAsyncZod = async (app) => {
     '/pay/checkout',
     {
       onRequest: app.requireUser,
-      config: { rateLimit: { max: 30, timeWindow: '1 minute' } },
+      config: { rateLimit: perUser(30, '1 minute') },
       schema: {
         tags: ['payments'],
         summary: "Start paying for the caller's own live holds; the browser then goes to `url`",
@@ -55,7 +56,7 @@ export const paymentsRoutes: FastifyPluginAsyncZod = async (app) => {
       // Owner only: the success page sends the stored token; a visitor gets 401, another customer 404.
       onRequest: app.requireUser,
       // The success page polls every 1.5 s for about 30 s.
-      config: { rateLimit: { max: 120, timeWindow: '1 minute' } },
+      config: { rateLimit: perUser(120, '1 minute') },
       schema: {
         tags: ['payments'],
         summary:

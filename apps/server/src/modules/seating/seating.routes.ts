@@ -11,6 +11,7 @@ import {
   SeatMapSchema,
   type SeatMap,
 } from '@cinema/contract';
+import { perUser } from '../../plugins/rate-limit.ts';
 import { cancelHolds, holdSeats } from './seating.service.ts';
 
 /** Seat maps, holds and cancelling holds. */
@@ -47,16 +48,8 @@ export const seatingRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/showtimes/:id/hold',
     {
-      preHandler: app.requireUser,
-      config: {
-        // Counted per signed-in user (the preHandler has run), so one busy network does not block its neighbours.
-        rateLimit: {
-          max: 60,
-          timeWindow: '1 minute',
-          hook: 'preHandler',
-          keyGenerator: (request) => `hold:${request.user?.id ?? request.ip}`,
-        },
-      },
+      onRequest: app.requireUser,
+      config: { rateLimit: perUser(60, '1 minute') },
       schema: {
         tags: ['seats'],
         summary: 'Hold seats, all or nothing, until expiresAt',
@@ -87,7 +80,7 @@ export const seatingRoutes: FastifyPluginAsyncZod = async (app) => {
   app.delete(
     '/showtimes/bookings/cancel',
     {
-      preHandler: app.requireUser,
+      onRequest: app.requireUser,
       schema: {
         tags: ['seats'],
         summary: 'Cancel the caller’s own live holds (other bookings are left alone and not counted)',

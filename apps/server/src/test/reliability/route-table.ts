@@ -53,7 +53,11 @@ export const ROUTES: RouteSpec[] = [
     path: '/api/user/profile',
     access: 'customer',
     body: 'json',
-    validBody: () => ({ name: 'Carl Changed', email: uniqueEmail('profile') }),
+    validBody: () => ({
+      name: 'Carl Changed',
+      email: uniqueEmail('profile'),
+      currentPassword: STRONG_PASSWORD,
+    }),
   },
   {
     method: 'PUT',
@@ -128,6 +132,14 @@ export const ROUTES: RouteSpec[] = [
     method: 'GET',
     path: '/api/pay/local/:id/cancel',
     access: 'session',
+    html: true,
+    ids: (w) => [w.openSessionId, w.paidSessionId],
+  },
+  {
+    method: 'POST',
+    path: '/api/pay/local/:id/cancel',
+    access: 'session',
+    body: 'form',
     html: true,
     ids: (w) => [w.openSessionId, w.paidSessionId],
   },
