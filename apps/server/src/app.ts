@@ -1,4 +1,4 @@
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyReply } from 'fastify';
 import fastifyMultipart from '@fastify/multipart';
 import fastifySwagger from '@fastify/swagger';
 import fastifySwaggerUi from '@fastify/swagger-ui';
@@ -24,6 +24,7 @@ import { socketGuardPlugin } from './plugins/socket-guard.ts';
 import { embeddedMaintenance } from './plugins/embedded-maintenance.ts';
 import { healthRoutes } from './modules/health/health.routes.ts';
 import { accountsRoutes } from './modules/accounts/accounts.routes.ts';
+import { accountsHousekeeping } from './modules/accounts/housekeeping.ts';
 import { hallsRoutes } from './modules/halls/halls.routes.ts';
 import { moviesRoutes } from './modules/movies/movies.routes.ts';
 import { showtimesRoutes } from './modules/showtimes/showtimes.routes.ts';
@@ -60,6 +61,15 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     // Forwarded-for headers are believed only from as many proxies as configured: otherwise any client could
     // pick its own address and slip past the per-address limits.
     trustProxy: (_address: string, hop: number) => hop < config.trustProxyHops,
+    // A URL fastify cannot even decode (bad percent-encoding) gets the API's own error shape, not fastify's.
+    frameworkErrors: (error, _request, reply) => {
+      const badUrl = error.code === 'FST_ERR_BAD_URL';
+      const body = {
+        error: badUrl ? 'The address is not valid (bad percent-encoding)' : 'Bad request',
+        code: 'bad_request',
+      };
+      void (reply as FastifyReply).code(400).send(body);
+    },
   }).withTypeProvider<ZodTypeProvider>();
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
@@ -111,6 +121,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
 
   await app.register(seatingSocket);
   await app.register(embeddedMaintenance);
+  await app.register(accountsHousekeeping);
   await app.register(webPlugin, { dist: config.webDist });
   return app;
 }

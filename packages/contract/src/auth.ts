@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { DisplayTextSchema } from './common.ts';
 
 export const RoleSchema = z.enum(['ADMIN', 'USER']);
 export type Role = z.infer<typeof RoleSchema>;
@@ -37,7 +38,7 @@ export const EmailSchema = z
   .pipe(z.email({ pattern: z.regexes.html5Email, message: 'Invalid email' }))
   .transform((e) => e.toLowerCase());
 
-export const NameSchema = z.string().trim().min(1, 'Name is required').max(100, 'Name is too long');
+export const NameSchema = DisplayTextSchema('Name', 100);
 
 export const RegisterBodySchema = z.object({
   name: NameSchema,

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { IdSchema } from './common.ts';
+import { DisplayTextSchema, IdSchema } from './common.ts';
 
 export const DEFAULT_PRICE_CENTS = 1200;
 export const MAX_PRICE_CENTS = 100_000;
@@ -17,7 +17,7 @@ export type Movie = z.infer<typeof MovieSchema>;
 
 /** Text fields of the multipart Add Movie form (the poster travels as the file part `poster`). */
 export const MovieFieldsSchema = z.object({
-  title: z.string().trim().min(1, 'Title is required').max(200, 'Title is too long'),
+  title: DisplayTextSchema('Title', 200),
   description: z.string().trim().max(5000, 'Description is too long').optional(),
   durationMinutes: z.coerce
     .number({ message: 'Duration must be a number of minutes' })
@@ -38,7 +38,7 @@ export const AuditoriumSchema = z.object({
 export type Auditorium = z.infer<typeof AuditoriumSchema>;
 
 export const CreateAuditoriumBodySchema = z.object({
-  name: z.string().trim().min(1, 'Name is required').max(100),
+  name: DisplayTextSchema('Name', 100),
   rows: z.number().int().min(1).max(26, 'At most 26 rows'),
   cols: z.number().int().min(1).max(50, 'At most 50 seats per row'),
 });

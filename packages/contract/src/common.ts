@@ -9,3 +9,19 @@ export type IdParams = z.infer<typeof IdParamsSchema>;
 
 export const OkSchema = z.object({ ok: z.literal(true) });
 export type Ok = z.infer<typeof OkSchema>;
+
+/**
+ * Unicode's text-direction overrides, embeddings and isolates (U+202A–U+202E, U+2066–U+2069): in a name shown to
+ * others they can make "Bob\u202Eexe.pdf" read as something else. Marks that only hint a direction (U+200E, U+200F,
+ * U+061C) are ordinary text and stay allowed.
+ */
+export const BIDI_CONTROLS = /[\u202A-\u202E\u2066-\u2069]/;
+
+/** A one-line text a person types and others read (a name, a title): trimmed, 1..max long, no direction overrides. */
+export const DisplayTextSchema = (what: string, max: number) =>
+  z
+    .string()
+    .trim()
+    .min(1, `${what} is required`)
+    .max(max, `${what} is too long`)
+    .refine((text) => !BIDI_CONTROLS.test(text), `${what} must not contain text-direction override characters`);

@@ -133,6 +133,11 @@ export const securityPlugin = fp(
     });
     // Set on the raw response: a header a route sets itself (reply.header, e.g. the scanner's CSP) takes precedence.
     app.addHook('onRequest', (request, reply, done) => {
+      // API answers carry tokens, tickets and personal details: no browser or proxy keeps them, unless a route says
+      // otherwise (posters are cached by their own headers).
+      if (request.url.startsWith('/api/') && !request.url.startsWith('/api/docs')) {
+        reply.raw.setHeader('cache-control', 'no-store');
+      }
       secureHeaders(request.raw, reply.raw, (err?: unknown) => done(err as Error | undefined));
     });
     // No text the app keeps may hold a NUL: PostgreSQL cannot store one, so say so before any query runs.

@@ -1,7 +1,14 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
-import { createTestApp, engines, STRONG_PASSWORD, uniqueEmail, type TestApp } from './helpers.ts';
+import {
+  createTestApp,
+  engines,
+  signedInUser,
+  STRONG_PASSWORD,
+  uniqueEmail,
+  type TestApp,
+} from './helpers.ts';
 import { createFuzzContext, requestPlans, tryPlan, type FuzzContext } from './reliability/fuzz.ts';
 import { openApiPath, ROUTES, servedRoutes } from './reliability/route-table.ts';
 import { createWorld, multipart, type World } from './reliability/world.ts';
@@ -151,8 +158,10 @@ describe.each(engines)('bad input over every route on %s', (engine) => {
   });
 
   it('refuses a malformed id in every path with 400 JSON (HTML pages: their 404 page)', async () => {
+    // A customer of its own: the fuzzer may have signed itself out by now, and who you are is checked first.
+    const customer = await signedInUser(app);
     for (const route of ROUTES.filter((r) => r.path.includes(':id'))) {
-      const headers = route.access === 'admin' ? world.admin.headers : ctx.fuzzer.headers;
+      const headers = route.access === 'admin' ? world.admin.headers : customer.headers;
       const res = await app.inject({
         method: route.method,
         url: route.path.replace(':id', 'not-a-uuid'),
@@ -160,6 +169,66 @@ describe.each(engines)('bad input over every route on %s', (engine) => {
       });
       if (route.html) expect(res.statusCode).toBe(404);
       else expectJsonError(res, 400);
+    }
+  });
+});
+
+describe('inputs refused with their own message', () => {
+  it('refuses names and titles with text-direction overrides, keeps direction marks', async () => {
+    const t = await createTestApp('pglite');
+    try {
+      const u = await signedInUser(t.app);
+      const put = (name: string) =>
+        t.app.inject({
+          method: 'PUT',
+          url: '/api/user/profile',
+          headers: u.headers,
+          payload: { name, email: u.email },
+        });
+      for (const name of ['Bob\u202Eexe.pdf', 'a\u2066b\u2069', '\u202Aleft']) {
+        const res = await put(name);
+        expect(res.statusCode).toBe(400);
+        expect(res.json()).toMatchObject({
+          error: 'name: Name must not contain text-direction override characters',
+          code: 'bad_request',
+        });
+      }
+      expect((await put('\u200fסבא')).statusCode).toBe(200);
+    } finally {
+      await t.close();
+    }
+  });
+
+  it('answers an address it cannot decode with the API’s error shape', async () => {
+    const t = await createTestApp('pglite');
+    try {
+      for (const url of ['/api/movies/%E0%A4%A', '/api/showtimes/%c0%af/seats', '/%zz']) {
+        const res = await t.app.inject({ method: 'GET', url });
+        expect(res.statusCode).toBe(400);
+        expect(res.json()).toEqual({
+          error: 'The address is not valid (bad percent-encoding)',
+          code: 'bad_request',
+        });
+      }
+    } finally {
+      await t.close();
+    }
+  });
+
+  it('tells browsers and proxies to keep no API answer (tokens, tickets), posters aside', async () => {
+    const t = await createTestApp('pglite');
+    try {
+      const u = await signedInUser(t.app);
+      const login = await t.app.inject({
+        method: 'POST',
+        url: '/api/auth/login',
+        payload: { email: u.email, password: STRONG_PASSWORD },
+      });
+      expect(login.headers['cache-control']).toBe('no-store');
+      const tickets = await t.app.inject({ method: 'GET', url: '/api/me/tickets', headers: u.headers });
+      expect(tickets.headers['cache-control']).toBe('no-store');
+    } finally {
+      await t.close();
     }
   });
 });

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../app.ts';
 import { testConfig } from '../../config.ts';
 import { openDatabase } from '../../db/database.ts';
-import { loginFailures, users } from '../../db/schema/index.ts';
+import { loginFailures, sessions, users } from '../../db/schema/index.ts';
 import {
   createTestApp,
   engines,
@@ -16,6 +16,7 @@ import {
 } from '../../test/helpers.ts';
 import { ACCOUNT_RATE_LIMITS } from './accounts.routes.ts';
 import { LOGIN_LOCK_FAILURES } from './accounts.service.ts';
+import { removeStaleAccountsData } from './housekeeping.ts';
 
 const NEW_PASSWORD = 'Matinee!2027';
 
@@ -567,5 +568,37 @@ describe.each(engines)('account request limits on %s (RATE_LIMIT=on)', (engine) 
       remoteAddress: '192.0.2.77',
     });
     expect(res.statusCode).toBe(429);
+  });
+});
+
+describe.each(engines)('housekeeping of account data on %s', (engine) => {
+  it('removes expired sessions and login failures past the lock window, and keeps what still counts', async () => {
+    const t = await createTestApp(engine);
+    try {
+      const db = t.app.database.db;
+      const live = await signedInUser(t.app);
+      const stale = await signedInUser(t.app);
+      await db
+        .update(sessions)
+        .set({ expiresAt: sql`now() - interval '1 minute'` })
+        .where(eq(sessions.userId, stale.id));
+      await db.insert(loginFailures).values([
+        {
+          email: 'old@example.com',
+          ip: '192.0.2.1',
+          at: sql`now() - interval '16 minutes'` as unknown as Date,
+        },
+        { email: 'recent@example.com', ip: '192.0.2.1' },
+      ]);
+      expect(await removeStaleAccountsData(db)).toEqual({ sessions: 1, loginFailures: 1 });
+      expect(
+        (await t.app.inject({ method: 'GET', url: '/api/user/me', headers: live.headers })).statusCode,
+      ).toBe(200);
+      const left = await db.select({ email: loginFailures.email }).from(loginFailures);
+      expect(left.map((f) => f.email)).toEqual(['recent@example.com']);
+      expect(await removeStaleAccountsData(db)).toEqual({ sessions: 0, loginFailures: 0 });
+    } finally {
+      await t.close();
+    }
   });
 });
