@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { ensureAdmin } from './modules/accounts/admin-bootstrap.ts';
 import { seedDemo } from './modules/demo/demo.service.ts';
 import { ensureDefaultHalls } from './modules/halls/halls.service.ts';
+import { convertLegacyPosters } from './modules/movies/posters.service.ts';
 
 export interface BootstrapReport {
   /** Lines to print once at start (the admin login, what was seeded). */
@@ -16,6 +17,8 @@ export async function bootstrap(app: FastifyInstance): Promise<BootstrapReport> 
   const messages: string[] = [];
   const admin = await ensureAdmin(app.database.db, app.config);
   if (admin) messages.push(admin.message);
+  const converted = await convertLegacyPosters(app.database.db);
+  if (converted > 0) messages.push(`Posters re-encoded as WebP: ${converted}`);
   const halls = await ensureDefaultHalls(app.database.db);
   if (halls.length > 0) messages.push(`Halls created: ${halls.map((h) => h.name).join(', ')}`);
   if (app.config.seedDemo) {

@@ -12,6 +12,8 @@ export const MovieSchema = z.object({
   durationMinutes: z.number().int().nullable(),
   rating: z.string().nullable(),
   posterUrl: z.string().nullable(),
+  /** The poster at each stored width, for `<img srcset>` (`/api/posters/{id}?w=160 160w, …`); null without one. */
+  posterSrcSet: z.string().nullable().optional(),
 });
 export type Movie = z.infer<typeof MovieSchema>;
 

@@ -24,4 +24,7 @@ export const DisplayTextSchema = (what: string, max: number) =>
     .trim()
     .min(1, `${what} is required`)
     .max(max, `${what} is too long`)
-    .refine((text) => !BIDI_CONTROLS.test(text), `${what} must not contain text-direction override characters`);
+    .refine(
+      (text) => !BIDI_CONTROLS.test(text),
+      `${what} must not contain text-direction override characters`,
+    );

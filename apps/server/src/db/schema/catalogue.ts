@@ -5,6 +5,7 @@ import {
   index,
   integer,
   pgTable,
+  primaryKey,
   text,
   timestamp,
   unique,
@@ -16,15 +17,37 @@ const bytea = customType<{ data: Buffer; driverData: Buffer | Uint8Array }>({
   fromDriver: (v) => Buffer.from(v),
 });
 
-/** Poster images live in the database so every server process can serve them. */
+/**
+ * Poster images live in the database so every server process can serve them. The row holds the poster at its
+ * default width (WebP, re-encoded from the upload); narrower copies for `srcset` are its variants. `width` is null
+ * for a poster stored before posters were re-encoded (converted at the next start).
+ */
 export const posters = pgTable('posters', {
   id: uuid('id').primaryKey().defaultRandom(),
   contentType: text('content_type').notNull(),
   data: bytea('data').notNull(),
   sizeBytes: integer('size_bytes').notNull(),
   etag: text('etag').notNull(),
+  width: integer('width'),
+  height: integer('height'),
   createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
 });
+
+/** A poster re-encoded at a narrower width, for browsers that show it small (`srcset`). */
+export const posterVariants = pgTable(
+  'poster_variants',
+  {
+    posterId: uuid('poster_id')
+      .notNull()
+      .references(() => posters.id, { onDelete: 'cascade' }),
+    width: integer('width').notNull(),
+    contentType: text('content_type').notNull(),
+    data: bytea('data').notNull(),
+    sizeBytes: integer('size_bytes').notNull(),
+    etag: text('etag').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.posterId, t.width] })],
+);
 
 export const movies = pgTable('movies', {
   id: uuid('id').primaryKey().defaultRandom(),

@@ -1,8 +1,8 @@
-import { createHash } from 'node:crypto';
 import { count, sql } from 'drizzle-orm';
 import type { Db } from '../../db/database.ts';
-import { movies, posters, showtimes } from '../../db/schema/index.ts';
+import { movies, showtimes } from '../../db/schema/index.ts';
 import { listHalls } from '../halls/halls.service.ts';
+import { insertPoster, preparePoster } from '../movies/posters.service.ts';
 import { showtimeEndsAt } from '../showtimes/showtimes.service.ts';
 import { paintPoster, type PosterDesign } from './poster-art.ts';
 
@@ -96,7 +96,10 @@ export interface SeedReport {
  * days in every hall (in the server's time zone). Returns null when there already are movies.
  */
 export async function seedDemo(db: Db, now = new Date()): Promise<SeedReport | null> {
-  const designs = DEMO_MOVIES.map((m) => paintPoster({ title: m.title, ...m.poster }));
+  // Painted and re-encoded before the transaction, as an upload would be.
+  const designs = await Promise.all(
+    DEMO_MOVIES.map((m) => preparePoster(paintPoster({ title: m.title, ...m.poster }))),
+  );
   return db.transaction(async (tx) => {
     await tx.execute(sql`select pg_advisory_xact_lock(${SEED_LOCK})`);
     const [existing] = await tx.select({ n: count() }).from(movies);
@@ -104,16 +107,7 @@ export async function seedDemo(db: Db, now = new Date()): Promise<SeedReport | n
     const halls = await listHalls(tx);
     const created: { id: string; durationMinutes: number | null }[] = [];
     for (const [i, movie] of DEMO_MOVIES.entries()) {
-      const png = designs[i]!;
-      const [poster] = await tx
-        .insert(posters)
-        .values({
-          contentType: 'image/png',
-          data: png,
-          sizeBytes: png.length,
-          etag: `"${createHash('sha256').update(png).digest('base64url').slice(0, 27)}"`,
-        })
-        .returning({ id: posters.id });
+      const posterId = await insertPoster(tx, designs[i]!);
       const [row] = await tx
         .insert(movies)
         .values({
@@ -121,7 +115,7 @@ export async function seedDemo(db: Db, now = new Date()): Promise<SeedReport | n
           description: movie.description,
           durationMinutes: movie.durationMinutes,
           rating: movie.rating,
-          posterId: poster!.id,
+          posterId,
         })
         .returning({ id: movies.id, durationMinutes: movies.durationMinutes });
       created.push(row!);

@@ -3,14 +3,18 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { ErrorSchema, IdParamsSchema, MovieFieldsSchema, MovieSchema, OkSchema } from '@cinema/contract';
 import { AppError, badRequest } from '../../errors.ts';
-import {
-  createMovie,
-  deleteMovie,
-  getMovie,
-  getPoster,
-  listMovies,
-  type NewMovie,
-} from './movies.service.ts';
+import { createMovie, deleteMovie, getMovie, listMovies, type NewMovie } from './movies.service.ts';
+import { getPoster, POSTER_WIDTHS } from './posters.service.ts';
+
+const PosterQuerySchema = z.object({
+  w: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(POSTER_WIDTHS.at(-1)!)
+    .optional()
+    .describe('The width wanted, in pixels'),
+});
 
 const adminErrors = { 400: ErrorSchema, 401: ErrorSchema, 403: ErrorSchema };
 const tooLarge = () => new AppError(413, 'payload_too_large', 'Poster must be at most 5 MB');
@@ -87,14 +91,16 @@ export const moviesRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       schema: {
         tags: ['movies'],
-        summary: 'A poster image (immutable: cache it forever)',
+        summary: 'A poster image, WebP (immutable: cache it forever)',
         description:
-          'Answers 304 when If-None-Match carries the current ETag; 400 for a bad id, 404 unknown.',
+          "The narrowest stored copy at least `w` pixels wide (default: the widest); the movie's `posterSrcSet` " +
+          'lists them. Answers 304 when If-None-Match carries the current ETag; 400 for a bad id, 404 unknown.',
         params: IdParamsSchema,
+        querystring: PosterQuerySchema,
       },
     },
     async (request, reply) => {
-      const poster = await getPoster(app.database.db, request.params.id);
+      const poster = await getPoster(app.database.db, request.params.id, request.query.w);
       reply
         .header('etag', poster.etag)
         .header('cache-control', 'public, max-age=31536000, immutable')
@@ -125,7 +131,9 @@ export const moviesRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags: ['movies'],
         summary: 'Add a movie (multipart: title, description, durationMinutes, rating, file poster)',
-        description: 'The poster is checked by content (JPEG, PNG or WebP) and may be at most 5 MB.',
+        description:
+          'The poster is decoded (JPEG, PNG or WebP, at most 5 MB and 40 megapixels; else 413 or 415) and stored ' +
+          're-encoded as WebP at a few widths.',
         consumes: ['multipart/form-data'],
         security: [{ bearer: [] }],
         response: { 201: MovieSchema, ...adminErrors, 413: ErrorSchema, 415: ErrorSchema },

@@ -1,12 +1,11 @@
-import { createHash } from 'node:crypto';
-import { asc, desc, eq } from 'drizzle-orm';
-import { MAX_POSTER_BYTES, type Movie } from '@cinema/contract';
+import { asc, desc, eq, sql } from 'drizzle-orm';
+import type { Movie } from '@cinema/contract';
 import { PG_FOREIGN_KEY_VIOLATION, pgErrorCode, type Db, type Queryable } from '../../db/database.ts';
 import type { Deps } from '../../deps.ts';
-import { movies, posters, showtimes } from '../../db/schema/index.ts';
-import { AppError, conflict, notFound } from '../../errors.ts';
+import { movies, posterVariants, posters, showtimes } from '../../db/schema/index.ts';
+import { conflict, notFound } from '../../errors.ts';
 import { assertNoTicketsAtStake, deleteReleasableBookings } from '../showtimes/tickets-at-stake.ts';
-import { detectPosterType } from './poster-image.ts';
+import { insertPoster, posterSrcSet, preparePoster } from './posters.service.ts';
 
 export interface NewMovie {
   title: string;
@@ -15,6 +14,10 @@ export interface NewMovie {
   rating?: string;
 }
 
+// Spelled out with their tables: drizzle leaves columns unqualified in a one-table select, and inside these
+// subqueries an unqualified `poster_id` or `id` would be the inner table's own column.
+const moviePosterId = sql.raw('"movies"."poster_id"');
+
 const movieColumns = {
   id: movies.id,
   title: movies.title,
@@ -22,28 +25,43 @@ const movieColumns = {
   durationMinutes: movies.durationMinutes,
   rating: movies.rating,
   posterId: movies.posterId,
+  posterWidth: sql<number | null>`(select p.width from ${posters} p where p.id = ${moviePosterId})`,
+  posterVariantWidths: sql<number[] | null>`(select array_agg(v.width order by v.width)
+    from ${posterVariants} v where v.poster_id = ${moviePosterId})`,
 };
 
-interface MovieRow {
+type MovieRow = {
   id: string;
   title: string;
   description: string | null;
   durationMinutes: number | null;
   rating: string | null;
   posterId: string | null;
-}
+  posterWidth: number | null;
+  posterVariantWidths: number[] | string | null;
+};
 
 /** Posters never change (a new upload gets a new id), so their URL can be cached forever. */
 export const posterUrl = (posterId: string | null) => (posterId ? `/api/posters/${posterId}` : null);
 
+// PGlite hands back an integer[] as PostgreSQL's text ('{160,320}'), node-postgres as an array.
+const intArray = (value: number[] | string | null): number[] =>
+  value === null
+    ? []
+    : Array.isArray(value)
+      ? value.map(Number)
+      : value.replace(/[{}]/g, '').split(',').filter(Boolean).map(Number);
+
 function presentMovie(row: MovieRow): Movie {
+  const url = posterUrl(row.posterId);
   return {
     id: row.id,
     title: row.title,
     description: row.description,
     durationMinutes: row.durationMinutes,
     rating: row.rating,
-    posterUrl: posterUrl(row.posterId),
+    posterUrl: url,
+    posterSrcSet: url ? posterSrcSet(url, row.posterWidth, intArray(row.posterVariantWidths)) : null,
   };
 }
 
@@ -67,35 +85,12 @@ export async function getMovie(db: Queryable, id: string): Promise<Movie> {
   return presentMovie(row);
 }
 
-/** Checks a poster by its content and size: 415 unless JPEG, PNG or WebP, 413 above the limit. */
-export function checkPoster(data: Buffer) {
-  if (data.length > MAX_POSTER_BYTES) {
-    throw new AppError(413, 'payload_too_large', 'Poster must be at most 5 MB');
-  }
-  const contentType = detectPosterType(data);
-  if (!contentType) {
-    throw new AppError(415, 'unsupported_media_type', 'Poster must be a JPEG, PNG or WebP image');
-  }
-  return contentType;
-}
-
 /** Creates a movie and stores its poster (if any) in the database, so every server process can serve it. */
 export async function createMovie(db: Db, input: NewMovie, poster?: Buffer): Promise<Movie> {
-  const contentType = poster ? checkPoster(poster) : null;
-  const row = await db.transaction(async (tx) => {
-    let posterId: string | null = null;
-    if (poster && contentType) {
-      const [stored] = await tx
-        .insert(posters)
-        .values({
-          contentType,
-          data: poster,
-          sizeBytes: poster.length,
-          etag: `"${createHash('sha256').update(poster).digest('base64url').slice(0, 27)}"`,
-        })
-        .returning({ id: posters.id });
-      posterId = stored!.id;
-    }
+  // Decoded and re-encoded before the transaction: the database is not held meanwhile.
+  const prepared = poster ? await preparePoster(poster) : null;
+  const created = await db.transaction(async (tx) => {
+    const posterId = prepared ? await insertPoster(tx, prepared) : null;
     const [movie] = await tx
       .insert(movies)
       .values({
@@ -105,10 +100,10 @@ export async function createMovie(db: Db, input: NewMovie, poster?: Buffer): Pro
         rating: input.rating || null,
         posterId,
       })
-      .returning(movieColumns);
+      .returning({ id: movies.id });
     return movie!;
   });
-  return presentMovie(row);
+  return getMovie(db, created.id);
 }
 
 /**
@@ -146,21 +141,4 @@ export async function deleteMovie({ db, events }: Pick<Deps, 'db' | 'events'>, i
   }
   // Its showtimes went with it.
   for (const showtimeId of showtimeIds) events.publish('seatMapStale', { showtimeId });
-}
-
-export interface StoredPoster {
-  contentType: string;
-  data: Buffer;
-  etag: string;
-}
-
-/** A stored poster image, or 404. */
-export async function getPoster(db: Queryable, id: string): Promise<StoredPoster> {
-  const [row] = await db
-    .select({ contentType: posters.contentType, data: posters.data, etag: posters.etag })
-    .from(posters)
-    .where(eq(posters.id, id))
-    .limit(1);
-  if (!row) throw notFound('Poster not found');
-  return row;
 }

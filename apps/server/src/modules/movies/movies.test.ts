@@ -1,3 +1,4 @@
+import { crc32, deflateSync } from 'node:zlib';
 import { count, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bookings, posters, seats, showtimes } from '../../db/schema/index.ts';
@@ -10,9 +11,46 @@ import {
   type SignedIn,
   type TestApp,
 } from '../../test/helpers.ts';
+import { encodePng } from '../demo/png.ts';
 import { ensureDefaultHalls } from '../halls/halls.service.ts';
+import { convertLegacyPosters } from './posters.service.ts';
 
 const UNKNOWN_ID = '00000000-0000-4000-8000-000000000000';
+
+/** A real width × height PNG with something painted on it. */
+const paintedPng = (width: number, height: number) =>
+  encodePng(
+    width,
+    height,
+    new Uint8Array(width * height * 3).map((_, i) => (i * 7 + Math.floor(i / 997)) % 256),
+  );
+
+/** A PNG whose header claims width × height pixels, with a scrap of image data: tiny on disk, huge when decoded. */
+function pngHeaderOnly(width: number, height: number): Buffer {
+  const chunk = (type: string, data: Buffer) => {
+    const body = Buffer.concat([Buffer.from(type, 'ascii'), data]);
+    const length = Buffer.alloc(4);
+    length.writeUInt32BE(data.length);
+    const crc = Buffer.alloc(4);
+    crc.writeUInt32BE(crc32(body));
+    return Buffer.concat([length, body, crc]);
+  };
+  const ihdr = Buffer.alloc(13);
+  ihdr.writeUInt32BE(width, 0);
+  ihdr.writeUInt32BE(height, 4);
+  ihdr.set([8, 0, 0, 0, 0], 8); // 8-bit grey
+  return Buffer.concat([
+    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+    chunk('IHDR', ihdr),
+    chunk('IDAT', deflateSync(Buffer.alloc(800_000))),
+    chunk('IEND', Buffer.alloc(0)),
+  ]);
+}
+
+const sizeOf = async (data: Buffer) => {
+  const { format, width, height } = await (await import('sharp')).default(data).metadata();
+  return { format, width, height };
+};
 
 describe.each(engines)('movies on %s', (engine) => {
   let t: TestApp;
@@ -37,8 +75,8 @@ describe.each(engines)('movies on %s', (engine) => {
     expect(res.json()).toEqual([]);
   });
 
-  it('adds a movie with a PNG poster and serves the poster with an ETag and a long cache', async () => {
-    const png = tinyPng();
+  it('re-encodes a PNG poster as WebP at three widths and serves each with an ETag and a long cache', async () => {
+    const png = paintedPng(800, 1200);
     const res = await postMovie(
       t.app,
       admin.headers,
@@ -52,6 +90,7 @@ describe.each(engines)('movies on %s', (engine) => {
     );
     expect(res.statusCode).toBe(201);
     const movie = res.json();
+    const url = movie.posterUrl as string;
     expect(movie).toEqual({
       id: expect.any(String),
       title: 'Arrival',
@@ -59,28 +98,26 @@ describe.each(engines)('movies on %s', (engine) => {
       durationMinutes: 116,
       rating: 'PG-13',
       posterUrl: expect.stringMatching(/^\/api\/posters\/[0-9a-f-]{36}$/),
+      posterSrcSet: `${url}?w=160 160w, ${url}?w=320 320w, ${url} 640w`,
     });
 
-    const poster = await t.app.inject({ method: 'GET', url: movie.posterUrl });
+    const poster = await t.app.inject({ method: 'GET', url });
     expect(poster.statusCode).toBe(200);
-    expect(poster.headers['content-type']).toBe('image/png');
+    expect(poster.headers['content-type']).toBe('image/webp');
     expect(poster.headers['cache-control']).toBe('public, max-age=31536000, immutable');
-    expect(poster.rawPayload.equals(png)).toBe(true);
+    expect(await sizeOf(poster.rawPayload)).toEqual({ format: 'webp', width: 640, height: 960 });
+    // A browser asking for 200 pixels gets the narrowest copy at least that wide.
+    const small = await t.app.inject({ method: 'GET', url: `${url}?w=200` });
+    expect(await sizeOf(small.rawPayload)).toEqual({ format: 'webp', width: 320, height: 480 });
+    expect(small.headers.etag).not.toBe(poster.headers.etag);
+    expect((await t.app.inject({ method: 'GET', url: `${url}?w=0` })).statusCode).toBe(400);
+
     const etag = poster.headers.etag as string;
     expect(etag).toMatch(/^".+"$/);
-
-    const cached = await t.app.inject({
-      method: 'GET',
-      url: movie.posterUrl,
-      headers: { 'if-none-match': etag },
-    });
+    const cached = await t.app.inject({ method: 'GET', url, headers: { 'if-none-match': etag } });
     expect(cached.statusCode).toBe(304);
     expect(cached.rawPayload.length).toBe(0);
-    const stale = await t.app.inject({
-      method: 'GET',
-      url: movie.posterUrl,
-      headers: { 'if-none-match': '"x"' },
-    });
+    const stale = await t.app.inject({ method: 'GET', url, headers: { 'if-none-match': '"x"' } });
     expect(stale.statusCode).toBe(200);
 
     const list = await t.app.inject({ method: 'GET', url: '/api/movies', headers: customer.headers });
@@ -89,28 +126,38 @@ describe.each(engines)('movies on %s', (engine) => {
     expect(one.json()).toEqual(movie);
   });
 
-  it('recognises JPEG and WebP posters by their content, whatever the file is called', async () => {
-    const jpeg = Buffer.concat([Buffer.from([0xff, 0xd8, 0xff, 0xe0]), Buffer.alloc(64, 1)]);
-    const webp = Buffer.concat([
-      Buffer.from('RIFF'),
-      Buffer.from([64, 0, 0, 0]),
-      Buffer.from('WEBPVP8 '),
-      Buffer.alloc(52),
-    ]);
-    for (const [data, type] of [
-      [jpeg, 'image/jpeg'],
-      [webp, 'image/webp'],
-    ] as const) {
+  it('reads JPEG and WebP posters by their content, whatever the file is called, and never enlarges one', async () => {
+    const sharp = (await import('sharp')).default;
+    const image = sharp({ create: { width: 200, height: 300, channels: 3, background: '#c03' } });
+    for (const data of [await image.clone().jpeg().toBuffer(), await image.clone().webp().toBuffer()]) {
       const res = await postMovie(
         t.app,
         admin.headers,
-        { title: `Poster ${type}` },
+        { title: 'Small poster' },
         { data, filename: 'poster.bin', type: 'application/octet-stream' },
       );
       expect(res.statusCode).toBe(201);
-      const poster = await t.app.inject({ method: 'GET', url: res.json().posterUrl });
-      expect(poster.headers['content-type']).toBe(type);
+      const { posterUrl, posterSrcSet } = res.json();
+      expect(posterSrcSet).toBe(`${posterUrl}?w=160 160w, ${posterUrl} 200w`);
+      const poster = await t.app.inject({ method: 'GET', url: posterUrl });
+      expect(await sizeOf(poster.rawPayload)).toEqual({ format: 'webp', width: 200, height: 300 });
     }
+  });
+
+  it('refuses a 30000 × 30000 PNG (under 1 MB) without decoding it, and one that does not decode', async () => {
+    const before = await posterCount();
+    for (const [data, error] of [
+      [pngHeaderOnly(30_000, 30_000), 'Poster must be at most 40 megapixels'],
+      [
+        Buffer.concat([tinyPng().subarray(0, 40), Buffer.alloc(200, 7)]),
+        'Poster could not be read as an image',
+      ],
+    ] as const) {
+      const res = await postMovie(t.app, admin.headers, { title: 'Bomb' }, { data, filename: 'bomb.png' });
+      expect(res.statusCode, res.body).toBe(415);
+      expect(res.json()).toEqual({ error, code: 'unsupported_media_type' });
+    }
+    expect(await posterCount()).toBe(before);
   });
 
   it('adds a movie without a poster; empty optional fields are simply absent', async () => {
@@ -320,5 +367,35 @@ describe.each(engines)('movies on %s', (engine) => {
       expect(await showtimeExists(showtimeId)).toBe(true);
       expect((await t.app.inject({ method: 'GET', url: movie.posterUrl })).statusCode).toBe(200);
     });
+  });
+});
+
+describe('posters stored before they were re-encoded', () => {
+  it('are converted to WebP at the next start, once; one that does not decode is left alone', async () => {
+    const t = await createTestApp('pglite');
+    try {
+      const db = t.app.database.db;
+      const png = encodePng(400, 600, new Uint8Array(400 * 600 * 3).fill(90));
+      const [old] = await db
+        .insert(posters)
+        .values({ contentType: 'image/png', data: png, sizeBytes: png.length, etag: '"old"' })
+        .returning({ id: posters.id });
+      const [broken] = await db
+        .insert(posters)
+        .values({ contentType: 'image/png', data: Buffer.from('not a png'), sizeBytes: 9, etag: '"broken"' })
+        .returning({ id: posters.id });
+
+      expect(await convertLegacyPosters(db)).toBe(1);
+      expect(await convertLegacyPosters(db)).toBe(0);
+      const served = await t.app.inject({ method: 'GET', url: `/api/posters/${old!.id}` });
+      expect(served.headers['content-type']).toBe('image/webp');
+      expect(await sizeOf(served.rawPayload)).toEqual({ format: 'webp', width: 400, height: 600 });
+      const small = await t.app.inject({ method: 'GET', url: `/api/posters/${old!.id}?w=150` });
+      expect(await sizeOf(small.rawPayload)).toEqual({ format: 'webp', width: 160, height: 240 });
+      const untouched = await t.app.inject({ method: 'GET', url: `/api/posters/${broken!.id}` });
+      expect(untouched.rawPayload.toString()).toBe('not a png');
+    } finally {
+      await t.close();
+    }
   });
 });
