@@ -14,6 +14,7 @@ import { openDatabase, type Database } from './db/database.ts';
 import { authPlugin } from './plugins/auth.ts';
 import { dbPlugin } from './plugins/db.ts';
 import { errorsPlugin } from './plugins/errors.ts';
+import { corsPlugin } from './plugins/cors.ts';
 import { eventsPlugin } from './plugins/events.ts';
 import { rateLimitPlugin } from './plugins/rate-limit.ts';
 import { redisPlugin } from './plugins/redis.ts';
@@ -23,6 +24,7 @@ import { LOG_REDACT_PATHS, logSerializers, securityPlugin, swaggerCsp } from './
 import { socketGuardPlugin } from './plugins/socket-guard.ts';
 import { embeddedMaintenance } from './plugins/embedded-maintenance.ts';
 import { healthRoutes } from './modules/health/health.routes.ts';
+import { settingsRoutes } from './modules/settings/settings.routes.ts';
 import { accountsRoutes } from './modules/accounts/accounts.routes.ts';
 import { accountsHousekeeping } from './modules/accounts/housekeeping.ts';
 import { hallsRoutes } from './modules/halls/halls.routes.ts';
@@ -79,6 +81,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     options.database ?? (await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir }));
   await app.register(errorsPlugin);
   await app.register(securityPlugin);
+  await app.register(corsPlugin);
   await app.register(dbPlugin, { database });
   await app.register(eventsPlugin);
   await app.register(redisPlugin);
@@ -107,6 +110,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(
     async (api) => {
       await api.register(healthRoutes);
+      await api.register(settingsRoutes);
       await api.register(accountsRoutes);
       await api.register(hallsRoutes);
       await api.register(moviesRoutes);

@@ -42,6 +42,28 @@ export const ConfigSchema = z
     /** Where the Stripe SDK sends its calls; tests point it at a local fake API. */
     STRIPE_API_URL: z.url().optional(),
     PUBLIC_URL: z.url().optional(),
+    /** Where the success and cancel pages are (a client on another origin): default PUBLIC_URL. */
+    CLIENT_URL: z.url().optional(),
+    /** Origins allowed to call the API and Socket.IO from a browser (comma-separated); unset: our own only. */
+    CORS_ORIGINS: z
+      .string()
+      .transform((v) =>
+        v
+          .split(',')
+          .map((o) => o.trim())
+          .filter(Boolean),
+      )
+      .pipe(
+        z.array(
+          z
+            .url()
+            .refine(
+              (u) => URL.canParse(u) && new URL(u).origin === u.replace(/\/$/, ''),
+              'each must be an origin such as https://tickets.example.com',
+            ),
+        ),
+      )
+      .optional(),
     RATE_LIMIT: z.enum(['on', 'off'], { message: 'must be on or off' }).default('on'),
     /** How many reverse proxies in front of the server to trust for the client address (X-Forwarded-For). */
     TRUST_PROXY: z.coerce.number().int().min(0).max(10).default(0),
@@ -98,6 +120,8 @@ export const ConfigSchema = z
       apiUrl: c.STRIPE_API_URL,
     },
     publicUrl: (c.PUBLIC_URL ?? `http://localhost:${c.PORT}`).replace(/\/$/, ''),
+    clientUrl: (c.CLIENT_URL ?? c.PUBLIC_URL ?? `http://localhost:${c.PORT}`).replace(/\/$/, ''),
+    corsOrigins: c.CORS_ORIGINS?.flatMap((o) => (URL.canParse(o) ? [new URL(o).origin] : [])) ?? [],
     rateLimit: c.RATE_LIMIT === 'on',
     trustProxyHops: c.TRUST_PROXY,
     logLevel: c.LOG_LEVEL,
@@ -107,6 +131,14 @@ export const ConfigSchema = z
   }));
 
 export type Config = z.output<typeof ConfigSchema>;
+
+/**
+ * The address of one of the web app's pages for links and redirects from the server: relative when the web app is
+ * ours (CLIENT_URL = PUBLIC_URL), else on CLIENT_URL's origin.
+ */
+export function clientPage(config: Pick<Config, 'clientUrl' | 'publicUrl'>, path: string): string {
+  return config.clientUrl === config.publicUrl ? path : `${config.clientUrl}${path}`;
+}
 
 export class ConfigError extends Error {}
 

@@ -19,6 +19,11 @@ async function main() {
     const url = config.publicUrl;
     const processes = workers > 1 ? ` (${workers} worker processes)` : '';
     console.log(`\n  Cinema is running at ${url}${processes}\n  API docs: ${url}/api/docs`);
+    if (config.paymentProvider === 'local') {
+      console.log(
+        '  Test mode: no real payments (PAYMENT_PROVIDER=local; set PAYMENT_PROVIDER=stripe to sell)',
+      );
+    }
     for (const line of messages) console.log(`  ${line}`);
     console.log('');
   };

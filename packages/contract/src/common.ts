@@ -28,3 +28,15 @@ export const DisplayTextSchema = (what: string, max: number) =>
       (text) => !BIDI_CONTROLS.test(text),
       `${what} must not contain text-direction override characters`,
     );
+
+/** What any client may know of this cinema's configuration (`GET /api/settings`). */
+export const SettingsSchema = z.object({
+  /** Payments go through the built-in test checkout: "Test mode: no real payments". */
+  testMode: z.boolean(),
+  /** ISO 4217 code of every price. */
+  currency: z.string(),
+  /** How long a hold lasts before checkout, and how many seats one customer may hold at once. */
+  holdMinutes: z.number(),
+  maxHeldSeats: z.number().int(),
+});
+export type Settings = z.infer<typeof SettingsSchema>;

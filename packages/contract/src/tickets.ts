@@ -13,6 +13,8 @@ export const TicketSchema = z.object({
   seat: z.object({ row: z.number().int(), number: z.number().int() }),
   startsAt: z.string(),
   checkedInAt: z.string().nullable(),
+  /** Paid through the built-in test checkout: no money moved (DESIGN §6.1). */
+  testMode: z.boolean().optional(),
 });
 export type Ticket = z.infer<typeof TicketSchema>;
 export const TicketsResponseSchema = z.object({ tickets: z.array(TicketSchema) });
@@ -37,6 +39,8 @@ export const LookupResponseSchema = z.object({
   tickets: z.array(TicketSchema),
   /** Seats whose payment was refunded because someone else had them by the time the payment arrived. */
   refundedSeats: z.array(z.object({ row: z.number().int(), number: z.number().int() })).optional(),
+  /** The session went through the built-in test checkout: no money moved. */
+  testMode: z.boolean().optional(),
 });
 export type LookupResponse = z.infer<typeof LookupResponseSchema>;
 
@@ -70,5 +74,7 @@ export const ScanResponseSchema = z.object({
   seat: z.object({ row: z.number().int(), number: z.number().int() }),
   auditorium: z.string(),
   checkedInAt: z.string().optional(),
+  /** A ticket paid through the test checkout: the scanner shows TEST in amber, never a green VALID. */
+  testMode: z.boolean().optional(),
 });
 export type ScanResponse = z.infer<typeof ScanResponseSchema>;

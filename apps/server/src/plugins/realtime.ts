@@ -24,7 +24,8 @@ export const realtimePlugin = fp(
       serveClient: false,
       transports: ['websocket', 'polling'],
       maxHttpBufferSize: 16 * 1024,
-      cors: { origin: false },
+      // Our own origin, and the third-party clients' of CORS_ORIGINS.
+      cors: { origin: app.config.corsOrigins.length > 0 ? app.config.corsOrigins : false },
     });
     const redisClients: { quit(): Promise<unknown> }[] = [];
     if (opts.redisUrl) {

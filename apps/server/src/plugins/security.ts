@@ -118,7 +118,7 @@ export function swaggerCsp(header: string): string {
 
 /**
  * Security headers on every response (helmet): the CSP above, nosniff, no framing, no referrer leaks to other
- * origins. CORS stays closed: no Access-Control-* header is ever sent, so only our own origin can read the API.
+ * origins. CORS is closed unless CORS_ORIGINS opens it (plugins/cors.ts).
  */
 export const securityPlugin = fp(
   async function securityPlugin(app: FastifyInstance) {

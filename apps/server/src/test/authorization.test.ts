@@ -83,6 +83,11 @@ const CASES: Case[] = [
     request: () => ({ method: 'GET', url: '/api/health/live' }),
   },
   {
+    route: 'GET /api/settings',
+    expect: allRoles(200),
+    request: () => ({ method: 'GET', url: '/api/settings' }),
+  },
+  {
     route: 'POST /api/auth/register',
     expect: allRoles(201),
     request: () => ({
@@ -200,7 +205,8 @@ const CASES: Case[] = [
   },
   {
     route: 'POST /api/pay/checkout',
-    expect: { visitor: 401, owner: 200, other: 403, admin: 403 },
+    // Someone else's booking is answered as one that does not exist (DESIGN §6.1).
+    expect: { visitor: 401, owner: 200, other: 404, admin: 404 },
     request: (_r, { w }) => ({
       method: 'POST',
       url: '/api/pay/checkout',

@@ -37,5 +37,6 @@ export async function checkInTicket(db: Db, bookingId: string): Promise<ScanResp
     seat: { row: ticket.row, number: ticket.number },
     auditorium: ticket.auditorium,
     checkedInAt: ticket.checkedInAt?.toISOString(),
+    testMode: ticket.testMode,
   };
 }

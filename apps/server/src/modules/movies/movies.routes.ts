@@ -65,12 +65,15 @@ function clientHasCurrent(ifNoneMatch: string | undefined, etag: string): boolea
 
 /** Movies for customers and staff, and their poster images. */
 export const moviesRoutes: FastifyPluginAsyncZod = async (app) => {
+  // Clients on other origins (CORS_ORIGINS) get posters they can load: absolute, and marked cross-origin.
+  const crossOrigin = app.config.corsOrigins.length > 0;
+  const posterBase = crossOrigin ? app.config.publicUrl : '';
   app.get(
     '/movies',
     {
       schema: { tags: ['movies'], summary: 'All movies, by title', response: { 200: z.array(MovieSchema) } },
     },
-    async () => listMovies(app.database.db, 'title'),
+    async () => listMovies(app.database.db, 'title', posterBase),
   );
 
   app.get(
@@ -83,7 +86,7 @@ export const moviesRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: MovieSchema, 400: ErrorSchema, 404: ErrorSchema },
       },
     },
-    async (request) => getMovie(app.database.db, request.params.id),
+    async (request) => getMovie(app.database.db, request.params.id, posterBase),
   );
 
   app.get(
@@ -105,6 +108,7 @@ export const moviesRoutes: FastifyPluginAsyncZod = async (app) => {
         .header('etag', poster.etag)
         .header('cache-control', 'public, max-age=31536000, immutable')
         .header('x-content-type-options', 'nosniff');
+      if (crossOrigin) reply.header('cross-origin-resource-policy', 'cross-origin');
       if (clientHasCurrent(request.headers['if-none-match'], poster.etag)) return reply.status(304).send();
       return reply.type(poster.contentType).send(poster.data);
     },
@@ -121,7 +125,7 @@ export const moviesRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: z.array(MovieSchema), ...adminErrors },
       },
     },
-    async () => listMovies(app.database.db, 'newest'),
+    async () => listMovies(app.database.db, 'newest', posterBase),
   );
 
   app.post(
@@ -141,7 +145,7 @@ export const moviesRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request, reply) => {
       const { fields, poster } = await readMovieForm(request);
-      return reply.status(201).send(await createMovie(app.database.db, fields, poster));
+      return reply.status(201).send(await createMovie(app.database.db, fields, poster, posterBase));
     },
   );
 

@@ -42,7 +42,9 @@ type MovieRow = {
 };
 
 /** Posters never change (a new upload gets a new id), so their URL can be cached forever. */
-export const posterUrl = (posterId: string | null) => (posterId ? `/api/posters/${posterId}` : null);
+/** A poster's address: relative, or on `base` (PUBLIC_URL) when clients on other origins show it (CORS_ORIGINS). */
+export const posterUrl = (posterId: string | null, base = '') =>
+  posterId ? `${base}/api/posters/${posterId}` : null;
 
 // PGlite hands back an integer[] as PostgreSQL's text ('{160,320}'), node-postgres as an array.
 const intArray = (value: number[] | string | null): number[] =>
@@ -52,8 +54,8 @@ const intArray = (value: number[] | string | null): number[] =>
       ? value.map(Number)
       : value.replace(/[{}]/g, '').split(',').filter(Boolean).map(Number);
 
-function presentMovie(row: MovieRow): Movie {
-  const url = posterUrl(row.posterId);
+function presentMovie(row: MovieRow, posterBase: string): Movie {
+  const url = posterUrl(row.posterId, posterBase);
   return {
     id: row.id,
     title: row.title,
@@ -66,7 +68,11 @@ function presentMovie(row: MovieRow): Movie {
 }
 
 /** Every movie: by title for customers, newest first for staff. */
-export async function listMovies(db: Queryable, order: 'title' | 'newest' = 'title'): Promise<Movie[]> {
+export async function listMovies(
+  db: Queryable,
+  order: 'title' | 'newest' = 'title',
+  posterBase = '',
+): Promise<Movie[]> {
   const rows = await db
     .select(movieColumns)
     .from(movies)
@@ -75,18 +81,18 @@ export async function listMovies(db: Queryable, order: 'title' | 'newest' = 'tit
         ? [asc(movies.title), asc(movies.id)]
         : [desc(movies.createdAt), asc(movies.title)]),
     );
-  return rows.map(presentMovie);
+  return rows.map((row) => presentMovie(row, posterBase));
 }
 
 /** One movie, or 404. */
-export async function getMovie(db: Queryable, id: string): Promise<Movie> {
+export async function getMovie(db: Queryable, id: string, posterBase = ''): Promise<Movie> {
   const [row] = await db.select(movieColumns).from(movies).where(eq(movies.id, id)).limit(1);
   if (!row) throw notFound('Movie not found');
-  return presentMovie(row);
+  return presentMovie(row, posterBase);
 }
 
 /** Creates a movie and stores its poster (if any) in the database, so every server process can serve it. */
-export async function createMovie(db: Db, input: NewMovie, poster?: Buffer): Promise<Movie> {
+export async function createMovie(db: Db, input: NewMovie, poster?: Buffer, posterBase = ''): Promise<Movie> {
   // Decoded and re-encoded before the transaction: the database is not held meanwhile.
   const prepared = poster ? await preparePoster(poster) : null;
   const created = await db.transaction(async (tx) => {
@@ -103,7 +109,7 @@ export async function createMovie(db: Db, input: NewMovie, poster?: Buffer): Pro
       .returning({ id: movies.id });
     return movie!;
   });
-  return getMovie(db, created.id);
+  return getMovie(db, created.id, posterBase);
 }
 
 /**

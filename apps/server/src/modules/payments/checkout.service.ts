@@ -239,7 +239,9 @@ export async function startCheckout(
       .set({ providerSessionId: created.providerSessionId, url: created.url })
       .where(eq(checkoutSessions.id, prepared.sessionId));
     publishClosedCheckouts(deps, prepared.superseded);
-    return { sessionId: prepared.sessionId, url: created.url };
+    // A client that opens Stripe's page itself (Stripe.js) needs Stripe's own session id; the lookup takes both.
+    const sessionId = provider.name === 'stripe' ? created.providerSessionId : prepared.sessionId;
+    return { sessionId, url: created.url };
   } catch (err) {
     log.error({ err, sessionId: prepared.sessionId }, 'payment provider could not create a session');
     await undoCheckout(deps, prepared);

@@ -111,7 +111,14 @@ const notices: Record<PageNotice, { kind: 'bad' | 'info'; text: string }> = {
 };
 
 /** The local provider's hosted checkout page for one session. */
-export function renderLocalCheckoutPage(summary: CheckoutSummary, notice?: PageNotice): string {
+/** Where a link to one of the web app's pages goes (it may live on another origin: CLIENT_URL). */
+export type ClientPage = (path: string) => string;
+
+export function renderLocalCheckoutPage(
+  summary: CheckoutSummary,
+  notice: PageNotice | undefined,
+  page: ClientPage,
+): string {
   const shows = new Map<string, CheckoutSummary['items']>();
   for (const item of summary.items) {
     const key = `${item.movie}\u0000${item.auditorium}\u0000${item.startsAt.toISOString()}`;
@@ -155,8 +162,8 @@ ${items.map((i) => `<li><span>${seatName(i)}</span><span>${dollars(i.priceCents)
 </div>
 <p class="muted">Your seats are held until ${time(summary.expiresAt)}.</p>`
     : shown === 'paid'
-      ? `<p><a href="/checkout/success?session_id=${summary.id}">See your tickets</a></p>`
-      : `<p><a href="/movies">Back to Movies</a></p>`;
+      ? `<p><a href="${page(`/checkout/success?session_id=${summary.id}`)}">See your tickets</a></p>`
+      : `<p><a href="${page('/movies')}">Back to Movies</a></p>`;
 
   return layout(
     'Checkout — Cinema',
@@ -170,11 +177,11 @@ ${actions}`,
 }
 
 /** The page for a session id we do not know. */
-export function renderMissingCheckoutPage(): string {
+export function renderMissingCheckoutPage(page: ClientPage): string {
   return layout(
     'Checkout not found — Cinema',
     `<h1>Checkout not found</h1>
 <p class="alert info" role="status">This payment link is not valid.</p>
-<p><a href="/movies">Back to Movies</a></p>`,
+<p><a href="${page('/movies')}">Back to Movies</a></p>`,
   );
 }

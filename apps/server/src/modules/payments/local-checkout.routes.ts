@@ -9,6 +9,7 @@ import {
 } from './local-checkout.page.ts';
 import { cancelLocalCheckout, getCheckoutSummary, payLocalCheckout } from './local-checkout.service.ts';
 import type { PaymentDeps } from './payment-deps.ts';
+import { clientPage } from '../../config.ts';
 
 // Not validated as a UUID by the schema: a bad link gets the HTML "not found" page, not a JSON error.
 const ParamsSchema = z.object({ id: z.string().max(100) });
@@ -36,8 +37,17 @@ export const localCheckoutRoutes: FastifyPluginAsyncZod<{ deps: PaymentDeps }> =
 
   const showPage = async (reply: FastifyReply, id: string, status = 200, notice?: PageNotice) => {
     const summary = await getCheckoutSummary(deps.db, id);
-    if (!summary || summary.provider !== 'local') return sendPage(reply, 404, renderMissingCheckoutPage());
-    return sendPage(reply, status, renderLocalCheckoutPage(summary, notice));
+    if (!summary || summary.provider !== 'local')
+      return sendPage(
+        reply,
+        404,
+        renderMissingCheckoutPage((path) => clientPage(deps.config, path)),
+      );
+    return sendPage(
+      reply,
+      status,
+      renderLocalCheckoutPage(summary, notice, (path) => clientPage(deps.config, path)),
+    );
   };
 
   const schema = (summary: string) => ({
@@ -59,7 +69,8 @@ export const localCheckoutRoutes: FastifyPluginAsyncZod<{ deps: PaymentDeps }> =
     async (request, reply) => {
       const { id } = request.params;
       const result = await payLocalCheckout(deps, id);
-      if (result === 'paid') return reply.redirect(`/checkout/success?session_id=${id}`, 303);
+      if (result === 'paid')
+        return reply.redirect(clientPage(deps.config, `/checkout/success?session_id=${id}`), 303);
       if (result === 'not_found') return showPage(reply, id);
       return showPage(reply, id, 409, result);
     },
@@ -89,8 +100,9 @@ export const localCheckoutRoutes: FastifyPluginAsyncZod<{ deps: PaymentDeps }> =
       const { id } = request.params;
       const result = await cancelLocalCheckout(deps, id);
       if (result === 'not_found') return showPage(reply, id);
-      if (result === 'paid') return reply.redirect(`/checkout/success?session_id=${id}`, 303);
-      return reply.redirect('/checkout/cancel', 303);
+      if (result === 'paid')
+        return reply.redirect(clientPage(deps.config, `/checkout/success?session_id=${id}`), 303);
+      return reply.redirect(clientPage(deps.config, '/checkout/cancel'), 303);
     },
   );
 };

@@ -86,5 +86,13 @@ export async function lookupCheckout(
     )
     .orderBy(asc(checkoutSessionBookings.seatRow), asc(checkoutSessionBookings.seatNumber));
 
-  return { sessionId: session.id, status: lookupStatus[session.status], tickets, refundedSeats };
+  return {
+    // The id the checkout answered with: Stripe's own for a Stripe session, ours otherwise.
+    sessionId:
+      session.provider === 'stripe' && session.providerSessionId ? session.providerSessionId : session.id,
+    status: lookupStatus[session.status],
+    tickets,
+    refundedSeats,
+    testMode: session.provider === 'local',
+  };
 }

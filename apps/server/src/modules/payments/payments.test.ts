@@ -309,12 +309,22 @@ describe.each(engines)('payments with Stripe (fake API) on %s', (engine) => {
   const sendWebhook = (hook: { payload: string; headers: Record<string, string> }) =>
     app.inject({ method: 'POST', url: '/api/pay/webhook', headers: hook.headers, payload: hook.payload });
 
+  // With Stripe, the checkout answer's sessionId is Stripe's own (cs_…), as Stripe.js wants it (DESIGN §6.1).
   const providerSessionOf = async (sessionId: string) => {
+    if (sessionId.startsWith('cs_')) return sessionId;
     const [row] = await app.database.db
       .select()
       .from(checkoutSessions)
       .where(eq(checkoutSessions.id, sessionId));
     return row!.providerSessionId!;
+  };
+  /** Our own id of a checkout session named by Stripe's id. */
+  const ourSessionId = async (sessionId: string) => {
+    const [row] = await app.database.db
+      .select({ id: checkoutSessions.id })
+      .from(checkoutSessions)
+      .where(eq(checkoutSessions.providerSessionId, sessionId));
+    return row!.id;
   };
 
   it('creates a Checkout Session with one line item per seat, the payment window and our reference', async () => {
@@ -327,7 +337,8 @@ describe.each(engines)('payments with Stripe (fake API) on %s', (engine) => {
     expect(call!.headers.authorization).toBe('Bearer sk_test_fake_cinema');
     const p = call!.params;
     expect(p.mode).toBe('payment');
-    expect(p.client_reference_id).toBe(sessionId);
+    expect(sessionId).toMatch(/^cs_test_/);
+    expect(p.client_reference_id).toBe(await ourSessionId(sessionId));
     expect(p.success_url).toBe('https://cinema.test/checkout/success?session_id={CHECKOUT_SESSION_ID}');
     expect(p.cancel_url).toBe('https://cinema.test/checkout/cancel');
     expect(p['line_items[0][quantity]']).toBe('1');
@@ -341,7 +352,7 @@ describe.each(engines)('payments with Stripe (fake API) on %s', (engine) => {
     expect(expiresAt - before).toBeGreaterThanOrEqual(30 * 60);
     expect(expiresAt - before).toBeLessThanOrEqual(32 * 60);
 
-    const created = [...stripe.sessions.values()].find((s) => s.client_reference_id === sessionId)!;
+    const created = stripe.sessions.get(sessionId)!;
     expect(created.amount_total).toBe(2 * PRICE);
     expect(url).toBe(created.url);
     expect(await providerSessionOf(sessionId)).toBe(created.id);
@@ -378,7 +389,7 @@ describe.each(engines)('payments with Stripe (fake API) on %s', (engine) => {
     const [session] = await app.database.db
       .select()
       .from(checkoutSessions)
-      .where(eq(checkoutSessions.id, sessionId));
+      .where(eq(checkoutSessions.id, await ourSessionId(sessionId)));
     expect(session).toMatchObject({ status: 'paid', providerPaymentId: 'pi_completed' });
   });
 
@@ -408,7 +419,7 @@ describe.each(engines)('payments with Stripe (fake API) on %s', (engine) => {
     const [session] = await app.database.db
       .select()
       .from(checkoutSessions)
-      .where(eq(checkoutSessions.id, sessionId));
+      .where(eq(checkoutSessions.id, await ourSessionId(sessionId)));
     expect(session!.status).toBe('open');
     // The genuine event is still processed afterwards: the forged ones did not use up its id.
     expect((await sendWebhook(good)).statusCode).toBe(200);
@@ -511,7 +522,7 @@ describe.each(engines)('payments with Stripe (fake API) on %s', (engine) => {
     const [refund] = await app.database.db
       .select()
       .from(paymentRefunds)
-      .where(eq(paymentRefunds.sessionId, sessionId));
+      .where(eq(paymentRefunds.sessionId, await ourSessionId(sessionId)));
     expect(refund).toMatchObject({
       status: 'succeeded',
       amountCents: PRICE,

@@ -1,7 +1,7 @@
 import { and, asc, eq, sql, type SQL } from 'drizzle-orm';
 import type { BookedSeat, ShowtimeTicket, Ticket } from '@cinema/contract';
 import type { Queryable } from '../../db/database.ts';
-import { halls, bookings, movies, seats, showtimes, users } from '../../db/schema/index.ts';
+import { bookings, checkoutSessions, halls, movies, seats, showtimes, users } from '../../db/schema/index.ts';
 import { notFound } from '../../errors.ts';
 
 /** A booking with its buyer, seat, movie, start and hall: the base of the tickets, the admin lists and check-in. */
@@ -20,13 +20,16 @@ export const ticketDetails = (db: Queryable) =>
       startsAt: showtimes.startsAt,
       auditorium: halls.name,
       checkedInAt: bookings.checkedInAt,
+      // Paid through the built-in test checkout: no money moved.
+      testMode: sql<boolean>`coalesce(${checkoutSessions.provider} = 'local', false)`,
     })
     .from(bookings)
     .innerJoin(users, eq(users.id, bookings.userId))
     .innerJoin(showtimes, eq(showtimes.id, bookings.showtimeId))
     .innerJoin(movies, eq(movies.id, showtimes.movieId))
     .innerJoin(halls, eq(halls.id, showtimes.hallId))
-    .innerJoin(seats, eq(seats.id, bookings.seatId));
+    .innerJoin(seats, eq(seats.id, bookings.seatId))
+    .leftJoin(checkoutSessions, eq(checkoutSessions.id, bookings.checkoutSessionId));
 
 /** Confirmed bookings matching `where`, as Tickets (DESIGN §3), in the given order. */
 export async function selectTickets(
@@ -44,6 +47,7 @@ export async function selectTickets(
     seat: { row: r.row, number: r.number },
     startsAt: r.startsAt.toISOString(),
     checkedInAt: r.checkedInAt?.toISOString() ?? null,
+    testMode: r.testMode,
   }));
 }
 

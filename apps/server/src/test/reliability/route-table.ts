@@ -32,6 +32,7 @@ const future = () => new Date(Date.now() + 400 * 24 * 3600_000 + Math.floor(Math
 export const ROUTES: RouteSpec[] = [
   { method: 'GET', path: '/api/health', access: 'public' },
   { method: 'GET', path: '/api/health/live', access: 'public' },
+  { method: 'GET', path: '/api/settings', access: 'public' },
   {
     method: 'POST',
     path: '/api/auth/register',

@@ -25,7 +25,7 @@ export function paymentProviders(config: Config): PaymentProviders {
     if (name === 'local') return createLocalProvider(config.publicUrl);
     const { secretKey, webhookSecret, apiUrl } = config.stripe;
     if (!secretKey || !webhookSecret) return null;
-    return createStripeProvider({ secretKey, webhookSecret, apiUrl, publicUrl: config.publicUrl });
+    return createStripeProvider({ secretKey, webhookSecret, apiUrl, clientUrl: config.clientUrl });
   };
   return {
     get(name = config.paymentProvider) {

@@ -9,7 +9,8 @@ import {
 export interface StripeProviderOptions {
   secretKey: string;
   webhookSecret: string;
-  publicUrl: string;
+  /** Where the web app's success and cancel pages are (CLIENT_URL). */
+  clientUrl: string;
   /** Another API origin (tests run a fake Stripe API locally). */
   apiUrl?: string;
 }
@@ -62,8 +63,8 @@ export function createStripeProvider(options: StripeProviderOptions): PaymentPro
             },
           })),
           expires_at: Math.floor(input.expiresAt.getTime() / 1000),
-          success_url: `${options.publicUrl}/checkout/success?session_id={CHECKOUT_SESSION_ID}`,
-          cancel_url: `${options.publicUrl}/checkout/cancel`,
+          success_url: `${options.clientUrl}/checkout/success?session_id={CHECKOUT_SESSION_ID}`,
+          cancel_url: `${options.clientUrl}/checkout/cancel`,
           client_reference_id: input.sessionId,
           customer_email: input.customerEmail,
           metadata: { sessionId: input.sessionId },
