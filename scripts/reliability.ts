@@ -5,7 +5,7 @@
 //   RELIABILITY_RUNS  generated requests per route and engine (default 200)
 //   CRASH_KILLS       SIGKILLs per engine (default 3)
 import { execFileSync } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -278,6 +278,9 @@ function render(data: {
     lines.push(`\`npm audit --omit=dev\`: not run (${data.audit.note}).`);
   }
   lines.push('');
+  // The threat model is written by hand (docs/threats.md) and carried into the report as it is.
+  lines.push('');
+  lines.push(readFileSync(path.join(root, 'docs', 'threats.md'), 'utf8').trimEnd());
   return lines.join('\n');
 }
 
