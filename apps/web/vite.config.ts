@@ -16,5 +16,7 @@ export default defineConfig({
   build: {
     outDir: 'dist',
     emptyOutDir: true,
+    // dist/.vite/manifest.json: the chunk graph `npm run bundle-report` follows to count what each route loads.
+    manifest: true,
   },
 });
