@@ -1,8 +1,6 @@
 import { z } from 'zod';
 import { IdSchema } from './common.ts';
-
-export const MAX_SEATS_PER_HOLD = 10;
-export const MAX_LIVE_HOLDS_PER_SHOWTIME = 10;
+import { MAX_SEATS_PER_HOLD } from './constants.ts';
 
 export const SeatStatusSchema = z.enum(['AVAILABLE', 'HELD', 'CONFIRMED']);
 export type SeatStatus = z.infer<typeof SeatStatusSchema>;
@@ -71,8 +69,3 @@ export const SeatsUpdateSchema = z.object({
   seats: z.array(z.object({ id: z.string(), status: SeatStatusSchema })),
 });
 export type SeatsUpdate = z.infer<typeof SeatsUpdateSchema>;
-export const SOCKET_EVENTS = {
-  joinShowtime: 'join_showtime',
-  leaveShowtime: 'leave_showtime',
-  seatsUpdate: 'seats_update',
-} as const;

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { formatMoney } from '@cinema/contract';
 import { seatName, type CheckoutSummary } from './payments.service.ts';
 
 // The page is self-contained: inline CSS and one tiny inline script, both allowed by hash in its own CSP.
@@ -61,8 +62,6 @@ const escapeHtml = (text: string) =>
     (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!,
   );
 
-const dollars = (cents: number) => `$${(cents / 100).toFixed(2)}`;
-
 const utc = new Intl.DateTimeFormat('en-US', {
   dateStyle: 'medium',
   timeStyle: 'short',
@@ -120,7 +119,7 @@ export function renderLocalCheckoutPage(summary: CheckoutSummary, notice?: PageN
 <dt>Starts</dt><dd>${time(first.startsAt)}</dd>
 </dl>
 <ul aria-label="Seats">
-${items.map((i) => `<li><span>${seatName(i)}</span><span>${dollars(i.priceCents)}</span></li>`).join('\n')}
+${items.map((i) => `<li><span>${seatName(i)}</span><span>${formatMoney(i.priceCents)}</span></li>`).join('\n')}
 </ul>`;
     })
     .join('\n');
@@ -158,7 +157,7 @@ ${items.map((i) => `<li><span>${seatName(i)}</span><span>${dollars(i.priceCents)
 <p class="sub">Cinema checkout</p>
 ${alert}
 ${showBlocks}
-<p class="total"><span>Total</span><span>${dollars(summary.amountCents)}</span></p>
+<p class="total"><span>Total</span><span>${formatMoney(summary.amountCents)}</span></p>
 ${actions}`,
   );
 }

@@ -3,6 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { and, asc, eq, inArray, or, sql } from 'drizzle-orm';
 import {
   PAYMENT_WINDOW_MINUTES,
+  seatLabel,
   type CheckoutResponse,
   type LookupResponse,
   type SeatStatus,
@@ -35,14 +36,9 @@ const PAYMENT_WINDOW_SECONDS = PAYMENT_WINDOW_MINUTES * 60 + 60;
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-/** "Row C Seat 7" (rows are lettered in the hall: 1 → A, 27 → AA). */
-export function seatName(seat: { row: number; number: number }): string {
-  let letters = '';
-  for (let n = seat.row; n > 0; n = Math.floor((n - 1) / 26)) {
-    letters = String.fromCharCode(65 + ((n - 1) % 26)) + letters;
-  }
-  return `Row ${letters} Seat ${seat.number}`;
-}
+/** "Row C Seat 7" (rows are lettered in the hall: 1 → A, 27 → AA): the contract's seat label for line items. */
+export const seatName = (seat: { row: number; number: number }): string =>
+  seatLabel(seat, { style: 'line-item' });
 
 // ---------------------------------------------------------------------------------------------------------------
 // Providers

@@ -1,6 +1,7 @@
 import { useEffect, useRef } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
-import { SOCKET_EVENTS, type SeatMap, type SeatsUpdate } from '@cinema/contract';
+import type { SeatMap, SeatsUpdate } from '@cinema/contract';
+import { SOCKET_EVENTS } from '@cinema/contract/constants';
 import { getSocket } from '../../../lib/socket';
 import { seatMapQueryKey } from '../api/get-seat-map';
 
