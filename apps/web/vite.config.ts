@@ -18,5 +18,18 @@ export default defineConfig({
     emptyOutDir: true,
     // dist/.vite/manifest.json: the chunk graph `npm run bundle-report` follows to count what each route loads.
     manifest: true,
+    rolldownOptions: {
+      output: {
+        codeSplitting: {
+          // react-query as one chunk, loaded with the first screen that reads data (the sign-in screens do
+          // without), instead of a handful of small ones; React in a chunk of its own first, so that the
+          // react-query group (which takes its dependencies along) leaves it to the entry.
+          groups: [
+            { name: 'react', test: /node_modules[\\/](react|react-dom|scheduler)[\\/]/, priority: 2 },
+            { name: 'react-query', test: /node_modules[\\/]@tanstack[\\/]/, priority: 1 },
+          ],
+        },
+      },
+    },
   },
 });

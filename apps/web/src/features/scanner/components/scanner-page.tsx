@@ -142,5 +142,3 @@ export function ScannerPage() {
     </section>
   );
 }
-
-export default ScannerPage;
