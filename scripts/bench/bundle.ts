@@ -71,8 +71,8 @@ async function sizesOf(dist: string, files: string[]): Promise<Sizes> {
   for (const file of files) {
     const data = await readFile(path.join(dist, file));
     total.raw += data.length;
-    total.gzip += compressors.gz(data).length;
-    total.brotli += compressors.br(data).length;
+    total.gzip += (await compressors.gz(data)).length;
+    total.brotli += (await compressors.br(data)).length;
   }
   return total;
 }

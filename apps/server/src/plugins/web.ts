@@ -8,7 +8,10 @@ import { contentSecurityPolicy } from './security.ts';
 
 export const defaultWebDist = path.resolve(serverRoot, '../web/dist');
 
-/** Serves the built SPA: hashed assets cached for a year, every other page answered with index.html. */
+/**
+ * Serves the built SPA: hashed assets cached for a year, every other page answered with index.html; each file as
+ * the build compressed it (brotli or gzip, as the browser accepts), with `Vary: Accept-Encoding`.
+ */
 export const webPlugin = fp(async function webPlugin(app: FastifyInstance, opts: { dist?: string }) {
   const root = opts.dist ?? defaultWebDist;
   if (!existsSync(path.join(root, 'index.html'))) {
@@ -19,6 +22,8 @@ export const webPlugin = fp(async function webPlugin(app: FastifyInstance, opts:
     root,
     wildcard: false,
     index: false,
+    // The web build writes file.br and file.gz beside each file (apps/web/build/precompress.ts).
+    preCompressed: true,
     setHeaders(res, filePath) {
       if (filePath.includes(`${path.sep}assets${path.sep}`)) {
         res.header('Cache-Control', 'public, max-age=31536000, immutable');
@@ -40,6 +45,7 @@ export const webPlugin = fp(async function webPlugin(app: FastifyInstance, opts:
     if (/^\/admin\/scan\/?$/.test(url)) {
       reply.header('content-security-policy', contentSecurityPolicy({ wasm: true }));
     }
-    return reply.sendFile('index.html');
+    // cacheControl: false, or @fastify/send would replace no-cache with its own `public, max-age=0`.
+    return reply.sendFile('index.html', { cacheControl: false });
   });
 });
