@@ -26,8 +26,10 @@ export default defineConfig({
         test: {
           name: 'web',
           root: './apps/web',
-          include: ['src/**/*.test.ts'],
-          environment: 'node',
+          include: ['src/**/*.test.{ts,tsx}'],
+          // Screens render in jsdom with Testing Library; no browser needed.
+          environment: 'jsdom',
+          setupFiles: ['./src/test/setup.ts'],
         },
       },
       {
