@@ -1,5 +1,5 @@
-import { lazy, Suspense, type ComponentType } from 'react';
-import { Route, Routes } from 'react-router';
+import { lazy, Suspense, type ComponentType, type ReactNode } from 'react';
+import { Outlet, Route, Routes } from 'react-router';
 import { ComingSoon } from '../components/ui/coming-soon';
 import { PageLoading } from '../components/ui/page-loading';
 import { HomeRedirect, RequireAdmin, RequireUser, RequireVisitor } from './guards';
@@ -77,115 +77,51 @@ const ShowtimeQrCodesScreen = lazyScreen(
 // The scanner (and its WebAssembly decoder) loads only on /admin/scan.
 const ScannerPage = lazyScreen(() => import('../features/scanner/components/scanner-page'), 'ScannerPage');
 
-// Each feature contributes its screens here; features never import one another. A screen that fails to render
-// falls to the app's error boundary ('Something went wrong.').
+// Each feature contributes its screens here, under the guard of who may see them; features never import one
+// another. A screen that fails to render falls to the app's error boundary ('Something went wrong.').
 export function AppRoutes() {
   return (
     <Routes>
       <Route element={<Layout />}>
         <Route path="/" element={<HomeRedirect />} />
-        <Route
-          path="/login"
-          element={
-            <RequireVisitor>
-              <LoginScreen />
-            </RequireVisitor>
-          }
-        />
-        <Route
-          path="/register"
-          element={
-            <RequireVisitor>
-              <RegisterScreen />
-            </RequireVisitor>
-          }
-        />
-        <Route
-          path="/movies"
-          element={
-            <RequireUser>
-              <MoviesScreen />
-            </RequireUser>
-          }
-        />
-        <Route
-          path="/movies/:id"
-          element={
-            <RequireUser>
-              <MovieShowtimesScreen />
-            </RequireUser>
-          }
-        />
-        <Route
-          path="/showtimes/:id/seats"
-          element={
-            <RequireUser>
-              <SeatMapScreen />
-            </RequireUser>
-          }
-        />
-        <Route path="/checkout/success" element={<CheckoutSuccessScreen />} />
-        <Route path="/checkout/cancel" element={<CheckoutCancelScreen />} />
-        <Route
-          path="/tickets"
-          element={
-            <RequireUser>
-              <MyTicketsScreen />
-            </RequireUser>
-          }
-        />
-        <Route
-          path="/profile"
-          element={
-            <RequireUser>
-              <ProfileScreen onLogout={logout} />
-            </RequireUser>
-          }
-        />
-        <Route
-          path="/admin"
-          element={
-            <RequireAdmin>
-              <AdminDashboard />
-            </RequireAdmin>
-          }
-        />
-        <Route
-          path="/admin/showtimes"
-          element={
-            <RequireAdmin>
-              <ManageShowtimesScreen />
-            </RequireAdmin>
-          }
-        />
-        <Route
-          path="/admin/showtimes/:id/booked"
-          element={
-            <RequireAdmin>
-              <BookedSeatsScreen />
-            </RequireAdmin>
-          }
-        />
-        <Route
-          path="/admin/showtimes/:id/tickets"
-          element={
-            <RequireAdmin>
-              <ShowtimeQrCodesScreen />
-            </RequireAdmin>
-          }
-        />
-        <Route
-          path="/admin/scan"
-          element={
-            <RequireAdmin>
+        <Route element={guarded(RequireVisitor)}>
+          <Route path="/login" element={<LoginScreen />} />
+          <Route path="/register" element={<RegisterScreen />} />
+        </Route>
+        <Route element={guarded(RequireUser)}>
+          <Route path="/movies" element={<MoviesScreen />} />
+          <Route path="/movies/:id" element={<MovieShowtimesScreen />} />
+          <Route path="/showtimes/:id/seats" element={<SeatMapScreen />} />
+          <Route path="/tickets" element={<MyTicketsScreen />} />
+          <Route path="/profile" element={<ProfileScreen onLogout={logout} />} />
+        </Route>
+        <Route element={guarded(RequireAdmin)}>
+          <Route path="/admin" element={<AdminDashboard />} />
+          <Route path="/admin/showtimes" element={<ManageShowtimesScreen />} />
+          <Route path="/admin/showtimes/:id/booked" element={<BookedSeatsScreen />} />
+          <Route path="/admin/showtimes/:id/tickets" element={<ShowtimeQrCodesScreen />} />
+          <Route
+            path="/admin/scan"
+            element={
               <Suspense fallback={<PageLoading what="scanner" />}>
                 <ScannerPage />
               </Suspense>
-            </RequireAdmin>
-          }
-        />
+            }
+          />
+        </Route>
+        <Route path="/checkout/success" element={<CheckoutSuccessScreen />} />
+        <Route path="/checkout/cancel" element={<CheckoutCancelScreen />} />
         <Route path="*" element={<ComingSoon title="Page not found" />} />
       </Route>
     </Routes>
+  );
+}
+
+/** A guard around whichever of its routes matched. */
+function guarded(Guard: ComponentType<{ children: ReactNode }>) {
+  return (
+    <Guard>
+      <Outlet />
+    </Guard>
   );
 }
