@@ -1,10 +1,8 @@
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { brotliCompressSync, brotliDecompressSync, gunzipSync, gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
-import { createTestApp, type TestApp } from '../test/helpers.ts';
+import type { TestApp } from '../test/helpers.ts';
+import { createTestAppWithWebBuild } from '../test/web-build.ts';
 
 const INDEX =
   '<!doctype html><title>Cinema</title><div id="root"></div><script type="module" src="/assets/app.js">';
@@ -14,28 +12,22 @@ const ICON = '<svg xmlns="http://www.w3.org/2000/svg"/>';
 describe('the built web app, as the browser gets it', () => {
   let t: TestApp;
   let app: FastifyInstance;
-  let webDist: string;
 
   beforeAll(async () => {
     // A build as `vite build` leaves it: index.html and a hashed asset with their .br and .gz beside them.
-    webDist = await mkdtemp(path.join(tmpdir(), 'cinema-web-'));
-    await mkdir(path.join(webDist, 'assets'));
-    const write = async (file: string, text: string, compressed = true) => {
-      await writeFile(path.join(webDist, file), text);
-      if (!compressed) return;
-      await writeFile(path.join(webDist, `${file}.br`), brotliCompressSync(text));
-      await writeFile(path.join(webDist, `${file}.gz`), gzipSync(text));
-    };
-    await write('index.html', INDEX);
-    await write('assets/app.js', SCRIPT);
-    await write('favicon.svg', ICON, false);
-    t = await createTestApp('pglite', { WEB_DIST: webDist });
+    const withCompressedCopies = (file: string, text: string) => ({
+      [file]: text,
+      [`${file}.br`]: brotliCompressSync(text),
+      [`${file}.gz`]: gzipSync(text),
+    });
+    t = await createTestAppWithWebBuild({
+      ...withCompressedCopies('index.html', INDEX),
+      ...withCompressedCopies('assets/app.js', SCRIPT),
+      'favicon.svg': ICON,
+    });
     app = t.app;
   });
-  afterAll(async () => {
-    await t?.close();
-    await rm(webDist, { recursive: true, force: true });
-  });
+  afterAll(() => t?.close());
 
   const get = (url: string, acceptEncoding?: string) =>
     app.inject({
