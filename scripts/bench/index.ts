@@ -54,7 +54,7 @@ const settings = {
   fanoutClients: Number(process.env.BENCH_FANOUT_CLIENTS ?? (quick ? 200 : 1000)),
   fanoutHolds: quick ? 5 : 20,
   pgliteTransactions: quick ? 500 : 3000,
-  lighthouseRuns: quick ? 1 : 3,
+  lighthouseRuns: quick ? 1 : 5,
   out: process.env.BENCH_OUT ?? (quick ? undefined : path.join(repoRoot, 'docs/benchmarks.md')),
 };
 const HALL = { rows: 20, cols: 30 };
@@ -623,8 +623,9 @@ BENCH_ONLY=lighthouse npm run bench   # the web app's first load alone; rewrites
 It needs PostgreSQL (\`BENCH_DATABASE_URL\`, default \`postgres://postgres@127.0.0.1:5432/test\`: a role that may create
 databases), Redis (\`BENCH_REDIS_URL\`, default \`redis://127.0.0.1:6379\`) and \`pgbench\` (\`/usr/bin/pgbench\`, Debian's
 \`postgresql-client\`; \`BENCH_PGBENCH\` elsewhere). \`BENCH_CUSTOMERS\` (500), \`BENCH_CONCURRENCY\` (200) and
-\`BENCH_FANOUT_CLIENTS\` (1000) change the load; \`BENCH_OUT\` writes the page elsewhere. It exits 0 whether or not
-the targets are met: it reports, it does not judge.
+\`BENCH_FANOUT_CLIENTS\` (1000) change the load; \`BENCH_OUT\` writes the page elsewhere. Lighthouse drives Debian's
+Chromium (\`/usr/bin/chromium\`; \`CHROME_PATH\` elsewhere). It exits 0 whether or not the targets are met: it reports,
+it does not judge.
 `;
 }
 
