@@ -24,6 +24,7 @@ describe('the built web app, as the browser gets it', () => {
       ...withCompressedCopies('index.html', INDEX),
       ...withCompressedCopies('assets/app.js', SCRIPT),
       'favicon.svg': ICON,
+      '.vite/manifest.json': '{"index.html":{"file":"assets/app.js","isEntry":true}}',
     });
     app = t.app;
   });
@@ -62,6 +63,12 @@ describe('the built web app, as the browser gets it', () => {
     expect(res.statusCode).toBe(200);
     expect(res.headers['content-encoding']).toBeUndefined();
     expect(res.body).toBe(ICON);
+  });
+
+  it("keeps the build's own notes to itself: no .vite/manifest.json", async () => {
+    const res = await get('/.vite/manifest.json', 'br, gzip');
+    expect(res.statusCode).toBe(404);
+    expect(res.body).not.toContain('isEntry');
   });
 
   it('answers every page with the compressed index.html, never cached without asking again', async () => {

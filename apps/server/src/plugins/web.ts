@@ -24,6 +24,8 @@ export const webPlugin = fp(async function webPlugin(app: FastifyInstance, opts:
     index: false,
     // The web build writes file.br and file.gz beside each file (apps/web/build/precompress.ts).
     preCompressed: true,
+    // Not the build's own notes (.vite/manifest.json, read by `npm run bundle-report`).
+    dotfiles: 'ignore',
     setHeaders(res, filePath) {
       if (filePath.includes(`${path.sep}assets${path.sep}`)) {
         res.header('Cache-Control', 'public, max-age=31536000, immutable');
