@@ -112,4 +112,28 @@ export default tseslint.config(
       'react-hooks/exhaustive-deps': 'warn',
     },
   },
+  {
+    // zod stays out of the browser bundle: the web app takes types from the contract and values from its zod-free
+    // entry.
+    files: ['apps/web/src/**/*.{ts,tsx}'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          paths: [
+            {
+              name: '@cinema/contract',
+              allowTypeImports: true,
+              message:
+                "Import only types from '@cinema/contract'; values come from '@cinema/contract/constants'.",
+            },
+            { name: 'zod', allowTypeImports: true, message: 'zod stays out of the browser bundle.' },
+          ],
+          patterns: [
+            { group: ['zod/*'], allowTypeImports: true, message: 'zod stays out of the browser bundle.' },
+          ],
+        },
+      ],
+    },
+  },
 );

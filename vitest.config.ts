@@ -16,18 +16,20 @@ export default defineConfig({
       },
       {
         test: {
-          name: 'web',
-          root: './apps/web',
+          name: 'contract',
+          root: './packages/contract',
           include: ['src/**/*.test.ts'],
           environment: 'node',
         },
       },
       {
         test: {
-          name: 'contract',
-          root: './packages/contract',
-          include: ['src/**/*.test.ts'],
-          environment: 'node',
+          name: 'web',
+          root: './apps/web',
+          include: ['src/**/*.test.{ts,tsx}'],
+          // Screens render in jsdom with Testing Library; no browser needed.
+          environment: 'jsdom',
+          setupFiles: ['./src/test/setup.ts'],
         },
       },
       {

@@ -121,6 +121,23 @@ describe.skipIf(!hasChromium)('accounts in the browser', () => {
     await close();
   });
 
+  it('recovers a tab left open across a release: a screen whose code is gone reloads the page', async () => {
+    const account = await registerUser(server.url);
+    const { page, pageErrors, close } = await openPage(browser, server.url);
+    await page.goto('/login');
+    // A new release replaced the movies screen's chunk: the tab's first request for it finds nothing.
+    let requests = 0;
+    await page.route('**/assets/movies-screen-*.js', (route) =>
+      requests++ === 0 ? route.fulfill({ status: 404, body: 'Not found' }) : route.continue(),
+    );
+    await signInWithForm(page, account.user.email, account.password);
+    await expect.poll(() => page.getByRole('heading', { name: 'Movies' }).isVisible()).toBe(true);
+    expect(requests).toBeGreaterThanOrEqual(2);
+    expect(await page.getByText('Something went wrong.').count()).toBe(0);
+    expect(pageErrors).toEqual([]);
+    await close();
+  });
+
   it('sends a customer who opens /admin to /movies', async () => {
     const account = await registerUser(server.url);
     const { page, close } = await openPage(browser, server.url);

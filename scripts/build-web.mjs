@@ -7,13 +7,16 @@ import { fileURLToPath } from 'node:url';
 export const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const web = path.join(root, 'apps/web');
 const built = path.join(web, 'dist/index.html');
-// Everything that ends up in the bundle: the app's sources and config, and the contract it imports.
+// Everything that ends up in the bundle: the app's sources and config (with its build plugins, such as the
+// precompression), and the contract it imports (its package.json names the entries).
 const inputs = [
   path.join(web, 'src'),
   path.join(web, 'public'),
   path.join(web, 'index.html'),
   path.join(web, 'vite.config.ts'),
+  path.join(web, 'build'),
   path.join(root, 'packages/contract/src'),
+  path.join(root, 'packages/contract/package.json'),
 ];
 
 export function newest(entry) {

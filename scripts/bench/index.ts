@@ -1,9 +1,11 @@
 // `npm run bench`: measures the on-sale rush, seat-map reads, real-time fan-out and memory against references taken
-// in the same run on the same machine, prints each figure with its target and writes docs/benchmarks.md.
+// in the same run on the same machine, and the web app's first load (bundle sizes, Lighthouse), prints each figure
+// with its target and writes docs/benchmarks.md. `BENCH_ONLY=lighthouse` measures the web app's first load alone
+// and rewrites only its section of the page.
 // It reports; it is not a test: it exits 0 whether or not a target is met (and 1 only if it could not measure).
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
@@ -29,9 +31,17 @@ import {
 import { markdownTable, textTable, type Row } from './report.ts';
 import { checkRush, onSaleRush, type RushCheck, type RushResult } from './rush.ts';
 import { round } from './stats.ts';
+import {
+  measureWebFirstLoad,
+  renderWebSection,
+  WEB_SECTION_TITLE,
+  webRows,
+  type WebFirstLoad,
+} from './web.ts';
 import { GZIP_AFTER_READS } from '../../apps/server/src/modules/seating/seat-map-cache.ts';
 
 const quick = process.env.BENCH_QUICK === '1';
+const only = process.env.BENCH_ONLY;
 const settings = {
   databaseUrl: process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test',
   redisUrl: process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379',
@@ -44,6 +54,7 @@ const settings = {
   fanoutClients: Number(process.env.BENCH_FANOUT_CLIENTS ?? (quick ? 200 : 1000)),
   fanoutHolds: quick ? 5 : 20,
   pgliteTransactions: quick ? 500 : 3000,
+  lighthouseRuns: quick ? 1 : 5,
   out: process.env.BENCH_OUT ?? (quick ? undefined : path.join(repoRoot, 'docs/benchmarks.md')),
 };
 const HALL = { rows: 20, cols: 30 };
@@ -302,6 +313,8 @@ async function main() {
       },
     );
 
+    const web = await measureWebFirstLoad({ runs: settings.lighthouseRuns, log });
+
     const rows: Row[] = [
       {
         figure: 'Rush on PostgreSQL: holds/s',
@@ -380,6 +393,7 @@ async function main() {
       },
       memoryRow('PostgreSQL', pgRun),
       memoryRow('embedded engine', liteRun),
+      ...webRows(web),
     ];
 
     const table = textTable(rows);
@@ -401,6 +415,7 @@ async function main() {
           fanOne,
           fanTwo,
           postgresVersion,
+          web,
         }),
       );
       log(`wrote ${path.relative(repoRoot, settings.out)}`);
@@ -469,6 +484,7 @@ function renderDocument(r: {
   fanOne: FanoutResult;
   fanTwo: FanoutResult;
   postgresVersion: string;
+  web: WebFirstLoad;
 }): string {
   const cpus = os.cpus();
   const rushLine = (name: string, run: EngineRun) =>
@@ -574,6 +590,7 @@ ${rushLine('Rush on the embedded engine (one server process)', r.liteRun)}
   write) and \`docs/decisions/011-hold-plans-that-survive-an-empty-table.md\` (the hold's and the session lookup's
   plans stay keyed lookups after the tables were analyzed empty).
 
+${renderWebSection(r.web, new Date().toISOString().slice(0, 10))}
 ## What it does
 
 1. Creates a fresh PostgreSQL database (and a scratch one for \`pgbench -i\`), runs \`pgbench -N\` and times pgbench -N's
@@ -592,23 +609,44 @@ ${rushLine('Rush on the embedded engine (one server process)', r.liteRun)}
 5. With the servers stopped, has pgbench call \`hold_seats\` directly for every seat pair of other showtimes (a
    diagnostic: the database work of winning holds alone).
 6. Does the rush again on the embedded engine (a fresh \`DATA_DIR\`, no \`DATABASE_URL\`).
+7. Builds the web app, counts what a first load of each route downloads, and runs Lighthouse against a server with
+   the demo catalogue (see above).
 
 ## Running it
 
 \`\`\`sh
 npm run bench                 # about 2 minutes on 2 cores; rewrites this page
 BENCH_QUICK=1 npm run bench   # a smaller smoke run; prints the table, leaves this page alone
+BENCH_ONLY=lighthouse npm run bench   # the web app's first load alone; rewrites only its section
 \`\`\`
 
 It needs PostgreSQL (\`BENCH_DATABASE_URL\`, default \`postgres://postgres@127.0.0.1:5432/test\`: a role that may create
 databases), Redis (\`BENCH_REDIS_URL\`, default \`redis://127.0.0.1:6379\`) and \`pgbench\` (\`/usr/bin/pgbench\`, Debian's
 \`postgresql-client\`; \`BENCH_PGBENCH\` elsewhere). \`BENCH_CUSTOMERS\` (500), \`BENCH_CONCURRENCY\` (200) and
-\`BENCH_FANOUT_CLIENTS\` (1000) change the load; \`BENCH_OUT\` writes the page elsewhere. It exits 0 whether or not
-the targets are met: it reports, it does not judge.
+\`BENCH_FANOUT_CLIENTS\` (1000) change the load; \`BENCH_OUT\` writes the page elsewhere. Lighthouse drives Debian's
+Chromium (\`/usr/bin/chromium\`; \`CHROME_PATH\` elsewhere). It exits 0 whether or not the targets are met: it reports,
+it does not judge.
 `;
 }
 
-main().catch((err) => {
+/** `BENCH_ONLY=lighthouse`: the web app's first load alone; its section of the page is rewritten in place. */
+async function webOnly() {
+  const web = await measureWebFirstLoad({ runs: settings.lighthouseRuns, log });
+  console.log(`\n${textTable(webRows(web))}\n`);
+  if (!settings.out) return;
+  const page = await readFile(settings.out, 'utf8');
+  const section = renderWebSection(web, new Date().toISOString().slice(0, 10));
+  const start = page.indexOf(WEB_SECTION_TITLE);
+  const end = start < 0 ? -1 : page.indexOf('\n## ', start + WEB_SECTION_TITLE.length);
+  const updated =
+    start >= 0
+      ? `${page.slice(0, start)}${section}${end < 0 ? '' : page.slice(end)}`
+      : page.replace('## What it does', `${section}\n## What it does`);
+  await writeFile(settings.out, updated);
+  log(`rewrote the web app's section of ${path.relative(repoRoot, settings.out)}`);
+}
+
+(only === 'lighthouse' ? webOnly() : main()).catch((err) => {
   console.error(err);
   process.exit(1);
 });

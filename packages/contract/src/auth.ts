@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { DisplayTextSchema } from './common.ts';
+import { PASSWORD_CHARACTER_RULES, PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from './constants.ts';
 
 export const RoleSchema = z.enum(['ADMIN', 'USER']);
 export type Role = z.infer<typeof RoleSchema>;
@@ -12,23 +13,14 @@ export const UserSchema = z.object({
 });
 export type User = z.infer<typeof UserSchema>;
 
-export const PASSWORD_RULES = [
-  { test: (p: string) => p.length >= 8, hint: 'At least 8 characters' },
-  { test: (p: string) => /[A-Z]/.test(p), hint: 'One uppercase letter' },
-  { test: (p: string) => /[a-z]/.test(p), hint: 'One lowercase letter' },
-  { test: (p: string) => /[0-9]/.test(p), hint: 'One number' },
-  { test: (p: string) => /[^A-Za-z0-9]/.test(p), hint: 'One symbol' },
-] as const;
-
-/** Server-enforced password policy: 8–72 characters with upper, lower, digit and symbol. */
-export const PasswordSchema = z
-  .string()
-  .min(8, 'Password must be at least 8 characters')
-  .max(72, 'Password must be at most 72 characters')
-  .regex(/[A-Z]/, 'Password must contain an uppercase letter')
-  .regex(/[a-z]/, 'Password must contain a lowercase letter')
-  .regex(/[0-9]/, 'Password must contain a number')
-  .regex(/[^A-Za-z0-9]/, 'Password must contain a symbol');
+/** Server-enforced password policy: 8–72 characters with upper, lower, digit and symbol (PASSWORD_RULES' hints). */
+export const PasswordSchema = PASSWORD_CHARACTER_RULES.reduce(
+  (schema, rule) => schema.regex(rule.pattern, rule.message),
+  z
+    .string()
+    .min(PASSWORD_MIN_LENGTH, `Password must be at least ${PASSWORD_MIN_LENGTH} characters`)
+    .max(PASSWORD_MAX_LENGTH, `Password must be at most ${PASSWORD_MAX_LENGTH} characters`),
+);
 
 export const EmailSchema = z
   .string()

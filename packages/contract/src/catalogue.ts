@@ -1,9 +1,6 @@
 import { z } from 'zod';
 import { DisplayTextSchema, IdSchema } from './common.ts';
-
-export const DEFAULT_PRICE_CENTS = 1200;
-export const MAX_PRICE_CENTS = 100_000;
-export const MAX_POSTER_BYTES = 5 * 1024 * 1024;
+import { MAX_PRICE_CENTS } from './constants.ts';
 
 export const MovieSchema = z.object({
   id: z.string(),
@@ -113,7 +110,3 @@ export const ShowtimeOverlapErrorSchema = z.object({
   clash: ShowtimeClashSchema.optional(),
 });
 export type ShowtimeOverlapError = z.infer<typeof ShowtimeOverlapErrorSchema>;
-
-/** Minutes of cleaning between two showtimes of one hall; a movie of unknown length counts as 120 minutes. */
-export const CLEANING_MINUTES = 15;
-export const DEFAULT_DURATION_MINUTES = 120;

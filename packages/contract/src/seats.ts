@@ -1,9 +1,7 @@
 import { z } from 'zod';
 import { IdSchema } from './common.ts';
+import { MAX_SEATS_PER_HOLD } from './constants.ts';
 import { ErrorSchema } from './errors.ts';
-
-export const MAX_SEATS_PER_HOLD = 10;
-export const MAX_LIVE_HOLDS_PER_SHOWTIME = 10;
 
 export const SeatStatusSchema = z.enum(['AVAILABLE', 'HELD', 'CONFIRMED']);
 export type SeatStatus = z.infer<typeof SeatStatusSchema>;
@@ -84,8 +82,3 @@ export const SeatsUpdateSchema = z.object({
   seats: z.array(z.object({ id: z.string(), status: SeatStatusSchema })),
 });
 export type SeatsUpdate = z.infer<typeof SeatsUpdateSchema>;
-export const SOCKET_EVENTS = {
-  joinShowtime: 'join_showtime',
-  leaveShowtime: 'leave_showtime',
-  seatsUpdate: 'seats_update',
-} as const;

@@ -19,9 +19,6 @@ export const TicketSchema = z.object({
 export type Ticket = z.infer<typeof TicketSchema>;
 export const TicketsResponseSchema = z.object({ tickets: z.array(TicketSchema) });
 
-/** How long a customer has to pay once checkout starts (Stripe's shortest session life). */
-export const PAYMENT_WINDOW_MINUTES = 30;
-
 export const CheckoutBodySchema = z.object({
   bookingIds: z.array(IdSchema).min(1, 'No bookings given').max(100, 'Too many bookings'),
 });

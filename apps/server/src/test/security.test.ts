@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -14,6 +14,7 @@ import {
   type TestApp,
 } from './helpers.ts';
 import { loggableUrl } from '../plugins/security.ts';
+import { createTestAppWithWebBuild } from './web-build.ts';
 import { CHILD_ADMIN, startChildServer } from './reliability/child-server.ts';
 import { multipart, tinyPng } from './reliability/world.ts';
 
@@ -35,24 +36,15 @@ const directives = (header: unknown) =>
 describe('security headers and content security policy', () => {
   let t: TestApp;
   let app: FastifyInstance;
-  let webDist: string;
 
   beforeAll(async () => {
-    // A stand-in for the built SPA, so page routes are served as in production.
-    webDist = await mkdtemp(path.join(tmpdir(), 'cinema-web-'));
-    await mkdir(path.join(webDist, 'assets'));
-    await writeFile(
-      path.join(webDist, 'index.html'),
-      '<!doctype html><title>Cinema</title><div id="root"></div>',
-    );
-    await writeFile(path.join(webDist, 'assets', 'app.js'), 'console.log(1)');
-    t = await createTestApp('pglite', { WEB_DIST: webDist });
+    t = await createTestAppWithWebBuild({
+      'index.html': '<!doctype html><title>Cinema</title><div id="root"></div>',
+      'assets/app.js': 'console.log(1)',
+    });
     app = t.app;
   });
-  afterAll(async () => {
-    await t.close();
-    await rm(webDist, { recursive: true, force: true });
-  });
+  afterAll(() => t.close());
 
   it('sends the app policy on pages and API: own origin only, no framing, no plugins, no inline script', async () => {
     for (const url of ['/', '/login', '/movies', '/showtimes/abc/seats', '/admin/showtimes', '/api/health']) {

@@ -1,5 +1,4 @@
 import { Component, type ReactNode } from 'react';
-import { useRouteError } from 'react-router';
 
 export function ErrorScreen({ error }: { error: unknown }) {
   const text = error instanceof Error ? error.message : String(error ?? '');
@@ -12,11 +11,6 @@ export function ErrorScreen({ error }: { error: unknown }) {
       </p>
     </main>
   );
-}
-
-/** The router's fallback when a screen fails to render. */
-export function RouteErrorScreen() {
-  return <ErrorScreen error={useRouteError()} />;
 }
 
 /** The top-level fallback: 'Something went wrong.' with the error text. */

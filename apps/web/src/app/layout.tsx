@@ -1,4 +1,6 @@
+import { Suspense } from 'react';
 import { Link, NavLink, Outlet, useNavigate } from 'react-router';
+import { PageLoading } from '../components/ui/page-loading';
 import { useSession } from '../lib/session';
 import { logout } from './logout';
 
@@ -109,7 +111,9 @@ export function Layout() {
         tabIndex={-1}
         className="mx-auto w-full max-w-6xl flex-1 px-4 py-8 outline-none sm:py-10"
       >
-        <Outlet />
+        <Suspense fallback={<PageLoading />}>
+          <Outlet />
+        </Suspense>
       </main>
       <footer className="border-t border-line py-5 text-center text-xs text-muted">
         Cinema — open-source ticketing

@@ -1,135 +1,127 @@
-import { lazy, Suspense } from 'react';
-import { createBrowserRouter } from 'react-router';
+import { lazy, Suspense, type ComponentType, type ReactNode } from 'react';
+import { Outlet, Route, Routes } from 'react-router';
 import { ComingSoon } from '../components/ui/coming-soon';
-import { RouteErrorScreen } from './error-boundary';
+import { PageLoading } from '../components/ui/page-loading';
 import { HomeRedirect, RequireAdmin, RequireUser, RequireVisitor } from './guards';
 import { Layout } from './layout';
-import { SeatMapScreen } from '../features/seat-map/components/seat-map-screen';
+import { logout } from './logout';
+// A visitor's first load: the shell and the sign-in and register screens, without react-query.
 import { LoginScreen } from '../features/auth/components/login-screen';
 import { RegisterScreen } from '../features/auth/components/register-screen';
-import { ProfileScreen } from '../features/profile/components/profile-screen';
-import { logout } from './logout';
-import { CheckoutSuccessScreen } from '../features/checkout/components/checkout-success-screen';
-import { CheckoutCancelScreen } from '../features/checkout/components/checkout-cancel-screen';
-import { MyTicketsScreen } from '../features/tickets/components/my-tickets-screen';
-import { BookedSeatsScreen } from '../features/admin-bookings/components/booked-seats-screen';
-import { ShowtimeQrCodesScreen } from '../features/admin-bookings/components/showtime-qr-codes-screen';
-import { MoviesScreen } from '../features/catalogue/components/movies-screen';
-import { MovieShowtimesScreen } from '../features/catalogue/components/movie-showtimes-screen';
-import { AdminDashboard } from '../features/admin-catalogue/components/admin-dashboard';
-import { ManageShowtimesScreen } from '../features/admin-catalogue/components/manage-showtimes-screen';
 
+/**
+ * A screen whose code loads when it is first shown (behind its guard; the layout shows PageLoading meanwhile),
+ * named export `name` of the module, given the app's query client: react-query loads with the first screen too.
+ */
+function lazyScreen<Name extends string, Props extends object>(
+  load: () => Promise<Record<Name, ComponentType<Props>>>,
+  name: Name,
+) {
+  return lazy(async () => {
+    const [screens, { QueryProvider }] = await Promise.all([load(), import('../lib/query-client')]);
+    const Screen: ComponentType<Props> = screens[name];
+    return {
+      default: (props: Props) => (
+        <QueryProvider>
+          <Screen {...props} />
+        </QueryProvider>
+      ),
+    };
+  });
+}
+
+const MoviesScreen = lazyScreen(
+  () => import('../features/catalogue/components/movies-screen'),
+  'MoviesScreen',
+);
+const MovieShowtimesScreen = lazyScreen(
+  () => import('../features/catalogue/components/movie-showtimes-screen'),
+  'MovieShowtimesScreen',
+);
+const SeatMapScreen = lazyScreen(
+  () => import('../features/seat-map/components/seat-map-screen'),
+  'SeatMapScreen',
+);
+const CheckoutSuccessScreen = lazyScreen(
+  () => import('../features/checkout/components/checkout-success-screen'),
+  'CheckoutSuccessScreen',
+);
+const CheckoutCancelScreen = lazyScreen(
+  () => import('../features/checkout/components/checkout-cancel-screen'),
+  'CheckoutCancelScreen',
+);
+const MyTicketsScreen = lazyScreen(
+  () => import('../features/tickets/components/my-tickets-screen'),
+  'MyTicketsScreen',
+);
+const ProfileScreen = lazyScreen(
+  () => import('../features/profile/components/profile-screen'),
+  'ProfileScreen',
+);
+const AdminDashboard = lazyScreen(
+  () => import('../features/admin-catalogue/components/admin-dashboard'),
+  'AdminDashboard',
+);
+const ManageShowtimesScreen = lazyScreen(
+  () => import('../features/admin-catalogue/components/manage-showtimes-screen'),
+  'ManageShowtimesScreen',
+);
+const BookedSeatsScreen = lazyScreen(
+  () => import('../features/admin-bookings/components/booked-seats-screen'),
+  'BookedSeatsScreen',
+);
+const ShowtimeQrCodesScreen = lazyScreen(
+  () => import('../features/admin-bookings/components/showtime-qr-codes-screen'),
+  'ShowtimeQrCodesScreen',
+);
 // The scanner (and its WebAssembly decoder) loads only on /admin/scan.
-const ScannerPage = lazy(() => import('../features/scanner/components/scanner-page'));
+const ScannerPage = lazyScreen(() => import('../features/scanner/components/scanner-page'), 'ScannerPage');
 
-// Each feature contributes its screens here; features never import one another.
-export const router = createBrowserRouter([
-  {
-    element: <Layout />,
-    errorElement: <RouteErrorScreen />,
-    children: [
-      { path: '/', element: <HomeRedirect /> },
-      {
-        path: '/login',
-        element: (
-          <RequireVisitor>
-            <LoginScreen />
-          </RequireVisitor>
-        ),
-      },
-      {
-        path: '/register',
-        element: (
-          <RequireVisitor>
-            <RegisterScreen />
-          </RequireVisitor>
-        ),
-      },
-      {
-        path: '/movies',
-        element: (
-          <RequireUser>
-            <MoviesScreen />
-          </RequireUser>
-        ),
-      },
-      {
-        path: '/movies/:id',
-        element: (
-          <RequireUser>
-            <MovieShowtimesScreen />
-          </RequireUser>
-        ),
-      },
-      {
-        path: '/showtimes/:id/seats',
-        element: (
-          <RequireUser>
-            <SeatMapScreen />
-          </RequireUser>
-        ),
-      },
-      { path: '/checkout/success', element: <CheckoutSuccessScreen /> },
-      { path: '/checkout/cancel', element: <CheckoutCancelScreen /> },
-      {
-        path: '/tickets',
-        element: (
-          <RequireUser>
-            <MyTicketsScreen />
-          </RequireUser>
-        ),
-      },
-      {
-        path: '/profile',
-        element: (
-          <RequireUser>
-            <ProfileScreen onLogout={logout} />
-          </RequireUser>
-        ),
-      },
-      {
-        path: '/admin',
-        element: (
-          <RequireAdmin>
-            <AdminDashboard />
-          </RequireAdmin>
-        ),
-      },
-      {
-        path: '/admin/showtimes',
-        element: (
-          <RequireAdmin>
-            <ManageShowtimesScreen />
-          </RequireAdmin>
-        ),
-      },
-      {
-        path: '/admin/showtimes/:id/booked',
-        element: (
-          <RequireAdmin>
-            <BookedSeatsScreen />
-          </RequireAdmin>
-        ),
-      },
-      {
-        path: '/admin/showtimes/:id/tickets',
-        element: (
-          <RequireAdmin>
-            <ShowtimeQrCodesScreen />
-          </RequireAdmin>
-        ),
-      },
-      {
-        path: '/admin/scan',
-        element: (
-          <RequireAdmin>
-            <Suspense fallback={<p className="muted">Loading scanner…</p>}>
-              <ScannerPage />
-            </Suspense>
-          </RequireAdmin>
-        ),
-      },
-      { path: '*', element: <ComingSoon title="Page not found" /> },
-    ],
-  },
-]);
+// Each feature contributes its screens here, under the guard of who may see them; features never import one
+// another. A screen that fails to render falls to the app's error boundary ('Something went wrong.').
+export function AppRoutes() {
+  return (
+    <Routes>
+      <Route element={<Layout />}>
+        <Route path="/" element={<HomeRedirect />} />
+        <Route element={guarded(RequireVisitor)}>
+          <Route path="/login" element={<LoginScreen />} />
+          <Route path="/register" element={<RegisterScreen />} />
+        </Route>
+        <Route element={guarded(RequireUser)}>
+          <Route path="/movies" element={<MoviesScreen />} />
+          <Route path="/movies/:id" element={<MovieShowtimesScreen />} />
+          <Route path="/showtimes/:id/seats" element={<SeatMapScreen />} />
+          <Route path="/tickets" element={<MyTicketsScreen />} />
+          <Route path="/profile" element={<ProfileScreen onLogout={logout} />} />
+        </Route>
+        <Route element={guarded(RequireAdmin)}>
+          <Route path="/admin" element={<AdminDashboard />} />
+          <Route path="/admin/showtimes" element={<ManageShowtimesScreen />} />
+          <Route path="/admin/showtimes/:id/booked" element={<BookedSeatsScreen />} />
+          <Route path="/admin/showtimes/:id/tickets" element={<ShowtimeQrCodesScreen />} />
+          <Route
+            path="/admin/scan"
+            element={
+              <Suspense fallback={<PageLoading what="scanner" />}>
+                <ScannerPage />
+              </Suspense>
+            }
+          />
+        </Route>
+        <Route path="/checkout/success" element={<CheckoutSuccessScreen />} />
+        <Route path="/checkout/cancel" element={<CheckoutCancelScreen />} />
+        <Route path="*" element={<ComingSoon title="Page not found" />} />
+      </Route>
+    </Routes>
+  );
+}
+
+/** A guard around whichever of its routes matched. */
+function guarded(Guard: ComponentType<{ children: ReactNode }>) {
+  return (
+    <Guard>
+      <Outlet />
+    </Guard>
+  );
+}

@@ -1,4 +1,4 @@
-import { ErrorSchema } from '@cinema/contract';
+import { readApiError } from '@cinema/contract/constants';
 import { getToken } from './session';
 
 /** An API failure carrying the server's `error` text and status. */
@@ -47,13 +47,8 @@ export async function api<T>(path: string, options: RequestOptions = {}): Promis
   if (res.status === 204) return undefined as T;
   const data: unknown = await res.json().catch(() => undefined);
   if (!res.ok) {
-    const parsed = ErrorSchema.safeParse(data);
-    throw new ApiError(
-      parsed.success ? parsed.data.error : `Request failed (${res.status})`,
-      res.status,
-      parsed.data?.code,
-      data,
-    );
+    const envelope = readApiError(data);
+    throw new ApiError(envelope?.error ?? `Request failed (${res.status})`, res.status, envelope?.code, data);
   }
   return data as T;
 }

@@ -1,5 +1,5 @@
 import { and, asc, eq, inArray, sql } from 'drizzle-orm';
-import { PAYMENT_WINDOW_MINUTES, type CheckoutResponse } from '@cinema/contract';
+import { PAYMENT_WINDOW_MINUTES, seatLabel, type CheckoutResponse } from '@cinema/contract';
 import type { Tx } from '../../db/database.ts';
 import { liveHold } from '../../db/live-booking.ts';
 import {
@@ -18,14 +18,8 @@ export const CURRENCY = 'usd';
 // our clock started: the window gets one extra minute so the provider never rejects it.
 const PAYMENT_WINDOW_SECONDS = PAYMENT_WINDOW_MINUTES * 60 + 60;
 
-/** "Row C Seat 7" (rows are lettered in the hall: 1 → A, 27 → AA). */
-export function seatName(seat: { row: number; number: number }): string {
-  let letters = '';
-  for (let n = seat.row; n > 0; n = Math.floor((n - 1) / 26)) {
-    letters = String.fromCharCode(65 + ((n - 1) % 26)) + letters;
-  }
-  return `Row ${letters} Seat ${seat.number}`;
-}
+/** "Row C Seat 7" (rows are lettered in the hall: 1 → A, 27 → AA): the contract's seat label for line items. */
+export const seatName = (seat: { row: number; number: number }): string => seatLabel(seat, { style: 'line-item' });
 
 /** A checkout session closed before it was paid, as its provider knows it. */
 export interface ClosedCheckout {

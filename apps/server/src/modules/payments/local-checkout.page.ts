@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { formatMoney } from '@cinema/contract';
 import { seatName } from './checkout.service.ts';
 import type { CheckoutSummary } from './local-checkout.service.ts';
 
@@ -62,8 +63,6 @@ const escapeHtml = (text: string) =>
     /[&<>"']/g,
     (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!,
   );
-
-const dollars = (cents: number) => `$${(cents / 100).toFixed(2)}`;
 
 const utc = new Intl.DateTimeFormat('en-US', {
   dateStyle: 'medium',
@@ -133,7 +132,7 @@ export function renderLocalCheckoutPage(
 <dt>Starts</dt><dd>${time(first.startsAt)}</dd>
 </dl>
 <ul aria-label="Seats">
-${items.map((i) => `<li><span>${seatName(i)}</span><span>${dollars(i.priceCents)}</span></li>`).join('\n')}
+${items.map((i) => `<li><span>${seatName(i)}</span><span>${formatMoney(i.priceCents)}</span></li>`).join('\n')}
 </ul>`;
     })
     .join('\n');
@@ -171,7 +170,7 @@ ${items.map((i) => `<li><span>${seatName(i)}</span><span>${dollars(i.priceCents)
 <p class="sub">Cinema checkout</p>
 ${alert}
 ${showBlocks}
-<p class="total"><span>Total</span><span>${dollars(summary.amountCents)}</span></p>
+<p class="total"><span>Total</span><span>${formatMoney(summary.amountCents)}</span></p>
 ${actions}`,
   );
 }

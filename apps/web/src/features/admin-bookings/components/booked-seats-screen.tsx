@@ -1,5 +1,6 @@
 import { Link, useParams } from 'react-router';
-import { formatDateTime, seatLabel } from '../../../lib/format';
+import { seatLabel } from '@cinema/contract/constants';
+import { formatDateTime } from '../../../lib/format';
 import { useBookedSeats } from '../api/get-booked-seats';
 import { QueryStatus } from '../../../components/ui/query-status';
 import { ShowtimeSummary } from './showtime-summary';

@@ -1,6 +1,7 @@
 import { Link, useParams } from 'react-router';
 import { QrCode } from '../../../components/ui/qr-code';
-import { formatDateTime, seatLabel } from '../../../lib/format';
+import { seatLabel } from '@cinema/contract/constants';
+import { formatDateTime } from '../../../lib/format';
 import { useShowtimeTickets } from '../api/get-showtime-tickets';
 import './print-sheet.css';
 import { QueryStatus } from '../../../components/ui/query-status';

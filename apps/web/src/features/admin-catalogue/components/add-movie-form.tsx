@@ -1,4 +1,4 @@
-import { MAX_POSTER_BYTES } from '@cinema/contract';
+import { MAX_POSTER_BYTES } from '@cinema/contract/constants';
 import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import { errorText } from '../../../lib/api-client';
 import { useCreateMovie } from '../api/create-movie';

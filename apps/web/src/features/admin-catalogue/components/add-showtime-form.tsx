@@ -1,7 +1,7 @@
-import { ShowtimeOverlapErrorSchema } from '@cinema/contract';
+import { formatMoney, readShowtimeClash } from '@cinema/contract/constants';
 import { useId, useState, type FormEvent } from 'react';
 import { ApiError, errorText } from '../../../lib/api-client';
-import { formatDateTime, formatPrice, formatTime } from '../../../lib/format';
+import { formatDateTime, formatTime } from '../../../lib/format';
 import { useCreateShowtime } from '../api/create-showtime';
 import { useAdminMovies } from '../api/get-admin-movies';
 import { useHalls } from '../api/get-halls';
@@ -10,7 +10,7 @@ import { localDateTimeToUtcIso, priceCentsFromDollars, utcIsoToLocalDateTime } f
 /** The server names the clashing showtime in UTC; say it in the viewer's own time instead. */
 function showtimeError(err: unknown): string {
   if (err instanceof ApiError && err.code === 'showtime_overlap') {
-    const clash = ShowtimeOverlapErrorSchema.safeParse(err.body).data?.clash;
+    const clash = readShowtimeClash(err.body);
     if (clash) {
       return `${clash.auditorium} is busy: it overlaps “${clash.movie}” at ${formatDateTime(clash.startsAt)} (until ${formatTime(clash.endsAt)}, cleaning included)`;
     }
@@ -48,7 +48,7 @@ export function AddShowtimeForm() {
         priceCents: priceCentsFromDollars(price),
       });
       setNotice(
-        `Showtime added: ${formatDateTime(created.startsAt)} in ${created.auditorium}, ${formatPrice(created.priceCents)}.`,
+        `Showtime added: ${formatDateTime(created.startsAt)} in ${created.auditorium}, ${formatMoney(created.priceCents)}.`,
       );
       setStart('');
     } catch (err) {

@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { errorText } from '../../../lib/api-client';
-import { formatDateTime, formatPrice } from '../../../lib/format';
+import { formatMoney } from '@cinema/contract/constants';
+import { formatDateTime } from '../../../lib/format';
 import { useAdminMovies } from '../api/get-admin-movies';
 import { useAdminShowtimes } from '../api/get-admin-showtimes';
 import { useDeleteShowtime } from '../api/delete-showtime';
@@ -53,7 +54,7 @@ export function AdminShowtimeList() {
                 <p className="truncate font-medium text-white">{s.Movie.title}</p>
                 <p className="text-sm text-slate-300">
                   <time dateTime={s.startsAt}>{formatDateTime(s.startsAt)}</time> · {s.Auditorium.name} ·{' '}
-                  {formatPrice(s.priceCents)}
+                  {formatMoney(s.priceCents)}
                 </p>
               </div>
               <button

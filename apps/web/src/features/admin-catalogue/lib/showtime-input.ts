@@ -1,4 +1,4 @@
-import { DEFAULT_PRICE_CENTS } from '@cinema/contract';
+import { DEFAULT_PRICE_CENTS } from '@cinema/contract/constants';
 
 /**
  * A datetime-local value ("2026-05-01T19:30", seconds optional) read as the viewer's local time and returned as a

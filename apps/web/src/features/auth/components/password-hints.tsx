@@ -1,4 +1,4 @@
-import { PASSWORD_RULES } from '@cinema/contract';
+import { PASSWORD_RULES } from '@cinema/contract/constants';
 
 /** The password policy as a checklist; each rule ticks as the typed password meets it. */
 export function PasswordHints({ id, password }: { id: string; password: string }) {

@@ -2,7 +2,8 @@ import type { Showtime } from '@cinema/contract';
 import { Link, useParams } from 'react-router';
 import { Poster } from '../../../components/ui/poster';
 import { errorText } from '../../../lib/api-client';
-import { formatPrice, formatTime } from '../../../lib/format';
+import { formatMoney } from '@cinema/contract/constants';
+import { formatTime } from '../../../lib/format';
 import { useMovie } from '../api/get-movie';
 import { useMovieShowtimes } from '../api/get-movie-showtimes';
 import { movieFacts } from './movie-facts';
@@ -75,7 +76,7 @@ export function MovieShowtimesScreen() {
                     </time>
                     <span className="flex min-w-0 flex-col sm:flex-row sm:gap-6">
                       <span className="text-slate-200">{s.auditorium}</span>
-                      <span className="font-medium text-slate-100">{formatPrice(s.priceCents)}</span>
+                      <span className="font-medium text-slate-100">{formatMoney(s.priceCents)}</span>
                     </span>
                     <Link
                       to={`/showtimes/${s.id}/seats`}

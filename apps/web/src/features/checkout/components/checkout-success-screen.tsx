@@ -2,7 +2,8 @@ import type { ReactNode } from 'react';
 import { Link, useLocation, useSearchParams } from 'react-router';
 import type { LookupResponse, Ticket } from '@cinema/contract';
 import { ApiError, errorText } from '../../../lib/api-client';
-import { formatDateTime, seatLabel } from '../../../lib/format';
+import { seatLabel } from '@cinema/contract/constants';
+import { formatDateTime } from '../../../lib/format';
 import { useCheckoutLookup } from '../api/lookup-checkout';
 
 const titles: Record<LookupResponse['status'], string> = {

@@ -1,7 +1,8 @@
 import { useCallback, useRef, useState, type FormEvent } from 'react';
 import type { ScanResponse } from '@cinema/contract';
 import { errorText } from '../../../lib/api-client';
-import { formatDateTime, seatLabel } from '../../../lib/format';
+import { seatLabel } from '@cinema/contract/constants';
+import { formatDateTime } from '../../../lib/format';
 import { scanTicket } from '../api/scan-ticket';
 import { useCameraCodes } from './use-camera-codes';
 
@@ -141,5 +142,3 @@ export function ScannerPage() {
     </section>
   );
 }
-
-export default ScannerPage;

@@ -1,5 +1,5 @@
 import { useMemo, useRef, useState, type KeyboardEvent } from 'react';
-import { rowLabel } from '../../../lib/format';
+import { rowLabel, seatLabel } from '@cinema/contract/constants';
 import { dataStatus, viewWords, type SeatCell, type SeatView } from './seat-view';
 
 export const seatClasses: Record<SeatView, string> = {
@@ -79,7 +79,7 @@ export function SeatGrid({ seats, onPress }: { seats: SeatCell[]; onPress: (seat
                   data-seat-id={seat.id}
                   data-status={dataStatus(seat.view)}
                   data-mine={seat.view === 'MINE' ? 'true' : undefined}
-                  aria-label={`Row ${rowLabel(seat.row)}, seat ${seat.number}, ${viewWords[seat.view]}`}
+                  aria-label={`${seatLabel(seat, { style: 'inline' })}, ${viewWords[seat.view]}`}
                   aria-disabled={unavailable || undefined}
                   tabIndex={seat.id === tabStop ? 0 : -1}
                   onFocus={() => setFocusId(seat.id)}

@@ -1,9 +1,10 @@
 import { useCallback, useMemo, useState } from 'react';
 import { Link, useParams } from 'react-router';
 import { useQueryClient } from '@tanstack/react-query';
-import { MAX_LIVE_HOLDS_PER_SHOWTIME, type SeatMap, type SeatsUpdate } from '@cinema/contract';
+import type { SeatMap, SeatsUpdate } from '@cinema/contract';
+import { formatMoney, MAX_LIVE_HOLDS_PER_SHOWTIME } from '@cinema/contract/constants';
 import { ApiError, errorText } from '../../../lib/api-client';
-import { formatDateTime, formatPrice, formatTime } from '../../../lib/format';
+import { formatDateTime, formatTime } from '../../../lib/format';
 import { seatMapQueryKey, useSeatMap } from '../api/get-seat-map';
 import { useHoldSeats } from '../api/hold-seats';
 import { useCancelHolds } from '../api/cancel-holds';
@@ -201,7 +202,7 @@ export function SeatMapScreen() {
           {' · '}
           <time dateTime={map.showtime.startsAt}>{formatDateTime(map.showtime.startsAt)}</time>
           {' · '}
-          {formatPrice(map.showtime.priceCents)} per seat
+          {formatMoney(map.showtime.priceCents)} per seat
         </p>
       </header>
 
@@ -237,9 +238,9 @@ export function SeatMapScreen() {
         {hasHold && holds.expiresAt && <HoldCountdown expiresAt={holds.expiresAt} onExpire={onExpire} />}
         <p className="text-sm text-slate-300">
           {selectedIds.length > 0
-            ? `${selectedIds.length} selected · ${formatPrice(selectedIds.length * map.showtime.priceCents)}`
+            ? `${selectedIds.length} selected · ${formatMoney(selectedIds.length * map.showtime.priceCents)}`
             : hasHold
-              ? `${holds.bookingIds.length} held · ${formatPrice(holds.bookingIds.length * map.showtime.priceCents)}`
+              ? `${holds.bookingIds.length} held · ${formatMoney(holds.bookingIds.length * map.showtime.priceCents)}`
               : 'Choose seats on the map.'}
         </p>
         <div className="flex flex-wrap items-start gap-3">

@@ -1,6 +1,7 @@
 import type { Ticket } from '@cinema/contract';
 import { QrCode } from '../../../components/ui/qr-code';
-import { formatDateTime, seatLabel } from '../../../lib/format';
+import { seatLabel } from '@cinema/contract/constants';
+import { formatDateTime } from '../../../lib/format';
 
 /** One ticket: the QR code of its booking id (what the door scans) beside what and where. */
 export function TicketCard({ ticket }: { ticket: Ticket }) {

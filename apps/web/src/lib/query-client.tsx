@@ -1,7 +1,9 @@
-import { QueryClient } from '@tanstack/react-query';
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import type { ReactNode } from 'react';
 import { ApiError } from './api-client';
 import { clearSession } from './session';
 
+// Loaded with the first screen that reads data (every lazy screen gets QueryProvider), never in the first load.
 export const queryClient = new QueryClient({
   defaultOptions: {
     queries: {
@@ -18,3 +20,8 @@ queryClient.getQueryCache().subscribe((event) => {
     if (err instanceof ApiError && err.status === 401) clearSession();
   }
 });
+
+/** The app's one query client, for a screen. */
+export function QueryProvider({ children }: { children: ReactNode }) {
+  return <QueryClientProvider client={queryClient}>{children}</QueryClientProvider>;
+}

@@ -1,0 +1,126 @@
+// The contract's plain values and functions: limits, event names, the password policy, readers of error bodies
+// and the formatters of seats and money. This file imports nothing (no zod), so the web app takes its values from
+// here ('@cinema/contract/constants') and only types from '@cinema/contract'. The zod schemas build on the same
+// definitions: one rule, one place.
+
+// The seat rules (single-seat gaps, best available, sofas and companions) import nothing either.
+export * from './seat-rules/index.ts';
+
+// ---------------------------------------------------------------------------------------------------------------
+// Catalogue
+
+export const DEFAULT_PRICE_CENTS = 1200;
+export const MAX_PRICE_CENTS = 100_000;
+export const MAX_POSTER_BYTES = 5 * 1024 * 1024;
+/** Minutes of cleaning between two showtimes of one hall; a movie of unknown length counts as 120 minutes. */
+export const CLEANING_MINUTES = 15;
+export const DEFAULT_DURATION_MINUTES = 120;
+
+// ---------------------------------------------------------------------------------------------------------------
+// Seats and payments
+
+export const MAX_SEATS_PER_HOLD = 10;
+export const MAX_LIVE_HOLDS_PER_SHOWTIME = 10;
+/** How long a customer has to pay once checkout starts (Stripe's shortest session life). */
+export const PAYMENT_WINDOW_MINUTES = 30;
+
+/** Socket.IO events. */
+export const SOCKET_EVENTS = {
+  joinShowtime: 'join_showtime',
+  leaveShowtime: 'leave_showtime',
+  seatsUpdate: 'seats_update',
+} as const;
+
+// ---------------------------------------------------------------------------------------------------------------
+// Accounts
+
+export const PASSWORD_MIN_LENGTH = 8;
+export const PASSWORD_MAX_LENGTH = 72;
+
+/** The kinds of character a password needs: the server's message when one is missing, the form's hint. */
+export const PASSWORD_CHARACTER_RULES = [
+  { pattern: /[A-Z]/, hint: 'One uppercase letter', message: 'Password must contain an uppercase letter' },
+  { pattern: /[a-z]/, hint: 'One lowercase letter', message: 'Password must contain a lowercase letter' },
+  { pattern: /[0-9]/, hint: 'One number', message: 'Password must contain a number' },
+  { pattern: /[^A-Za-z0-9]/, hint: 'One symbol', message: 'Password must contain a symbol' },
+] as const;
+
+/** The password policy as the sign-up form's checklist: each rule's hint, and whether a password meets it. */
+export const PASSWORD_RULES: readonly { hint: string; test: (password: string) => boolean }[] = [
+  { hint: `At least ${PASSWORD_MIN_LENGTH} characters`, test: (p) => p.length >= PASSWORD_MIN_LENGTH },
+  ...PASSWORD_CHARACTER_RULES.map((rule) => ({ hint: rule.hint, test: (p: string) => rule.pattern.test(p) })),
+];
+
+// ---------------------------------------------------------------------------------------------------------------
+// Error bodies, read without a schema library
+
+const isRecord = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/** The API's error envelope `{ error, code? }` in a response body, or null when the body is not one. */
+export function readApiError(body: unknown): { error: string; code?: string } | null {
+  if (!isRecord(body) || typeof body.error !== 'string') return null;
+  if (body.code === undefined) return { error: body.error };
+  return typeof body.code === 'string' ? { error: body.error, code: body.code } : null;
+}
+
+/** The showtime a refused one would overlap with, as a 409 `showtime_overlap` names it; null otherwise. */
+export function readShowtimeClash(
+  body: unknown,
+): { id: string; movie: string; auditorium: string; startsAt: string; endsAt: string } | null {
+  const clash = isRecord(body) ? body.clash : undefined;
+  if (readApiError(body)?.code !== 'showtime_overlap' || !isRecord(clash)) return null;
+  const { id, movie, auditorium, startsAt, endsAt } = clash;
+  const fields = { id, movie, auditorium, startsAt, endsAt };
+  return Object.values(fields).every((f) => typeof f === 'string')
+    ? (fields as Record<keyof typeof fields, string>)
+    : null;
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Formatting, the same in the web app and on the server's pages and line items
+
+/** Rows are lettered in the hall: 1 → "A", 26 → "Z", 27 → "AA". */
+export function rowLabel(row: number): string {
+  let label = '';
+  for (let n = row; n > 0; n = Math.floor((n - 1) / 26))
+    label = String.fromCharCode(65 + ((n - 1) % 26)) + label;
+  return label;
+}
+
+const SEAT_LABEL_STYLES = {
+  /** "Row C, Seat 7": tickets, lists, the scanner. */
+  label: (row: string, n: number) => `Row ${row}, Seat ${n}`,
+  /** "Row C, seat 7": inside a sentence, such as a seat button's "Row C, seat 7, available". */
+  inline: (row: string, n: number) => `Row ${row}, seat ${n}`,
+  /** "Row C Seat 7": checkout line items and the hosted payment page. */
+  'line-item': (row: string, n: number) => `Row ${row} Seat ${n}`,
+};
+export type SeatLabelStyle = keyof typeof SEAT_LABEL_STYLES;
+
+/** A seat by its lettered row and its number: "Row C, Seat 7" (see SeatLabelStyle for the other forms). */
+export function seatLabel(
+  seat: { row: number; number: number },
+  { style = 'label' }: { style?: SeatLabelStyle } = {},
+): string {
+  return SEAT_LABEL_STYLES[style](rowLabel(seat.row), seat.number);
+}
+
+const moneyFormats = new Map<string, Intl.NumberFormat>();
+
+/**
+ * An amount in cents (the minor unit of a two-decimal currency) as money: 1200 → "$12.00". The locale defaults
+ * to en-US, so every viewer sees dollars written the same way until the app speaks their language.
+ */
+export function formatMoney(
+  cents: number,
+  { currency = 'USD', locale = 'en-US' }: { currency?: string; locale?: string } = {},
+): string {
+  const key = `${locale}|${currency}`;
+  let format = moneyFormats.get(key);
+  if (!format) {
+    format = new Intl.NumberFormat(locale, { style: 'currency', currency });
+    moneyFormats.set(key, format);
+  }
+  return format.format(cents / 100);
+}
