@@ -187,9 +187,16 @@ describe.skipIf(!hasChromium)('accounts in the browser', () => {
     expect(await account_.getByLabel('Email').inputValue()).toBe(account.user.email);
     const newEmail = uniqueEmail('paula');
     await account_.getByLabel('Name').fill('Paula Profile');
+    // No password field until the email changes; a new email needs the current password.
+    expect(await account_.getByLabel('Current password').count()).toBe(0);
     await account_.getByLabel('Email').fill(newEmail);
+    await account_.getByLabel('Current password').fill('Not#MyPassword1');
+    await account_.getByRole('button', { name: 'Save' }).click();
+    await expect.poll(() => account_.getByRole('alert').textContent()).toBe('Current password is incorrect');
+    await account_.getByLabel('Current password').fill(account.password);
     await account_.getByRole('button', { name: 'Save' }).click();
     await expect.poll(() => account_.getByRole('status').textContent()).toBe('Profile updated.');
+    expect(await account_.getByLabel('Current password').count()).toBe(0);
     await page.reload();
     await expect.poll(() => account_.getByLabel('Name').inputValue()).toBe('Paula Profile');
     expect(await account_.getByLabel('Email').inputValue()).toBe(newEmail);
@@ -250,6 +257,8 @@ describe.skipIf(!hasChromium)('accounts in the browser', () => {
       for (const screen of ['/login', '/register']) {
         await page.goto(screen);
         await page.getByRole('heading', { level: 1 }).waitFor();
+        // The built-in test checkout is on: every page says so, visitors' pages too.
+        await page.getByText('Test mode: no real payments').waitFor();
         await expectNoAxeViolations(page);
         expect(await fits(), `${screen} scrolls sideways`).toBe(true);
         await screenshot(page, `${screen.slice(1)}-${label}`);

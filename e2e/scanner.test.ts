@@ -64,6 +64,9 @@ describe.skipIf(!hasChromium || !hasFfmpeg)('door scanner with a fake camera pla
       await expect.poll(() => result.textContent(), { timeout: 20_000 }).toContain('VALID ✅');
       const text = (await result.textContent()) ?? '';
       expect(text).not.toContain('ALREADY');
+      // Paid through the built-in test checkout: marked TEST, in amber, never green.
+      expect(await page.getByTestId('test-ticket').textContent()).toContain('TEST');
+      expect(await result.getAttribute('class')).toContain('amber');
       expect(text).toContain(ticket.email);
       expect(text).toContain(ticket.movie);
       expect(text).toContain(`Seat ${ticket.seat.number}`);

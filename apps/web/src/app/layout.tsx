@@ -2,6 +2,7 @@ import { Suspense } from 'react';
 import { Link, NavLink, Outlet, useNavigate } from 'react-router';
 import { PageLoading } from '../components/ui/page-loading';
 import { useSession } from '../lib/session';
+import { useSettings } from '../lib/settings';
 import { logout } from './logout';
 
 const linkBase =
@@ -12,6 +13,7 @@ const linkClass = ({ isActive }: { isActive: boolean }) =>
 
 export function Layout() {
   const { user } = useSession();
+  const settings = useSettings();
   const navigate = useNavigate();
   return (
     <div className="flex min-h-screen flex-col">
@@ -22,6 +24,12 @@ export function Layout() {
         Skip to content
       </a>
       <header className="sticky top-0 z-10 border-b border-line bg-ink/90 backdrop-blur">
+        {settings?.testMode && (
+          // Every page says it (DESIGN §6.1): with the built-in test checkout nothing is ever charged.
+          <p className="bg-amber-300 px-4 py-1 text-center text-xs font-bold tracking-wide text-amber-950">
+            Test mode: no real payments
+          </p>
+        )}
         <div className="mx-auto flex max-w-6xl flex-wrap items-center gap-x-4 gap-y-2 px-4 py-3">
           <Link
             to="/"

@@ -19,7 +19,8 @@ export const CURRENCY = 'usd';
 const PAYMENT_WINDOW_SECONDS = PAYMENT_WINDOW_MINUTES * 60 + 60;
 
 /** "Row C Seat 7" (rows are lettered in the hall: 1 → A, 27 → AA): the contract's seat label for line items. */
-export const seatName = (seat: { row: number; number: number }): string => seatLabel(seat, { style: 'line-item' });
+export const seatName = (seat: { row: number; number: number }): string =>
+  seatLabel(seat, { style: 'line-item' });
 
 /** A checkout session closed before it was paid, as its provider knows it. */
 export interface ClosedCheckout {

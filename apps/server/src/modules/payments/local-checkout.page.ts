@@ -48,15 +48,20 @@ const SCRIPT = `document.querySelectorAll('time[data-local]').forEach(function (
 
 const hash = (text: string) => `'sha256-${createHash('sha256').update(text).digest('base64')}'`;
 
-/** The page's own Content-Security-Policy: nothing but its inline style and script, forms to this origin. */
-export const LOCAL_CHECKOUT_CSP = [
-  "default-src 'none'",
-  `style-src ${hash(STYLE)}`,
-  `script-src ${hash(SCRIPT)}`,
-  "form-action 'self'",
-  "base-uri 'none'",
-  "frame-ancestors 'none'",
-].join('; ');
+/**
+ * The page's own Content-Security-Policy: nothing but its inline style and script; its forms post to this origin,
+ * whose answer may redirect to the web app's origin (CLIENT_URL, when it is another): form-action covers redirects.
+ */
+export function localCheckoutCsp(clientOrigin?: string): string {
+  return [
+    "default-src 'none'",
+    `style-src ${hash(STYLE)}`,
+    `script-src ${hash(SCRIPT)}`,
+    clientOrigin ? `form-action 'self' ${clientOrigin}` : "form-action 'self'",
+    "base-uri 'none'",
+    "frame-ancestors 'none'",
+  ].join('; ');
+}
 
 const escapeHtml = (text: string) =>
   text.replace(

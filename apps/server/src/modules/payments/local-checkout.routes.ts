@@ -2,7 +2,7 @@ import type { FastifyReply } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
-  LOCAL_CHECKOUT_CSP,
+  localCheckoutCsp,
   renderLocalCheckoutPage,
   renderMissingCheckoutPage,
   type PageNotice,
@@ -14,12 +14,12 @@ import { clientPage } from '../../config.ts';
 // Not validated as a UUID by the schema: a bad link gets the HTML "not found" page, not a JSON error.
 const ParamsSchema = z.object({ id: z.string().max(100) });
 
-function sendPage(reply: FastifyReply, status: number, html: string) {
+function sendPage(reply: FastifyReply, status: number, html: string, csp: string) {
   return reply
     .status(status)
     .header('content-type', 'text/html; charset=utf-8')
     .header('cache-control', 'no-store')
-    .header('content-security-policy', LOCAL_CHECKOUT_CSP)
+    .header('content-security-policy', csp)
     .header('referrer-policy', 'no-referrer')
     .header('x-content-type-options', 'nosniff')
     .send(html);
@@ -35,19 +35,16 @@ export const localCheckoutRoutes: FastifyPluginAsyncZod<{ deps: PaymentDeps }> =
     done(null, {}),
   );
 
+  const page = (path: string) => clientPage(deps.config, path);
+  // Pay and Cancel redirect to the web app, which may live on another origin (CLIENT_URL).
+  const csp = localCheckoutCsp(
+    deps.config.clientUrl === deps.config.publicUrl ? undefined : new URL(deps.config.clientUrl).origin,
+  );
   const showPage = async (reply: FastifyReply, id: string, status = 200, notice?: PageNotice) => {
     const summary = await getCheckoutSummary(deps.db, id);
     if (!summary || summary.provider !== 'local')
-      return sendPage(
-        reply,
-        404,
-        renderMissingCheckoutPage((path) => clientPage(deps.config, path)),
-      );
-    return sendPage(
-      reply,
-      status,
-      renderLocalCheckoutPage(summary, notice, (path) => clientPage(deps.config, path)),
-    );
+      return sendPage(reply, 404, renderMissingCheckoutPage(page), csp);
+    return sendPage(reply, status, renderLocalCheckoutPage(summary, notice, page), csp);
   };
 
   const schema = (summary: string) => ({
@@ -69,8 +66,7 @@ export const localCheckoutRoutes: FastifyPluginAsyncZod<{ deps: PaymentDeps }> =
     async (request, reply) => {
       const { id } = request.params;
       const result = await payLocalCheckout(deps, id);
-      if (result === 'paid')
-        return reply.redirect(clientPage(deps.config, `/checkout/success?session_id=${id}`), 303);
+      if (result === 'paid') return reply.redirect(page(`/checkout/success?session_id=${id}`), 303);
       if (result === 'not_found') return showPage(reply, id);
       return showPage(reply, id, 409, result);
     },
@@ -100,9 +96,8 @@ export const localCheckoutRoutes: FastifyPluginAsyncZod<{ deps: PaymentDeps }> =
       const { id } = request.params;
       const result = await cancelLocalCheckout(deps, id);
       if (result === 'not_found') return showPage(reply, id);
-      if (result === 'paid')
-        return reply.redirect(clientPage(deps.config, `/checkout/success?session_id=${id}`), 303);
-      return reply.redirect(clientPage(deps.config, '/checkout/cancel'), 303);
+      if (result === 'paid') return reply.redirect(page(`/checkout/success?session_id=${id}`), 303);
+      return reply.redirect(page('/checkout/cancel'), 303);
     },
   );
 };

@@ -1,11 +1,18 @@
-/** A movie poster at 2:3, or a calm placeholder when the movie has none; `className` sets its width. */
+/**
+ * A movie poster at 2:3, or a calm placeholder when the movie has none; `className` sets its width and `sizes` says
+ * how wide it is shown, so the browser picks the smallest copy of `srcSet` that is sharp enough.
+ */
 export function Poster({
   url,
+  srcSet,
+  sizes = '(min-width: 640px) 200px, 45vw',
   title,
   className = '',
   decorative = false,
 }: {
   url: string | null;
+  srcSet?: string | null;
+  sizes?: string;
   title: string;
   className?: string;
   /** True where the title is written next to it anyway, so screen readers do not hear it twice. */
@@ -28,6 +35,8 @@ export function Poster({
     <div className={frame}>
       <img
         src={url}
+        srcSet={srcSet ?? undefined}
+        sizes={srcSet ? sizes : undefined}
         alt={decorative ? '' : `Poster of ${title}`}
         loading="lazy"
         decoding="async"

@@ -29,7 +29,14 @@ export function AdminMovieList() {
         <ul className="divide-y divide-line" aria-label="Movies">
           {movies.data.map((m) => (
             <li key={m.id} data-movie-id={m.id} className="flex items-center gap-3 py-3">
-              <Poster url={m.posterUrl} title={m.title} decorative className="w-10 shrink-0 rounded-md" />
+              <Poster
+                url={m.posterUrl}
+                srcSet={m.posterSrcSet}
+                sizes="40px"
+                title={m.title}
+                decorative
+                className="w-10 shrink-0 rounded-md"
+              />
               <div className="min-w-0 flex-1">
                 <p className="truncate font-medium text-white">{m.title}</p>
                 <p className="text-xs text-muted">

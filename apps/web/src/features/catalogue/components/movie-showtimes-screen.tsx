@@ -42,6 +42,8 @@ export function MovieShowtimesScreen() {
         <header className="mb-8 flex flex-col gap-5 sm:flex-row sm:items-start">
           <Poster
             url={movie.data.posterUrl}
+            srcSet={movie.data.posterSrcSet}
+            sizes="(min-width: 640px) 176px, 100vw"
             title={movie.data.title}
             className="w-full max-w-44 shrink-0 sm:w-44"
           />

@@ -26,6 +26,7 @@ export function MoviesScreen() {
               >
                 <Poster
                   url={movie.posterUrl}
+                  srcSet={movie.posterSrcSet}
                   title={movie.title}
                   decorative
                   className="w-full shadow-lg shadow-black/40 transition group-hover:-translate-y-0.5 group-hover:border-gold/60"

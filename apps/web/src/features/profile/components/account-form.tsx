@@ -8,11 +8,17 @@ import { TextField } from '../../../components/ui/text-field';
 export function AccountForm({ user, onLogout }: { user: User; onLogout: () => void }) {
   const [name, setName] = useState(user.name);
   const [email, setEmail] = useState(user.email);
+  const [currentPassword, setCurrentPassword] = useState('');
   const save = useUpdateProfile();
+  // A new email needs the current password (the server asks for it too): the field shows only then.
+  const emailChanges = email.trim().toLowerCase() !== user.email.toLowerCase();
 
   const onSubmit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
-    save.mutate({ name: name.trim(), email: email.trim() });
+    save.mutate(
+      { name: name.trim(), email: email.trim(), ...(emailChanges && { currentPassword }) },
+      { onSuccess: () => setCurrentPassword('') },
+    );
   };
 
   return (
@@ -30,6 +36,22 @@ export function AccountForm({ user, onLogout }: { user: User; onLogout: () => vo
         value={email}
         onValueChange={setEmail}
       />
+      {emailChanges && (
+        <TextField
+          label="Current password"
+          type="password"
+          name="current-password"
+          autoComplete="current-password"
+          required
+          aria-describedby="current-password-hint"
+          value={currentPassword}
+          onValueChange={setCurrentPassword}
+        >
+          <span id="current-password-hint" className="text-xs text-muted">
+            Needed to change your email
+          </span>
+        </TextField>
+      )}
       {save.isSuccess && (
         <p className="notice" role="status">
           Profile updated.

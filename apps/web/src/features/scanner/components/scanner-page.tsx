@@ -91,7 +91,8 @@ export function ScannerPage() {
           aria-live="polite"
           className={`min-h-24 rounded-xl border p-4 ${
             result.kind === 'done'
-              ? result.ticket.alreadyCheckedIn
+              ? // A ticket paid in test mode is never green: nobody paid for it.
+                result.ticket.alreadyCheckedIn || result.ticket.testMode
                 ? 'border-amber-400/50 bg-amber-950/50'
                 : 'border-emerald-400/50 bg-emerald-950/50'
               : 'border-line bg-panel-2'
@@ -100,6 +101,12 @@ export function ScannerPage() {
           {result.kind === 'validating' && <p className="text-lg font-semibold">Validating...</p>}
           {result.kind === 'done' && (
             <div className="space-y-1">
+              {result.ticket.testMode && (
+                <p className="text-amber-300" data-testid="test-ticket">
+                  <span className="text-3xl font-black">TEST</span>{' '}
+                  <span className="text-sm">paid in test mode: no money was taken</span>
+                </p>
+              )}
               <p className="text-2xl font-extrabold">
                 {result.ticket.alreadyCheckedIn ? 'ALREADY CHECKED-IN ⚠️' : 'VALID ✅'}
               </p>

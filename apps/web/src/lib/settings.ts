@@ -1,0 +1,23 @@
+import { useEffect, useState } from 'react';
+import type { Settings } from '@cinema/contract';
+
+let loaded: Settings | null = null;
+let loading: Promise<Settings | null> | null = null;
+
+/** GET /api/settings, once per page load (no react-query: the layout is on every page, the sign-in page too). */
+function loadSettings(): Promise<Settings | null> {
+  loading ??= fetch('/api/settings')
+    .then((res) => (res.ok ? (res.json() as Promise<Settings>) : null))
+    .catch(() => null)
+    .then((settings) => (loaded = settings));
+  return loading;
+}
+
+/** The cinema's public settings (test mode, currency, hold rules), or null until they arrived. */
+export function useSettings(): Settings | null {
+  const [settings, setSettings] = useState(loaded);
+  useEffect(() => {
+    if (!settings) void loadSettings().then(setSettings);
+  }, [settings]);
+  return settings;
+}
