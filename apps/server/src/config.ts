@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { EmailSchema, PasswordSchema } from '@cinema/contract';
+import { EmailSchema, PasswordSchema, SEAT_GAP_RULES } from '@cinema/contract';
 
 const flag = (defaultValue: '0' | '1') =>
   z
@@ -35,6 +35,8 @@ export const ConfigSchema = z
     MAX_HELD_SEATS: z.coerce.number().int().min(1).max(1000).default(10),
     /** Live held seats from one client address across all its accounts (an abuse limit: off with RATE_LIMIT=off). */
     MAX_HELD_SEATS_PER_ADDRESS: z.coerce.number().int().min(1).max(100_000).default(40),
+    /** The single-seat gap rule (DESIGN §6.2): warn (the web app explains, Hold still works), enforce (409), off. */
+    SEAT_GAP_RULE: z.enum(SEAT_GAP_RULES, { message: 'must be warn, enforce or off' }).default('warn'),
     PAYMENT_PROVIDER: z.enum(['local', 'stripe']).default('local'),
     STRIPE_SECRET_KEY: z.string().min(1).optional(),
     STRIPE_WEBHOOK_SECRET: z.string().min(1).optional(),
@@ -112,6 +114,7 @@ export const ConfigSchema = z
     holdMinutes: c.HOLD_MINUTES,
     maxHeldSeats: c.MAX_HELD_SEATS,
     maxHeldSeatsPerAddress: c.MAX_HELD_SEATS_PER_ADDRESS,
+    seatGapRule: c.SEAT_GAP_RULE,
     paymentProvider: c.PAYMENT_PROVIDER,
     stripe: {
       secretKey: c.STRIPE_SECRET_KEY,

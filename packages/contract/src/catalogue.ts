@@ -28,23 +28,27 @@ export const MovieFieldsSchema = z.object({
 });
 export type MovieFields = z.input<typeof MovieFieldsSchema>;
 
-export const AuditoriumSchema = z.object({
+/** A hall in lists: its grid (rows × columns, gaps counted) and how many seats it has. */
+export const HallSchema = z.object({
   id: z.string(),
   name: z.string(),
   rows: z.number().int(),
   cols: z.number().int(),
+  seatCount: z.number().int().optional(),
 });
-export type Auditorium = z.infer<typeof AuditoriumSchema>;
+export type Hall = z.infer<typeof HallSchema>;
 
-export const CreateAuditoriumBodySchema = z.object({
+/** `POST /api/admin/rooms` (the spec's call): a plain hall of rows × seats per row, rows lettered A, B, … */
+export const CreateRoomBodySchema = z.object({
   name: DisplayTextSchema('Name', 100),
   rows: z.number().int().min(1).max(26, 'At most 26 rows'),
   cols: z.number().int().min(1).max(50, 'At most 50 seats per row'),
 });
-export type CreateAuditoriumBody = z.infer<typeof CreateAuditoriumBodySchema>;
+export type CreateRoomBody = z.infer<typeof CreateRoomBodySchema>;
 
 export const SeatSchema = z.object({ id: z.string(), row: z.number().int(), number: z.number().int() });
-export const AuditoriumWithSeatsSchema = AuditoriumSchema.extend({ seats: z.array(SeatSchema) });
+export const HallWithSeatsSchema = HallSchema.extend({ seats: z.array(SeatSchema) });
+export type HallWithSeats = z.infer<typeof HallWithSeatsSchema>;
 
 export const ShowtimeSchema = z.object({
   id: z.string(),
@@ -89,8 +93,6 @@ export const ManagedShowtimeSchema = z.object({
   held: z.number().int(),
 });
 export type ManagedShowtime = z.infer<typeof ManagedShowtimeSchema>;
-
-export type AuditoriumWithSeats = z.infer<typeof AuditoriumWithSeatsSchema>;
 
 export const AdminShowtimesQuerySchema = z.object({ movieId: IdSchema.optional() });
 export type AdminShowtimesQuery = z.infer<typeof AdminShowtimesQuerySchema>;

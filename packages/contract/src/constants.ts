@@ -20,6 +20,16 @@ export const DEFAULT_DURATION_MINUTES = 120;
 // Seats and payments
 
 export const MAX_SEATS_PER_HOLD = 10;
+/** Seat types as a customer reads them: in a seat's accessible name, the legend, tickets. */
+export const SEAT_TYPE_NAMES = {
+  STANDARD: 'standard seat',
+  PREMIUM: 'premium seat',
+  SOFA: 'sofa seat',
+  WHEELCHAIR: 'wheelchair space',
+  COMPANION: 'companion seat',
+} as const;
+/** The single-seat gap rule in force (`SEAT_GAP_RULE`): warn (default), enforce or off. */
+export const SEAT_GAP_RULES = ['warn', 'enforce', 'off'] as const;
 export const MAX_LIVE_HOLDS_PER_SHOWTIME = 10;
 /** How long a customer has to pay once checkout starts (Stripe's shortest session life). */
 export const PAYMENT_WINDOW_MINUTES = 30;
@@ -98,12 +108,15 @@ const SEAT_LABEL_STYLES = {
 };
 export type SeatLabelStyle = keyof typeof SEAT_LABEL_STYLES;
 
-/** A seat by its lettered row and its number: "Row C, Seat 7" (see SeatLabelStyle for the other forms). */
+/**
+ * A seat by its row's label and its number: "Row C, Seat 7" (see SeatLabelStyle for the other forms). The hall's own
+ * label when the seat carries one (`rowLabel`), else the row lettered from its number.
+ */
 export function seatLabel(
-  seat: { row: number; number: number },
+  seat: { row: number; number: number; rowLabel?: string | null },
   { style = 'label' }: { style?: SeatLabelStyle } = {},
 ): string {
-  return SEAT_LABEL_STYLES[style](rowLabel(seat.row), seat.number);
+  return SEAT_LABEL_STYLES[style](seat.rowLabel ?? rowLabel(seat.row), seat.number);
 }
 
 const moneyFormats = new Map<string, Intl.NumberFormat>();

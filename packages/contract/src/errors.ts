@@ -37,5 +37,11 @@ export const ErrorCodes = [
   'ticket_not_paid',
   'bad_signature',
   'payment_provider_error',
+  'seat_blocked',
+  'sofa_pair',
+  'companion_needs_wheelchair',
+  'single_seat_gap',
+  'seats_at_stake',
+  'no_seats_together',
 ] as const;
 export type ErrorCode = (typeof ErrorCodes)[number];

@@ -1,9 +1,11 @@
 import { z } from 'zod';
 import { IdSchema } from './common.ts';
-import { MAX_SEATS_PER_HOLD } from './constants.ts';
+import { MAX_SEATS_PER_HOLD, SEAT_GAP_RULES } from './constants.ts';
 import { ErrorSchema } from './errors.ts';
+import { SeatTypeSchema } from './halls.ts';
 
-export const SeatStatusSchema = z.enum(['AVAILABLE', 'HELD', 'CONFIRMED']);
+/** BLOCKED: a house or broken seat, never sold online (old clients only ever choose AVAILABLE seats). */
+export const SeatStatusSchema = z.enum(['AVAILABLE', 'HELD', 'CONFIRMED', 'BLOCKED']);
 export type SeatStatus = z.infer<typeof SeatStatusSchema>;
 
 export const SeatMapSeatSchema = z.object({
@@ -11,6 +13,12 @@ export const SeatMapSeatSchema = z.object({
   row: z.number().int(),
   number: z.number().int(),
   status: SeatStatusSchema,
+  /** The seat's type, its grid column (gaps counted, from 0) and its row's label. */
+  type: SeatTypeSchema.optional(),
+  col: z.number().int().optional(),
+  rowLabel: z.string().optional(),
+  /** Sofa seats: the pair they are sold in. */
+  pairId: z.string().optional(),
   heldByMe: z.boolean().optional(),
   /** For the caller's own live holds: the booking id, so a reload keeps the hold usable. */
   bookingId: z.string().optional(),
@@ -28,6 +36,10 @@ export const SeatMapSchema = z.object({
     movie: z.object({ id: z.string(), title: z.string() }),
   }),
   seats: z.array(SeatMapSeatSchema),
+  /** The hall's grid: its width in columns (seats and gaps) and its rows, front to back. */
+  layout: z.object({ cols: z.number().int(), rows: z.array(z.object({ label: z.string() })) }).optional(),
+  /** The selection rules in force (DESIGN §6.2). */
+  rules: z.object({ singleSeatGap: z.enum(SEAT_GAP_RULES) }).optional(),
 });
 export type SeatMap = z.infer<typeof SeatMapSchema>;
 
@@ -53,14 +65,33 @@ export const HoldErrorSchema = ErrorSchema.extend({
   seatIds: z.array(z.string()).optional(),
   /** hold_limit: per showtime, per customer across showtimes (MAX_HELD_SEATS) or per client address. */
   scope: z.enum(['showtime', 'customer', 'address']).optional(),
+  /** single_seat_gap: the nearest selection that leaves no seat alone. */
+  alternative: z.array(z.string()).optional(),
   /** hold_limit (showtime and customer): the live held seats counted, and the most allowed. */
   held: z.number().int().optional(),
   max: z.number().int().optional(),
 });
 export type HoldError = z.infer<typeof HoldErrorSchema>;
 
+/** `POST /api/showtimes/{id}/best-available` (DESIGN §6.2). */
+export const BestAvailableBodySchema = z.object({
+  count: z.number().int().min(1).max(MAX_SEATS_PER_HOLD, `At most ${MAX_SEATS_PER_HOLD} seats`),
+  /** Only seats of this type; WHEELCHAIR means spaces with their companion seats. */
+  type: SeatTypeSchema.exclude(['COMPANION']).optional(),
+  /** Hold the seats found, in the same call. */
+  hold: z.boolean().optional(),
+});
+export type BestAvailableBody = z.infer<typeof BestAvailableBodySchema>;
+
 export const HoldResponseSchema = z.object({ bookingIds: z.array(z.string()), expiresAt: z.string() });
 export type HoldResponse = z.infer<typeof HoldResponseSchema>;
+
+export const BestAvailableResponseSchema = z.object({
+  seatIds: z.array(z.string()),
+  /** With `hold: true`: the hold made. */
+  hold: HoldResponseSchema.optional(),
+});
+export type BestAvailableResponse = z.infer<typeof BestAvailableResponseSchema>;
 
 export const CancelHoldsBodySchema = z.object({
   bookingIds: z.array(IdSchema).min(1, 'No bookings given').max(100, 'Too many bookings'),

@@ -1,6 +1,15 @@
 import { z } from 'zod';
+import { SeatTypeSchema } from './halls.ts';
 import { IdSchema } from './common.ts';
 import { ErrorSchema } from './errors.ts';
+
+/** A seat as tickets, lists and the door show it: its row and number, and its row's label and type. */
+export const SeatPlaceSchema = z.object({
+  row: z.number().int(),
+  number: z.number().int(),
+  rowLabel: z.string().optional(),
+  type: SeatTypeSchema.optional(),
+});
 
 export const TicketSchema = z.object({
   bookingId: z.string(),
@@ -10,7 +19,7 @@ export const TicketSchema = z.object({
     durationMinutes: z.number().nullable(),
   }),
   auditorium: z.string(),
-  seat: z.object({ row: z.number().int(), number: z.number().int() }),
+  seat: SeatPlaceSchema,
   startsAt: z.string(),
   checkedInAt: z.string().nullable(),
   /** Paid through the built-in test checkout: no money moved (DESIGN §6.1). */
@@ -44,7 +53,7 @@ export type LookupResponse = z.infer<typeof LookupResponseSchema>;
 export const BookedSeatSchema = z.object({
   bookingId: z.string(),
   user: z.object({ email: z.string(), name: z.string() }),
-  seat: z.object({ row: z.number().int(), number: z.number().int() }),
+  seat: SeatPlaceSchema,
   movie: z.string(),
   startsAt: z.string(),
   auditorium: z.string(),
@@ -54,7 +63,7 @@ export type BookedSeat = z.infer<typeof BookedSeatSchema>;
 
 export const ShowtimeTicketSchema = z.object({
   bookingId: z.string(),
-  seat: z.object({ row: z.number().int(), number: z.number().int() }),
+  seat: SeatPlaceSchema,
   movie: z.string(),
   startsAt: z.string(),
   auditorium: z.string(),
@@ -68,7 +77,7 @@ export const ScanResponseSchema = z.object({
   user: z.object({ email: z.string(), name: z.string() }),
   movie: z.string(),
   startsAt: z.string(),
-  seat: z.object({ row: z.number().int(), number: z.number().int() }),
+  seat: SeatPlaceSchema,
   auditorium: z.string(),
   checkedInAt: z.string().optional(),
   /** A ticket paid through the test checkout: the scanner shows TEST in amber, never a green VALID. */

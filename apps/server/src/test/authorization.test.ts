@@ -13,7 +13,7 @@ import {
   type SignedIn,
   type TestApp,
 } from './helpers.ts';
-import { ROUTES } from './reliability/route-table.ts';
+import { plainRows, ROUTES } from './reliability/route-table.ts';
 import { createWorld, multipart, tinyPng, type World } from './reliability/world.ts';
 
 /** Visitor (no token), the owner of the bookings (Alice), another customer (Bob), an admin. */
@@ -184,6 +184,15 @@ const CASES: Case[] = [
     }),
   },
   {
+    route: 'POST /api/showtimes/:id/best-available',
+    expect: signedIn(200),
+    request: (_r, { w }) => ({
+      method: 'POST',
+      url: `/api/showtimes/${w.show.showtimeId}/best-available`,
+      ...json({ count: 2 }),
+    }),
+  },
+  {
     route: 'DELETE /api/showtimes/bookings/cancel',
     expect: signedIn(200),
     request: (_r, { w }) => ({
@@ -330,6 +339,35 @@ const CASES: Case[] = [
     route: 'GET /api/admin/showtimes/manage',
     expect: adminOnly(200),
     request: () => ({ method: 'GET', url: '/api/admin/showtimes/manage' }),
+  },
+  {
+    route: 'GET /api/admin/halls',
+    expect: adminOnly(200),
+    request: () => ({ method: 'GET', url: '/api/admin/halls' }),
+  },
+  {
+    route: 'POST /api/admin/halls',
+    expect: adminOnly(201),
+    request: () => ({
+      method: 'POST',
+      url: '/api/admin/halls',
+      ...json({ name: `Matrix hall ${randomUUID().slice(0, 8)}`, layout: { rows: plainRows(2, 2) } }),
+    }),
+  },
+  {
+    route: 'GET /api/admin/halls/:id/layout',
+    expect: adminOnly(200),
+    request: (_r, { w }) => ({ method: 'GET', url: `/api/admin/halls/${w.show.hallId}/layout` }),
+  },
+  {
+    route: 'PUT /api/admin/halls/:id/layout',
+    expect: adminOnly(200),
+    // The hall's own layout again: nothing moves for the rest of the matrix.
+    request: (_r, { w }) => ({
+      method: 'PUT',
+      url: `/api/admin/halls/${w.show.hallId}/layout`,
+      ...json({ rows: plainRows(4, 6) }),
+    }),
   },
   {
     route: 'DELETE /api/admin/showtimes/:id',

@@ -1,4 +1,6 @@
 import { randomUUID } from 'node:crypto';
+import { rowLabel } from '@cinema/contract';
+import { eq } from 'drizzle-orm';
 import type { Queryable } from '../db/database.ts';
 import { halls, movies, seats, showtimes } from '../db/schema/index.ts';
 
@@ -11,16 +13,38 @@ export interface ShowtimeFixture {
   allSeatIds: string[];
 }
 
-/** Inserts a hall with rows × cols seats, a movie and one showtime straight into the database. */
+/**
+ * Inserts a hall with rows × cols seats (or takes the hall `hallId` as it is), a movie and one showtime straight into
+ * the database.
+ */
 export async function createShowtimeFixture(
   db: Queryable,
-  opts: { rows?: number; cols?: number; startsAt?: Date; priceCents?: number; durationMinutes?: number } = {},
+  opts: {
+    rows?: number;
+    cols?: number;
+    hallId?: string;
+    startsAt?: Date;
+    priceCents?: number;
+    durationMinutes?: number;
+  } = {},
 ): Promise<ShowtimeFixture> {
+  if (opts.hallId)
+    return showtimeIn(
+      db,
+      { id: opts.hallId },
+      await db.select().from(seats).where(eq(seats.hallId, opts.hallId)),
+      opts,
+    );
   const rows = opts.rows ?? 5;
   const cols = opts.cols ?? 8;
   const [hall] = await db
     .insert(halls)
-    .values({ name: `Fixture hall ${randomUUID().slice(0, 8)}`, rows, cols })
+    .values({
+      name: `Fixture hall ${randomUUID().slice(0, 8)}`,
+      rows,
+      cols,
+      rowLabels: Array.from({ length: rows }, (_, r) => rowLabel(r + 1)),
+    })
     .returning();
   const seatRows = await db
     .insert(seats)
@@ -29,9 +53,20 @@ export async function createShowtimeFixture(
         hallId: hall!.id,
         row: Math.floor(i / cols) + 1,
         number: (i % cols) + 1,
+        col: i % cols,
+        rowLabel: rowLabel(Math.floor(i / cols) + 1),
       })),
     )
     .returning();
+  return showtimeIn(db, hall!, seatRows, opts);
+}
+
+async function showtimeIn(
+  db: Queryable,
+  hall: { id: string },
+  seatRows: { id: string; row: number; number: number }[],
+  opts: { startsAt?: Date; priceCents?: number; durationMinutes?: number },
+): Promise<ShowtimeFixture> {
   const duration = opts.durationMinutes ?? 100;
   const [movie] = await db
     .insert(movies)
@@ -42,19 +77,21 @@ export async function createShowtimeFixture(
     .insert(showtimes)
     .values({
       movieId: movie!.id,
-      hallId: hall!.id,
+      hallId: hall.id,
       startsAt,
       endsAt: new Date(startsAt.getTime() + (duration + 15) * 60_000),
       priceCents: opts.priceCents ?? 1200,
     })
     .returning();
-  const seatIds = Array.from({ length: rows }, (_, r) =>
-    Array.from({ length: cols }, (_, c) => seatRows.find((s) => s.row === r + 1 && s.number === c + 1)!.id),
-  );
+  // By row, then by number (rows of a drawn layout may differ in length).
+  const seatIds: string[][] = [];
+  for (const s of [...seatRows].sort((a, b) => a.row - b.row || a.number - b.number)) {
+    (seatIds[s.row - 1] ??= [])[s.number - 1] = s.id;
+  }
   return {
     showtimeId: showtime!.id,
     movieId: movie!.id,
-    hallId: hall!.id,
+    hallId: hall.id,
     seatIds,
     allSeatIds: seatIds.flat(),
   };

@@ -4,3 +4,13 @@ export { SEAT_TYPES, type RuleCell, type RuleRow, type RuleSeat, type SeatType }
 export { strandedSeats, singleSeatGapVerdict, type SingleSeatGapVerdict } from './single-seat-gap.ts';
 export { bestAvailable, type BestAvailableOptions } from './best-available.ts';
 export { blockedSeats, companionsWithoutWheelchair, halfSofas } from './selection-rules.ts';
+export {
+  layoutProblems,
+  plainLayout,
+  MAX_HALL_SEATS,
+  MAX_LAYOUT_COLS,
+  MAX_LAYOUT_ROWS,
+  type LayoutCell,
+  type LayoutProblem,
+  type LayoutRow,
+} from './layout.ts';

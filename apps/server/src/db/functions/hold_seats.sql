@@ -4,8 +4,13 @@
 --
 -- Outcomes (the `outcome` column; the server's HoldOutcome type): 'held' (one row per booking), or one refusal row:
 -- 'showtime_not_found', 'showtime_started', 'seats_not_in_hall' (detail: JSON array of the seat ids),
+-- 'seat_blocked', 'companion_needs_wheelchair', 'sofa_pair' (detail: JSON array of the seat ids at fault),
 -- 'hold_limit' (detail: JSON {scope: 'showtime' | 'customer' | 'address', held, max}), 'seat_unavailable' (detail:
 -- JSON array of the taken seat ids, in seat order).
+--
+-- Seat rules (DESIGN §6.2): a blocked seat is never held online; a companion seat only with a wheelchair space in the
+-- same hold; a sofa only whole (its partner in the same hold, or already held by the same customer); a seat retired
+-- from the layout is no longer in the hall.
 --
 -- Limits (DESIGN §6.1): at most p_max_live live held seats of one customer in one showtime, p_max_user across all
 -- showtimes, and p_max_address from one client address across all its accounts (p_address NULL: no address limit).
@@ -41,6 +46,14 @@ DECLARE
   v_expired uuid[];
   v_free_first uuid[];
   v_taken_late uuid[];
+  v_blocked boolean;
+  v_type text;
+  v_pair text;
+  v_blocked_seats uuid[];
+  v_companions uuid[];
+  v_wheelchair boolean := false;
+  v_half_sofas uuid[];
+  v_partner uuid;
 BEGIN
   SELECT s.hall_id, s.price_cents, s.starts_at <= now()
     INTO v_hall, v_price, v_started
@@ -61,9 +74,31 @@ BEGIN
   -- showtime when the table's statistics are out of date; one statement over all the seats was re-planned on
   -- every call, or planned into reading every live hold of the showtime, which cost more than running it.
   FOREACH v_seat IN ARRAY (SELECT array_agg(x ORDER BY x) FROM unnest(p_seats) AS x) LOOP
-    IF NOT EXISTS (SELECT 1 FROM seats st WHERE st.id = v_seat AND st.hall_id = v_hall) THEN
+    SELECT st.blocked, st.type, st.pair_id INTO v_blocked, v_type, v_pair
+      FROM seats st
+     WHERE st.id = v_seat AND st.hall_id = v_hall AND st.retired_at IS NULL;
+    IF NOT FOUND THEN
       v_foreign := v_foreign || v_seat;
       CONTINUE;
+    END IF;
+    IF v_blocked THEN
+      v_blocked_seats := v_blocked_seats || v_seat;
+    END IF;
+    IF v_type = 'COMPANION' THEN
+      v_companions := v_companions || v_seat;
+    ELSIF v_type = 'WHEELCHAIR' THEN
+      v_wheelchair := true;
+    ELSIF v_type = 'SOFA' THEN
+      -- Its partner: the other seat of the hall with the same pair (seats_pair_idx).
+      SELECT st.id INTO v_partner
+        FROM seats st
+       WHERE st.hall_id = v_hall AND st.pair_id = v_pair AND st.id <> v_seat AND st.retired_at IS NULL;
+      IF v_partner IS NULL OR NOT (v_partner = ANY (p_seats) OR EXISTS (
+           SELECT 1 FROM bookings b
+            WHERE b.showtime_id = p_showtime AND b.seat_id = v_partner AND (b.status = 'HELD' OR b.status = 'CONFIRMED')
+              AND b.user_id = p_user AND b.status = 'HELD' AND b.expires_at > now())) THEN
+        v_half_sofas := v_half_sofas || v_seat;
+      END IF;
     END IF;
     SELECT b.id, b.status = 'CONFIRMED' OR b.expires_at > now()
       INTO v_booking, v_live
@@ -82,6 +117,19 @@ BEGIN
   END LOOP;
   IF v_foreign IS NOT NULL THEN
     RETURN QUERY SELECT 'seats_not_in_hall', NULL::uuid, NULL::uuid, NULL::timestamptz, array_to_json(v_foreign)::text;
+    RETURN;
+  END IF;
+  IF v_blocked_seats IS NOT NULL THEN
+    RETURN QUERY SELECT 'seat_blocked', NULL::uuid, NULL::uuid, NULL::timestamptz, array_to_json(v_blocked_seats)::text;
+    RETURN;
+  END IF;
+  IF v_companions IS NOT NULL AND NOT v_wheelchair THEN
+    RETURN QUERY SELECT 'companion_needs_wheelchair', NULL::uuid, NULL::uuid, NULL::timestamptz,
+      array_to_json(v_companions)::text;
+    RETURN;
+  END IF;
+  IF v_half_sofas IS NOT NULL THEN
+    RETURN QUERY SELECT 'sofa_pair', NULL::uuid, NULL::uuid, NULL::timestamptz, array_to_json(v_half_sofas)::text;
     RETURN;
   END IF;
   IF v_taken IS NOT NULL THEN

@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import {
+  boolean,
   check,
   customType,
   index,
@@ -63,11 +64,21 @@ export const movies = pgTable('movies', {
 export const halls = pgTable('halls', {
   id: uuid('id').primaryKey().defaultRandom(),
   name: text('name').notNull().unique('halls_name_unique'),
+  /** The layout's grid: its number of rows, and its width in columns (seats and gaps). */
   rows: integer('rows').notNull(),
   cols: integer('cols').notNull(),
+  /** Each row's label, front (by the screen) to back: "A", "B", … or the cinema's own. */
+  rowLabels: text('row_labels').array().notNull(),
   createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
 });
 
+export const SEAT_TYPES = ['STANDARD', 'PREMIUM', 'SOFA', 'WHEELCHAIR', 'COMPANION'] as const;
+
+/**
+ * A seat of a hall's layout (DESIGN §6.2): `row` is the layout row (1 = the front), `number` counts the seats of
+ * the row from the left, `col` is its grid column counting gaps (0-based). A seat taken out of the layout that has
+ * bookings in its history is kept, `retired`, so nothing a customer paid for loses its seat.
+ */
 export const seats = pgTable(
   'seats',
   {
@@ -77,8 +88,23 @@ export const seats = pgTable(
       .references(() => halls.id, { onDelete: 'cascade' }),
     row: integer('row').notNull(),
     number: integer('number').notNull(),
+    col: integer('col').notNull(),
+    rowLabel: text('row_label').notNull(),
+    type: text('type', { enum: SEAT_TYPES }).notNull().default('STANDARD'),
+    /** House seats and broken ones: never sold online (staff may sell them at the counter). */
+    blocked: boolean('blocked').notNull().default(false),
+    /** The two seats of a sofa share it (unique in the hall). */
+    pairId: text('pair_id'),
+    retiredAt: timestamp('retired_at', { withTimezone: true }),
   },
-  (t) => [unique('seats_position_unique').on(t.hallId, t.row, t.number)],
+  (t) => [
+    unique('seats_position_unique').on(t.hallId, t.row, t.number),
+    index('seats_pair_idx')
+      .on(t.hallId, t.pairId)
+      .where(sql`${t.pairId} is not null`),
+    check('seats_type_check', sql`${t.type} in ('STANDARD', 'PREMIUM', 'SOFA', 'WHEELCHAIR', 'COMPANION')`),
+    check('seats_sofa_pair_check', sql`(${t.type} = 'SOFA') = (${t.pairId} is not null)`),
+  ],
 );
 
 /**

@@ -34,7 +34,7 @@ export async function checkInTicket(db: Db, bookingId: string): Promise<ScanResp
     user: { email: ticket.email, name: ticket.name },
     movie: ticket.movie,
     startsAt: ticket.startsAt.toISOString(),
-    seat: { row: ticket.row, number: ticket.number },
+    seat: { row: ticket.row, number: ticket.number, rowLabel: ticket.rowLabel, type: ticket.seatType },
     auditorium: ticket.auditorium,
     checkedInAt: ticket.checkedInAt?.toISOString(),
     testMode: ticket.testMode,

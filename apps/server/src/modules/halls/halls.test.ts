@@ -25,22 +25,30 @@ describe.each(engines)('halls on %s', (engine) => {
   it('creates the default halls with their seats on an empty database, and only once', async () => {
     expect((await listHalls()).json()).toEqual([]);
     const created = await ensureDefaultHalls(t.database.db);
-    expect(created.map(({ name, rows, cols }) => ({ name, rows, cols }))).toEqual([
-      { name: 'Hall 1', rows: 8, cols: 12 },
-      { name: 'Hall 2', rows: 10, cols: 14 },
-      { name: 'Hall 3', rows: 12, cols: 16 },
+    // Real layouts: aisles, a premium block, a sofa row, wheelchair spaces with companions, house seats.
+    expect(created.map(({ name, rows, cols, seatCount }) => ({ name, rows, cols, seatCount }))).toEqual([
+      { name: 'Hall 1', rows: 8, cols: 14, seatCount: 96 },
+      { name: 'Hall 2', rows: 10, cols: 15, seatCount: 138 },
+      { name: 'Hall 3', rows: 12, cols: 20, seatCount: 214 },
     ]);
     expect(await ensureDefaultHalls(t.database.db)).toEqual([]);
 
     const res = await listHalls();
     expect(res.statusCode).toBe(200);
-    expect(res.json()).toEqual(created.map((h) => ({ id: h.id, name: h.name, rows: h.rows, cols: h.cols })));
+    expect(res.json()).toEqual(created);
 
-    // The seat map of a default hall has every seat: 12 × 16 in Hall 3.
     const seats = await t.database.db.query.seats.findMany({
-      where: (s, { eq }) => eq(s.hallId, created[2]!.id),
+      where: (s, { eq }) => eq(s.hallId, created[0]!.id),
     });
-    expect(seats).toHaveLength(12 * 16);
+    expect(seats).toHaveLength(96);
+    const kinds = (type: string) => seats.filter((s) => s.type === type).length;
+    expect({
+      wheelchair: kinds('WHEELCHAIR'),
+      companion: kinds('COMPANION'),
+      sofa: kinds('SOFA'),
+      premium: kinds('PREMIUM'),
+      blocked: seats.filter((s) => s.blocked).length,
+    }).toEqual({ wheelchair: 2, companion: 2, sofa: 12, premium: 18, blocked: 4 });
   });
 
   it('adds a hall with all its seats, row by row', async () => {
@@ -52,7 +60,7 @@ describe.each(engines)('halls on %s', (engine) => {
     });
     expect(res.statusCode).toBe(201);
     const hall = res.json();
-    expect(hall).toMatchObject({ id: expect.any(String), name: 'Studio 4', rows: 3, cols: 5 });
+    expect(hall).toMatchObject({ id: expect.any(String), name: 'Studio 4', rows: 3, cols: 5, seatCount: 15 });
     expect(hall.seats).toHaveLength(15);
     expect(hall.seats[0]).toMatchObject({ row: 1, number: 1 });
     expect(hall.seats[14]).toMatchObject({ row: 3, number: 5 });

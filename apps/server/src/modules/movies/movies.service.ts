@@ -2,6 +2,7 @@ import { asc, desc, eq, sql } from 'drizzle-orm';
 import type { Movie } from '@cinema/contract';
 import { PG_FOREIGN_KEY_VIOLATION, pgErrorCode, type Db, type Queryable } from '../../db/database.ts';
 import type { Deps } from '../../deps.ts';
+import { intArray } from '../../db/arrays.ts';
 import { movies, posterVariants, posters, showtimes } from '../../db/schema/index.ts';
 import { conflict, notFound } from '../../errors.ts';
 import { assertNoTicketsAtStake, deleteReleasableBookings } from '../showtimes/tickets-at-stake.ts';
@@ -45,14 +46,6 @@ type MovieRow = {
 /** A poster's address: relative, or on `base` (PUBLIC_URL) when clients on other origins show it (CORS_ORIGINS). */
 export const posterUrl = (posterId: string | null, base = '') =>
   posterId ? `${base}/api/posters/${posterId}` : null;
-
-// PGlite hands back an integer[] as PostgreSQL's text ('{160,320}'), node-postgres as an array.
-const intArray = (value: number[] | string | null): number[] =>
-  value === null
-    ? []
-    : Array.isArray(value)
-      ? value.map(Number)
-      : value.replace(/[{}]/g, '').split(',').filter(Boolean).map(Number);
 
 function presentMovie(row: MovieRow, posterBase: string): Movie {
   const url = posterUrl(row.posterId, posterBase);

@@ -19,7 +19,7 @@ export const CURRENCY = 'usd';
 const PAYMENT_WINDOW_SECONDS = PAYMENT_WINDOW_MINUTES * 60 + 60;
 
 /** "Row C Seat 7" (rows are lettered in the hall: 1 → A, 27 → AA): the contract's seat label for line items. */
-export const seatName = (seat: { row: number; number: number }): string =>
+export const seatName = (seat: { row: number; number: number; rowLabel?: string | null }): string =>
   seatLabel(seat, { style: 'line-item' });
 
 /** A checkout session closed before it was paid, as its provider knows it. */
@@ -130,6 +130,7 @@ export async function startCheckout(
         movie: movies.title,
         row: seats.row,
         number: seats.number,
+        rowLabel: seats.rowLabel,
       })
       .from(bookings)
       .innerJoin(showtimes, eq(showtimes.id, bookings.showtimeId))

@@ -31,6 +31,7 @@ export interface CheckoutSummary {
     startsAt: Date;
     row: number;
     number: number;
+    rowLabel: string;
     priceCents: number;
   }[];
 }
@@ -51,6 +52,7 @@ export async function getCheckoutSummary(db: Queryable, sessionId: string): Prom
       startsAt: showtimes.startsAt,
       row: seats.row,
       number: seats.number,
+      rowLabel: seats.rowLabel,
       priceCents: checkoutSessionBookings.priceCents,
     })
     .from(checkoutSessionBookings)

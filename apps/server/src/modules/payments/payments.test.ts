@@ -60,7 +60,7 @@ const expireHolds = (app: FastifyInstance, ids: string[]) =>
     .set({ status: 'EXPIRED', expiresAt: sql`now() - interval '1 minute'` })
     .where(inArray(bookings.id, ids));
 
-const seatsOf = (tickets: Ticket[]) => tickets.map((t) => t.seat);
+const seatsOf = (tickets: Ticket[]) => tickets.map(({ seat: { row, number } }) => ({ row, number }));
 
 describe.each(engines)('payments with the local provider on %s', (engine) => {
   let t: TestApp;

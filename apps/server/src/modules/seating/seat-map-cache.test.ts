@@ -55,7 +55,17 @@ async function browserRead(app: FastifyInstance, showtimeId: string, headers: Re
   return { gzipped, map };
 }
 
-const seatOf = (map: SeatMap, seatId: string) => map.seats.find((s) => s.id === seatId)!;
+/** A seat's state in a map: its place in the hall's layout (type, column, row label) is another test's business. */
+const seatOf = (map: SeatMap, seatId: string) => {
+  const {
+    type: _type,
+    col: _col,
+    rowLabel: _rowLabel,
+    pairId: _pairId,
+    ...state
+  } = map.seats.find((s) => s.id === seatId)!;
+  return state;
+};
 
 async function hold(app: FastifyInstance, who: SignedIn, showtimeId: string, seatIds: string[]) {
   const res = await app.inject({

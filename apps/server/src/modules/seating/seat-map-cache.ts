@@ -4,9 +4,13 @@ import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import type { createClient } from 'redis';
 import { batchPerTurn } from '../../batch.ts';
+import type { SeatMap } from '@cinema/contract';
 import type { Db } from '../../db/database.ts';
 import { setNewest } from '../../bounded-map.ts';
 import { loadSeatMap, presentSeat, type SeatMapSnapshot } from './seating.service.ts';
+
+/** The selection rules every seat map carries (SEAT_GAP_RULE). */
+type SeatMapRules = NonNullable<SeatMap['rules']>;
 
 /** Showtimes kept at once; the least recently loaded goes first. */
 const MAX_ENTRIES = 500;
@@ -32,7 +36,7 @@ interface Entry {
   version: string;
   /** Local clock (ms) from which the entry must not be served: the earliest hold expiry, or MAX_AGE. */
   staleAt: number;
-  /** '{"showtime":{…},"seats":[' */
+  /** '{"showtime":{…},"layout":{…},"rules":{…},"seats":[' */
   head: string;
   /** Each seat's JSON as a visitor (or anyone but its holder) sees it. */
   seatJson: string[];
@@ -55,7 +59,12 @@ interface Loading {
   superseded: boolean;
 }
 
-function buildEntry(snapshot: SeatMapSnapshot, version: string, requestedAt: number): Entry {
+function buildEntry(
+  snapshot: SeatMapSnapshot,
+  rules: SeatMapRules,
+  version: string,
+  requestedAt: number,
+): Entry {
   // How far the database clock may be ahead of ours, at most: now() was read after `requestedAt` (our clock).
   // Holds expire by the database clock, so the entry goes stale that much earlier, never later.
   const skew = snapshot.readAt.getTime() - requestedAt;
@@ -68,7 +77,7 @@ function buildEntry(snapshot: SeatMapSnapshot, version: string, requestedAt: num
     if (list) list.push(i);
     else holdsByUser.set(seat.holderId!, [i]);
   });
-  const head = `{"showtime":${JSON.stringify(snapshot.showtime)},"seats":[`;
+  const head = `{"showtime":${JSON.stringify(snapshot.showtime)},"layout":${JSON.stringify(snapshot.layout)},"rules":${JSON.stringify(rules)},"seats":[`;
   const seatJson = snapshot.seats.map((s) => JSON.stringify(presentSeat(s, null)));
   const visitorBody = Buffer.from(`${head}${seatJson.join(',')}]}`);
   return { snapshot, version, staleAt, head, seatJson, visitorBody, gzipReads: 0, holdsByUser };
@@ -146,7 +155,7 @@ export class SeatMapCache {
   private lastBump: Promise<void> = Promise.resolve();
 
   constructor(
-    private readonly deps: { db: Db; log: FastifyBaseLogger },
+    private readonly deps: { db: Db; log: FastifyBaseLogger; rules: SeatMapRules },
     /** Absent when this process is alone (no Redis): local drops are then the whole story. */
     private readonly shared?: SharedVersions,
   ) {}
@@ -158,6 +167,20 @@ export class SeatMapCache {
    * 404 for an unknown showtime.
    */
   async body(showtimeId: string, viewer: Viewer, acceptsGzip: boolean): Promise<SeatMapBody> {
+    const { entry, kept } = await this.current(showtimeId);
+    return render(entry, await viewer(holdsIn(entry)), acceptsGzip && kept);
+  }
+
+  /**
+   * The seat map as the database had it at most a change ago (as every reader sees it): for rules that look at the
+   * seats around a selection (the single-seat gap, best available). 404 for an unknown showtime.
+   */
+  async snapshot(showtimeId: string): Promise<SeatMapSnapshot> {
+    return (await this.current(showtimeId)).entry.snapshot;
+  }
+
+  /** The current entry of a map, and whether it is kept (false: read past the cache, Redis being away). */
+  private async current(showtimeId: string): Promise<{ entry: Entry; kept: boolean }> {
     const id = showtimeId.toLowerCase();
     let version = '';
     if (this.shared) {
@@ -166,14 +189,16 @@ export class SeatMapCache {
       } catch (err) {
         // Without the versions nothing here can be trusted: read the database, keep nothing.
         this.deps.log.warn({ err }, 'seat-map versions unavailable; reading the database');
-        const entry = buildEntry(await loadSeatMap(this.deps.db, id), '', Date.now());
-        return render(entry, await viewer(holdsIn(entry)), false);
+        return {
+          entry: buildEntry(await loadSeatMap(this.deps.db, id), this.deps.rules, '', Date.now()),
+          kept: false,
+        };
       }
     }
     let entry = this.entries.get(id);
     if (!entry || entry.version !== version || entry.staleAt <= Date.now())
       entry = await this.load(id, version);
-    return render(entry, await viewer(holdsIn(entry)), acceptsGzip);
+    return { entry, kept: true };
   }
 
   /**
@@ -221,7 +246,7 @@ export class SeatMapCache {
     try {
       const requestedAt = Date.now();
       const snapshot = await loadSeatMap(this.deps.db, id);
-      const entry = buildEntry(snapshot, loading.version, requestedAt);
+      const entry = buildEntry(snapshot, this.deps.rules, loading.version, requestedAt);
       if (!loading.superseded && entry.staleAt > Date.now()) {
         setNewest(this.entries, id, entry, MAX_ENTRIES); // the Map's order is the load order
       }
@@ -257,7 +282,8 @@ export const seatMapCachePlugin = fp(
         await client.close().catch(() => undefined);
       });
     }
-    const cache = new SeatMapCache({ db: app.database.db, log: app.log }, shared);
+    const rules = { singleSeatGap: app.config.seatGapRule };
+    const cache = new SeatMapCache({ db: app.database.db, log: app.log, rules }, shared);
     if (shared) app.addHook('onSend', async () => cache.settled());
     app.decorate('seatMaps', cache);
   },

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { io as connect } from 'socket.io-client';
-import type { SeatsUpdate } from '@cinema/contract';
+import type { HallLayoutResponse, SeatsUpdate } from '@cinema/contract';
 import { buildApp } from '../../app.ts';
 import { testConfig } from '../../config.ts';
 import { bookings } from '../../db/schema/index.ts';
@@ -15,6 +15,7 @@ import {
   type SignedIn,
   type TestApp,
 } from '../../test/helpers.ts';
+import { drawRow } from '../halls/demo-halls.ts';
 import { sweepExpiredHolds } from './sweeper.ts';
 
 if (!postgresUrl)
@@ -66,6 +67,54 @@ describe.skipIf(!postgresUrl)('seat races on real PostgreSQL', () => {
     base = await t.app.listen({ port: 0, host: '127.0.0.1' });
   });
   afterAll(() => t.close());
+
+  it('30 customers racing for one sofa (and for its halves): one holds it whole, nobody ever holds half', async () => {
+    const admin = await signedInUser(t.app, { role: 'ADMIN' });
+    const hallRes = await t.app.inject({
+      method: 'POST',
+      url: '/api/admin/halls',
+      headers: admin.headers,
+      payload: {
+        name: `Sofa race ${Date.now()}`,
+        layout: { rows: [drawRow('A', '==.wc'), drawRow('B', 'ssss')] },
+      },
+    });
+    expect(hallRes.statusCode, hallRes.body).toBe(201);
+    const hall = hallRes.json() as HallLayoutResponse;
+    const f = await createShowtimeFixture(t.app.database.db, { hallId: hall.id });
+    const ids = hall.rows[0]!.cells.flatMap((c) => (c.kind === 'SEAT' ? [c.id!] : []));
+    const [left, right, space, companion] = ids as [string, string, string, string];
+    const racers = await users(t.app, 30);
+    // Most ask for the whole sofa; some try a half, some the wheelchair space with its companion, some the companion.
+    const asks = racers.map((_, i) =>
+      i % 5 === 0
+        ? [left]
+        : i % 5 === 1
+          ? [right]
+          : i % 5 === 2
+            ? [space, companion]
+            : i % 5 === 3
+              ? [companion]
+              : [left, right],
+    );
+    const results = await Promise.all(racers.map((u, i) => holdOverHttp(base, f.showtimeId, u, asks[i]!)));
+    expect(results.every((r) => r.status === 201 || r.status === 409)).toBe(true);
+    const won = results.filter((r) => r.status === 201);
+    const sofaWinners = won.filter((r) => r.seatIds.includes(left) || r.seatIds.includes(right));
+    expect(sofaWinners).toHaveLength(1);
+    expect(sofaWinners[0]!.seatIds.sort()).toEqual([left, right].sort());
+    expect(won.filter((r) => r.seatIds.includes(space))).toHaveLength(1);
+    for (const r of results.filter((x) => x.seatIds.length === 1)) {
+      expect(r.body.code).toMatch(/^(sofa_pair|companion_needs_wheelchair)$/);
+    }
+    const live = await t.app.database.db
+      .select({ seatId: bookings.seatId, userId: bookings.userId })
+      .from(bookings)
+      .where(and(eq(bookings.showtimeId, f.showtimeId), inArray(bookings.status, ['HELD', 'CONFIRMED'])));
+    const holderOf = new Map(live.map((b) => [b.seatId, b.userId]));
+    expect(holderOf.get(left)).toBe(holderOf.get(right));
+    expect(holderOf.get(space)).toBe(holderOf.get(companion));
+  });
 
   it('50 customers holding the same ten seats at once: one wins, the others get 409 naming all ten, never a 500', async () => {
     const f = await createShowtimeFixture(t.app.database.db, { rows: 5, cols: 12 });

@@ -1,6 +1,8 @@
 import negotiate from '@fastify/accept-negotiator';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import {
+  BestAvailableBodySchema,
+  BestAvailableResponseSchema,
   CancelHoldsBodySchema,
   CancelHoldsResponseSchema,
   ErrorSchema,
@@ -12,10 +14,11 @@ import {
   type SeatMap,
 } from '@cinema/contract';
 import { perUser } from '../../plugins/rate-limit.ts';
-import { cancelHolds, holdSeats } from './seating.service.ts';
+import { cancelHolds, findBestAvailable, holdSeats, type SeatingDeps } from './seating.service.ts';
 
 /** Seat maps, holds and cancelling holds. */
 export const seatingRoutes: FastifyPluginAsyncZod = async (app) => {
+  const deps: SeatingDeps = { ...app.deps, seatMaps: app.seatMaps };
   // Accept-Encoding, as RFC 9110 has it (q-values, `*`, `identity`; codings are case-insensitive).
   const ENCODINGS = ['gzip', 'identity'];
   app.get(
@@ -67,7 +70,7 @@ export const seatingRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request, reply) => {
-      const held = await holdSeats(app.deps, {
+      const held = await holdSeats(deps, {
         showtimeId: request.params.id,
         userId: request.user!.id,
         seatIds: request.body.seatIds,
@@ -91,5 +94,35 @@ export const seatingRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request) =>
       cancelHolds(app.deps, { userId: request.user!.id, bookingIds: request.body.bookingIds }),
+  );
+
+  app.post(
+    '/showtimes/:id/best-available',
+    {
+      onRequest: app.requireUser,
+      config: { rateLimit: perUser(60, '1 minute') },
+      schema: {
+        tags: ['seats'],
+        summary: 'The best seats together for `count` people (held at once with `hold: true`)',
+        security: [{ bearer: [] }],
+        params: IdParamsSchema,
+        body: BestAvailableBodySchema,
+        response: {
+          200: BestAvailableResponseSchema,
+          400: HoldErrorSchema,
+          401: ErrorSchema,
+          404: ErrorSchema,
+          409: HoldErrorSchema,
+          429: ErrorSchema,
+        },
+      },
+    },
+    async (request) =>
+      findBestAvailable(deps, {
+        showtimeId: request.params.id,
+        count: request.body.count,
+        type: request.body.type,
+        hold: request.body.hold ? { userId: request.user!.id, clientAddress: request.ip } : undefined,
+      }),
   );
 };

@@ -1,19 +1,31 @@
-import { and, asc, eq, inArray, sql } from 'drizzle-orm';
+import { and, asc, eq, inArray, isNull, sql } from 'drizzle-orm';
 import {
   MAX_LIVE_HOLDS_PER_SHOWTIME,
   type HoldResponse,
   type SeatMap,
   type SeatMapSeat,
   type SeatStatus,
+  type SeatType,
+  type RuleCell,
+  type RuleRow,
+} from '@cinema/contract';
+import {
+  bestAvailable,
+  SEAT_TYPE_NAMES,
+  seatLabel,
+  singleSeatGapVerdict,
+  type BestAvailableResponse,
 } from '@cinema/contract';
 import type { Deps } from '../../deps.ts';
 import {
   PG_DEADLOCK,
+  PG_FOREIGN_KEY_VIOLATION,
   PG_SERIALIZATION_FAILURE,
   pgErrorCode,
   type Db,
   type Queryable,
 } from '../../db/database.ts';
+import { textArray } from '../../db/arrays.ts';
 import { liveBooking, liveHold } from '../../db/live-booking.ts';
 import { bookings, halls, movies, seats, showtimes } from '../../db/schema/index.ts';
 import { AppError, badRequest, conflict, notFound } from '../../errors.ts';
@@ -25,6 +37,10 @@ export interface SnapshotSeat {
   id: string;
   row: number;
   number: number;
+  col: number;
+  rowLabel: string;
+  type: SeatType;
+  pairId: string | null;
   status: SeatStatus;
   holderId: string | null;
   bookingId: string | null;
@@ -34,6 +50,8 @@ export interface SnapshotSeat {
 /** A showtime's seat map for every caller at once (the seat-map cache keeps these). */
 export interface SeatMapSnapshot {
   showtime: SeatMap['showtime'];
+  /** The hall's grid: its width and its rows' labels, front to back. */
+  layout: NonNullable<SeatMap['layout']>;
   seats: SnapshotSeat[];
   /** The database clock at the read: holds expire by that clock, not by this process's. */
   readAt: Date;
@@ -50,6 +68,8 @@ export async function loadSeatMap(db: Queryable, showtimeId: string): Promise<Se
         priceCents: showtimes.priceCents,
         hallId: showtimes.hallId,
         hall: halls.name,
+        cols: halls.cols,
+        rowLabels: halls.rowLabels,
         movieId: movies.id,
         movieTitle: movies.title,
         readAt: sql`now()`.mapWith((v: string | Date) => new Date(v)),
@@ -64,6 +84,11 @@ export async function loadSeatMap(db: Queryable, showtimeId: string): Promise<Se
         id: seats.id,
         row: seats.row,
         number: seats.number,
+        col: seats.col,
+        rowLabel: seats.rowLabel,
+        type: seats.type,
+        pairId: seats.pairId,
+        blocked: seats.blocked,
         bookingId: bookings.id,
         bookingStatus: bookings.status,
         bookingUserId: bookings.userId,
@@ -75,9 +100,13 @@ export async function loadSeatMap(db: Queryable, showtimeId: string): Promise<Se
         and(eq(bookings.seatId, seats.id), eq(bookings.showtimeId, showtimeId), liveBooking),
       )
       .where(
-        eq(
-          seats.hallId,
-          sql`(select ${showtimes.hallId} from ${showtimes} where ${showtimes.id} = ${showtimeId})`,
+        and(
+          eq(
+            seats.hallId,
+            sql`(select ${showtimes.hallId} from ${showtimes} where ${showtimes.id} = ${showtimeId})`,
+          ),
+          // A seat taken out of the layout is kept only for the bookings in its past.
+          isNull(seats.retiredAt),
         ),
       )
       .orderBy(asc(seats.row), asc(seats.number)),
@@ -94,14 +123,26 @@ export async function loadSeatMap(db: Queryable, showtimeId: string): Promise<Se
       auditorium: show.hall,
       movie: { id: show.movieId, title: show.movieTitle },
     },
+    layout: { cols: show.cols, rows: textArray(show.rowLabels).map((label) => ({ label })) },
     seats: seatRows.map((s): SnapshotSeat => {
+      // A sold or held seat shows as such even if it was blocked since; a free blocked seat is never for sale.
       const status: SeatStatus =
-        s.bookingStatus === 'CONFIRMED' ? 'CONFIRMED' : s.bookingStatus === 'HELD' ? 'HELD' : 'AVAILABLE';
+        s.bookingStatus === 'CONFIRMED'
+          ? 'CONFIRMED'
+          : s.bookingStatus === 'HELD'
+            ? 'HELD'
+            : s.blocked
+              ? 'BLOCKED'
+              : 'AVAILABLE';
       const held = status === 'HELD';
       return {
         id: s.id,
         row: s.row,
         number: s.number,
+        col: s.col,
+        rowLabel: s.rowLabel,
+        type: s.type,
+        pairId: s.pairId,
         status,
         holderId: held ? s.bookingUserId : null,
         bookingId: held ? s.bookingId : null,
@@ -114,7 +155,16 @@ export async function loadSeatMap(db: Queryable, showtimeId: string): Promise<Se
 
 /** One seat as a caller sees it: their own live holds carry heldByMe, the booking id and its expiry. */
 export function presentSeat(seat: SnapshotSeat, userId: string | null): SeatMapSeat {
-  const shown: SeatMapSeat = { id: seat.id, row: seat.row, number: seat.number, status: seat.status };
+  const shown: SeatMapSeat = {
+    id: seat.id,
+    row: seat.row,
+    number: seat.number,
+    status: seat.status,
+    type: seat.type,
+    col: seat.col,
+    rowLabel: seat.rowLabel,
+  };
+  if (seat.pairId) shown.pairId = seat.pairId;
   if (seat.status === 'HELD' && userId && seat.holderId === userId) {
     shown.heldByMe = true;
     shown.bookingId = seat.bookingId!;
@@ -124,9 +174,57 @@ export function presentSeat(seat: SnapshotSeat, userId: string | null): SeatMapS
 }
 
 /** The seat map of a showtime: every seat of its hall with its status; the caller's own holds are marked. */
-export async function getSeatMap(db: Queryable, showtimeId: string, userId: string | null): Promise<SeatMap> {
+export async function getSeatMap(
+  db: Queryable,
+  showtimeId: string,
+  userId: string | null,
+  rules: NonNullable<SeatMap['rules']> = { singleSeatGap: 'warn' },
+): Promise<SeatMap> {
   const snapshot = await loadSeatMap(db, showtimeId);
-  return { showtime: snapshot.showtime, seats: snapshot.seats.map((s) => presentSeat(s, userId)) };
+  return {
+    showtime: snapshot.showtime,
+    layout: snapshot.layout,
+    rules,
+    seats: snapshot.seats.map((s) => presentSeat(s, userId)),
+  };
+}
+
+/** What the seat services use: the services' usual dependencies and the current seat maps. */
+export interface SeatingDeps extends Deps {
+  seatMaps: { snapshot(showtimeId: string): Promise<SeatMapSnapshot> };
+}
+
+/** A seat map as the selection rules read it: each row of the grid, seats where they stand, gaps between. */
+export function ruleRows(snapshot: SeatMapSnapshot): RuleRow[] {
+  const rows: RuleCell[][] = snapshot.layout.rows.map(() =>
+    Array.from({ length: snapshot.layout.cols }, (): RuleCell => ({ kind: 'GAP' })),
+  );
+  for (const seat of snapshot.seats) {
+    rows[seat.row - 1]![seat.col] = {
+      kind: 'SEAT',
+      id: seat.id,
+      type: seat.type,
+      ...(seat.pairId && { pairId: seat.pairId }),
+      state: seat.status === 'AVAILABLE' ? 'free' : 'taken',
+    };
+  }
+  return rows;
+}
+
+/** SEAT_GAP_RULE=enforce: 409 single_seat_gap when the selection would leave one seat alone that it could avoid. */
+async function refuseSingleSeatGaps(deps: SeatingDeps, showtimeId: string, seatIds: string[]) {
+  const snapshot = await deps.seatMaps.snapshot(showtimeId);
+  const verdict = singleSeatGapVerdict(ruleRows(snapshot), seatIds);
+  if (verdict.ok) return;
+  const names = verdict.stranded.map((id) => {
+    const seat = snapshot.seats.find((s) => s.id === id)!;
+    return seatLabel(seat);
+  });
+  throw conflict(
+    `This choice would leave ${names.join(' and ')} alone, and nobody buys a single seat between others. Please choose seats next to each other or at the end of a row.`,
+    'single_seat_gap',
+    { seatIds: verdict.stranded, alternative: verdict.alternative },
+  );
 }
 
 const RETRYABLE = new Set([PG_SERIALIZATION_FAILURE, PG_DEADLOCK]);
@@ -149,8 +247,15 @@ export type HoldOutcome =
   | 'showtime_not_found'
   | 'showtime_started'
   | 'seats_not_in_hall'
+  | 'seat_blocked'
+  | 'companion_needs_wheelchair'
+  | 'sofa_pair'
   | 'hold_limit'
   | 'seat_unavailable';
+
+/** A refusal that names seats. */
+type SeatsRefusal =
+  'seats_not_in_hall' | 'seat_blocked' | 'companion_needs_wheelchair' | 'sofa_pair' | 'seat_unavailable';
 
 interface HoldRow {
   outcome: HoldOutcome;
@@ -164,7 +269,7 @@ interface HoldRow {
 export type HoldResult =
   | { outcome: 'held'; bookings: { id: string; seatId: string }[]; expiresAt: Date }
   | { outcome: 'showtime_not_found' | 'showtime_started' }
-  | { outcome: 'seats_not_in_hall' | 'seat_unavailable'; seatIds: string[] }
+  | { outcome: SeatsRefusal; seatIds: string[] }
   | { outcome: 'hold_limit'; scope: HoldLimitScope; held: number; max: number };
 
 /** Which limit a refused hold ran into: per showtime, per customer across showtimes, or per client address. */
@@ -185,6 +290,9 @@ export function readHoldRows(rows: HoldRow[]): HoldResult {
     case 'showtime_started':
       return { outcome: first.outcome };
     case 'seats_not_in_hall':
+    case 'seat_blocked':
+    case 'companion_needs_wheelchair':
+    case 'sofa_pair':
     case 'seat_unavailable':
       return { outcome: first.outcome, seatIds: JSON.parse(first.detail ?? '[]') as string[] };
     case 'hold_limit': {
@@ -209,6 +317,18 @@ function holdRefusal(refusal: Exclude<HoldResult, { outcome: 'held' }>): AppErro
       return conflict('This showtime has already started', 'showtime_started');
     case 'seats_not_in_hall':
       return badRequest('Some seats are not in this showtime’s hall', { seatIds: refusal.seatIds });
+    case 'seat_blocked':
+      return conflict('Some seats are not for sale online', 'seat_blocked', { seatIds: refusal.seatIds });
+    case 'companion_needs_wheelchair':
+      return conflict(
+        'A companion seat can only be held together with the wheelchair space it belongs to',
+        'companion_needs_wheelchair',
+        { seatIds: refusal.seatIds },
+      );
+    case 'sofa_pair':
+      return conflict('A sofa is sold whole: hold both of its seats together', 'sofa_pair', {
+        seatIds: refusal.seatIds,
+      });
     case 'hold_limit': {
       const { scope, held, max } = refusal;
       const message = {
@@ -251,33 +371,39 @@ function prepareHold(db: Db) {
  * unique index over live bookings decides who wins a seat, never a read in this code.
  */
 export async function holdSeats(
-  { db, events, config }: Deps,
+  deps: SeatingDeps,
   input: { showtimeId: string; userId: string; seatIds: string[]; clientAddress: string },
 ): Promise<HoldResponse> {
+  const { db, events, config } = deps;
   const { userId } = input;
   // Room names and comparisons use the database's lower-case spelling of ids.
   const showtimeId = input.showtimeId.toLowerCase();
   // A fixed order: overlapping requests then wait for each other instead of deadlocking.
   const seatIds = [...new Set(input.seatIds.map((id) => id.toLowerCase()))].sort();
   if (seatIds.length !== input.seatIds.length) throw badRequest('Each seat may be listed only once');
+  if (config.seatGapRule === 'enforce') await refuseSingleSeatGaps(deps, showtimeId, seatIds);
 
   let statement = holdStatements.get(db);
   if (!statement) holdStatements.set(db, (statement = prepareHold(db)));
-  const result = readHoldRows(
-    await withRetry(() =>
-      statement.execute({
-        showtimeId,
-        userId,
-        seatIds,
-        minutes: config.holdMinutes,
-        maxLive: MAX_LIVE_HOLDS_PER_SHOWTIME,
-        maxUser: config.maxHeldSeats,
-        // The per-address limit is an abuse limit: lifted with the others by RATE_LIMIT=off.
-        address: config.rateLimit ? input.clientAddress : null,
-        maxAddress: config.maxHeldSeatsPerAddress,
-      }),
-    ),
-  );
+  const rows = await withRetry(() =>
+    statement.execute({
+      showtimeId,
+      userId,
+      seatIds,
+      minutes: config.holdMinutes,
+      maxLive: MAX_LIVE_HOLDS_PER_SHOWTIME,
+      maxUser: config.maxHeldSeats,
+      // The per-address limit is an abuse limit: lifted with the others by RATE_LIMIT=off.
+      address: config.rateLimit ? input.clientAddress : null,
+      maxAddress: config.maxHeldSeatsPerAddress,
+    }),
+  ).catch((err: unknown) => {
+    // A seat taken out of the layout while this hold waited for it.
+    if (pgErrorCode(err) === PG_FOREIGN_KEY_VIOLATION)
+      throw badRequest('Some seats are not in this showtime’s hall');
+    throw err;
+  });
+  const result = readHoldRows(rows);
   if (result.outcome !== 'held') throw holdRefusal(result);
 
   publishSeatChanges(
@@ -332,4 +458,30 @@ export async function showtimeExists(db: Queryable, showtimeId: string): Promise
     .where(eq(showtimes.id, showtimeId))
     .limit(1);
   return rows.length > 0;
+}
+
+/**
+ * Best available (DESIGN §6.2): `count` seats together in one row, leaving no seat alone, nearest the centre two
+ * thirds back; never wheelchair or companion seats unless asked (`type`), sofas whole. With `hold`, holds them for
+ * the customer at once. 409 no_seats_together when there are not that many such seats left.
+ */
+export async function findBestAvailable(
+  deps: SeatingDeps,
+  input: {
+    showtimeId: string;
+    count: number;
+    type?: Exclude<SeatType, 'COMPANION'>;
+    hold?: { userId: string; clientAddress: string };
+  },
+): Promise<BestAvailableResponse> {
+  const snapshot = await deps.seatMaps.snapshot(input.showtimeId);
+  const seatIds = bestAvailable(ruleRows(snapshot), input.count, { type: input.type });
+  if (!seatIds) {
+    throw conflict(
+      `There are not ${input.count} ${input.type ? `${SEAT_TYPE_NAMES[input.type]}s` : 'seats'} left for this showtime`,
+      'no_seats_together',
+    );
+  }
+  if (!input.hold) return { seatIds };
+  return { seatIds, hold: await holdSeats(deps, { showtimeId: input.showtimeId, seatIds, ...input.hold }) };
 }

@@ -14,6 +14,8 @@ export const ticketDetails = (db: Queryable) =>
       name: users.name,
       row: seats.row,
       number: seats.number,
+      rowLabel: seats.rowLabel,
+      seatType: seats.type,
       movie: movies.title,
       rating: movies.rating,
       durationMinutes: movies.durationMinutes,
@@ -44,7 +46,7 @@ export async function selectTickets(
     bookingId: r.bookingId,
     movie: { title: r.movie, rating: r.rating, durationMinutes: r.durationMinutes },
     auditorium: r.auditorium,
-    seat: { row: r.row, number: r.number },
+    seat: { row: r.row, number: r.number, rowLabel: r.rowLabel, type: r.seatType },
     startsAt: r.startsAt.toISOString(),
     checkedInAt: r.checkedInAt?.toISOString() ?? null,
     testMode: r.testMode,
@@ -84,7 +86,7 @@ export async function listBookedSeats(db: Queryable, showtimeId: string): Promis
   return rows.map((r) => ({
     bookingId: r.bookingId,
     user: { email: r.email, name: r.name },
-    seat: { row: r.row, number: r.number },
+    seat: { row: r.row, number: r.number, rowLabel: r.rowLabel, type: r.seatType },
     movie: r.movie,
     startsAt: r.startsAt.toISOString(),
     auditorium: r.auditorium,
@@ -98,7 +100,7 @@ export async function listShowtimeTickets(db: Queryable, showtimeId: string): Pr
   const rows = await showtimeTicketQuery(db, showtimeId);
   return rows.map((r) => ({
     bookingId: r.bookingId,
-    seat: { row: r.row, number: r.number },
+    seat: { row: r.row, number: r.number, rowLabel: r.rowLabel, type: r.seatType },
     movie: r.movie,
     startsAt: r.startsAt.toISOString(),
     auditorium: r.auditorium,

@@ -87,7 +87,7 @@ describe.each(engines)('tickets on %s', (engine) => {
       bookingId: ids.tomorrowA5,
       movie: { title: 'Fixture Movie', rating: 'PG', durationMinutes: 100 },
       auditorium: expect.stringMatching(/^Fixture hall/),
-      seat: { row: 1, number: 5 },
+      seat: { row: 1, number: 5, rowLabel: 'A', type: 'STANDARD' },
       startsAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
       checkedInAt: null,
       // Written straight into the database: no test checkout paid for it.
@@ -117,7 +117,7 @@ describe.each(engines)('tickets on %s', (engine) => {
     expect(booked[2]).toEqual({
       bookingId: ids.bobs,
       user: { email: bob.email, name: 'Bob Buyer' },
-      seat: { row: 3, number: 1 },
+      seat: { row: 3, number: 1, rowLabel: 'C', type: 'STANDARD' },
       movie: 'Fixture Movie',
       startsAt: expect.any(String),
       auditorium: expect.stringMatching(/^Fixture hall/),
@@ -135,9 +135,9 @@ describe.each(engines)('tickets on %s', (engine) => {
     expect(res.statusCode).toBe(200);
     const tickets = res.json() as ShowtimeTicket[];
     expect(tickets.map((x) => [x.bookingId, x.seat])).toEqual([
-      [ids.tomorrowA5, { row: 1, number: 5 }],
-      [ids.tomorrowB3, { row: 2, number: 3 }],
-      [ids.bobs, { row: 3, number: 1 }],
+      [ids.tomorrowA5, { row: 1, number: 5, rowLabel: 'A', type: 'STANDARD' }],
+      [ids.tomorrowB3, { row: 2, number: 3, rowLabel: 'B', type: 'STANDARD' }],
+      [ids.bobs, { row: 3, number: 1, rowLabel: 'C', type: 'STANDARD' }],
     ]);
     expect(Object.keys(tickets[0]!).sort()).toEqual(['auditorium', 'bookingId', 'movie', 'seat', 'startsAt']);
   });

@@ -153,7 +153,10 @@ export async function runCrashTrials(opts: {
     if (showtime.status !== 201) throw new Error(`showtime: ${JSON.stringify(showtime.body)}`);
     const showtimeId = showtime.body.id as string;
     const seatMap = await call(url, 'GET', `/api/showtimes/${showtimeId}/seats`);
-    const allSeats = (seatMap.body.seats as { id: string }[]).map((s) => s.id);
+    // Seats anyone may hold alone: not sofa halves, companion seats or house seats (the hall has all of them).
+    const allSeats = (seatMap.body.seats as { id: string; type?: string; status: string }[])
+      .filter((s) => (s.type ?? 'STANDARD') === 'STANDARD' && s.status === 'AVAILABLE')
+      .map((s) => s.id);
 
     const customers: Customer[] = [];
     for (let i = 0; i < (opts.customers ?? 10); i++) {
@@ -324,8 +327,8 @@ async function servesNormally(
   if (health.status !== 200) return `health ${health.status}`;
   const map = await call(url, 'GET', `/api/showtimes/${showtimeId}/seats`);
   if (map.status !== 200) return `seat map ${map.status} ${JSON.stringify(map.body)}`;
-  const available = (map.body.seats as { id: string; status: string }[]).filter(
-    (s) => s.status === 'AVAILABLE',
+  const available = (map.body.seats as { id: string; type?: string; status: string }[]).filter(
+    (s) => s.status === 'AVAILABLE' && (s.type ?? 'STANDARD') === 'STANDARD',
   );
   const seat = available[Math.floor(Math.random() * available.length)];
   if (!seat) return null;

@@ -29,6 +29,13 @@ export interface RouteSpec {
 const future = () => new Date(Date.now() + 400 * 24 * 3600_000 + Math.floor(Math.random() * 1e6) * 60_000);
 
 /** Every route of the API, checked against the OpenAPI document (route-table.test) so none is forgotten. */
+/** A plain layout of rows × cols standard seats, as the layout API takes it. */
+export const plainRows = (rows: number, cols: number) =>
+  Array.from({ length: rows }, (_, r) => ({
+    label: String.fromCharCode(65 + r),
+    cells: Array.from({ length: cols }, () => ({ kind: 'SEAT', type: 'STANDARD' })),
+  }));
+
 export const ROUTES: RouteSpec[] = [
   { method: 'GET', path: '/api/health', access: 'public' },
   { method: 'GET', path: '/api/health/live', access: 'public' },
@@ -84,6 +91,14 @@ export const ROUTES: RouteSpec[] = [
     body: 'json',
     ids: (w) => [w.show.showtimeId],
     validBody: (w) => ({ seatIds: [w.show.allSeatIds[w.show.allSeatIds.length - 1]] }),
+  },
+  {
+    method: 'POST',
+    path: '/api/showtimes/:id/best-available',
+    access: 'customer',
+    body: 'json',
+    validBody: () => ({ count: 2 }),
+    ids: (w) => [w.show.showtimeId],
   },
   {
     method: 'DELETE',
@@ -175,6 +190,27 @@ export const ROUTES: RouteSpec[] = [
     }),
   },
   { method: 'GET', path: '/api/admin/showtimes/manage', access: 'admin' },
+  { method: 'GET', path: '/api/admin/halls', access: 'admin' },
+  {
+    method: 'POST',
+    path: '/api/admin/halls',
+    access: 'admin',
+    body: 'json',
+    validBody: () => ({
+      name: `Fuzz hall ${Math.random().toString(36).slice(2, 8)}`,
+      layout: { rows: plainRows(2, 3) },
+    }),
+  },
+  { method: 'GET', path: '/api/admin/halls/:id/layout', access: 'admin', ids: (w) => [w.show.hallId] },
+  {
+    method: 'PUT',
+    path: '/api/admin/halls/:id/layout',
+    access: 'admin',
+    body: 'json',
+    ids: (w) => [w.show.hallId],
+    // The world's own layout again: accepted, and nothing moves.
+    validBody: () => ({ rows: plainRows(4, 6) }),
+  },
   { method: 'DELETE', path: '/api/admin/showtimes/:id', access: 'admin', ids: (w) => [w.show.showtimeId] },
   {
     method: 'GET',
