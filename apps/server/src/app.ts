@@ -36,6 +36,7 @@ import { seatMapCachePlugin } from './modules/seating/seat-map-cache.ts';
 import { seatEvents } from './modules/seating/seat-events.ts';
 import { checkinRoutes } from './modules/checkin/checkin.routes.ts';
 import { paymentsRoutes } from './modules/payments/payments.routes.ts';
+import { pricingRoutes } from './modules/pricing/pricing.routes.ts';
 import { paymentProvidersPlugin } from './modules/payments/providers/registry.ts';
 import { paymentEvents } from './modules/payments/payment-events.ts';
 import { ticketsRoutes } from './modules/tickets/tickets.routes.ts';
@@ -118,6 +119,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       await api.register(seatingRoutes);
       await api.register(checkinRoutes);
       await api.register(paymentsRoutes);
+      await api.register(pricingRoutes);
       await api.register(ticketsRoutes);
     },
     { prefix: '/api' },

@@ -3,6 +3,7 @@ import { ensureAdmin } from './modules/accounts/admin-bootstrap.ts';
 import { seedDemo } from './modules/demo/demo.service.ts';
 import { ensureDefaultHalls } from './modules/halls/halls.service.ts';
 import { convertLegacyPosters } from './modules/movies/posters.service.ts';
+import { ensureDefaultTicketTypes, seedDemoPriceCards } from './modules/pricing/default-prices.ts';
 
 export interface BootstrapReport {
   /** Lines to print once at start (the admin login, what was seeded). */
@@ -21,7 +22,11 @@ export async function bootstrap(app: FastifyInstance): Promise<BootstrapReport> 
   if (converted > 0) messages.push(`Posters re-encoded as WebP: ${converted}`);
   const halls = await ensureDefaultHalls(app.database.db);
   if (halls.length > 0) messages.push(`Halls created: ${halls.map((h) => h.name).join(', ')}`);
+  const types = await ensureDefaultTicketTypes(app.database.db);
+  if (types.length > 0) messages.push(`Ticket types: ${types.join(', ')}`);
   if (app.config.seedDemo) {
+    const cards = await seedDemoPriceCards(app.database.db);
+    if (cards.length > 0) messages.push(`Price cards: ${cards.join(', ')}`);
     const demo = await seedDemo(app.database.db);
     if (demo) messages.push(`Demo catalogue: ${demo.movies} movies, ${demo.showtimes} showtimes`);
   }

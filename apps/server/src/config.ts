@@ -35,6 +35,18 @@ export const ConfigSchema = z
     MAX_HELD_SEATS: z.coerce.number().int().min(1).max(1000).default(10),
     /** Live held seats from one client address across all its accounts (an abuse limit: off with RATE_LIMIT=off). */
     MAX_HELD_SEATS_PER_ADDRESS: z.coerce.number().int().min(1).max(100_000).default(40),
+    /** The cinema's time zone: price cards' weekdays and hours, recurring showtimes. Default: the server's. */
+    CINEMA_TIME_ZONE: z
+      .string()
+      .refine((tz) => {
+        try {
+          new Intl.DateTimeFormat('en-US', { timeZone: tz });
+          return true;
+        } catch {
+          return false;
+        }
+      }, 'must be an IANA time zone such as Europe/Berlin')
+      .default(Intl.DateTimeFormat().resolvedOptions().timeZone),
     /** The single-seat gap rule (DESIGN §6.2): warn (the web app explains, Hold still works), enforce (409), off. */
     SEAT_GAP_RULE: z.enum(SEAT_GAP_RULES, { message: 'must be warn, enforce or off' }).default('warn'),
     PAYMENT_PROVIDER: z.enum(['local', 'stripe']).default('local'),
@@ -115,6 +127,7 @@ export const ConfigSchema = z
     maxHeldSeats: c.MAX_HELD_SEATS,
     maxHeldSeatsPerAddress: c.MAX_HELD_SEATS_PER_ADDRESS,
     seatGapRule: c.SEAT_GAP_RULE,
+    timeZone: c.CINEMA_TIME_ZONE,
     paymentProvider: c.PAYMENT_PROVIDER,
     stripe: {
       secretKey: c.STRIPE_SECRET_KEY,

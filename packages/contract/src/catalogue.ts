@@ -56,7 +56,9 @@ export const ShowtimeSchema = z.object({
   auditoriumId: z.string(),
   auditorium: z.string(),
   startsAt: z.string(),
+  /** The lowest price of the default ticket type (every seat's price when no price card applies). */
   priceCents: z.number().int(),
+  priceCardId: z.string().nullable().optional(),
 });
 export type Showtime = z.infer<typeof ShowtimeSchema>;
 
@@ -66,6 +68,7 @@ export const AdminShowtimeSchema = z.object({
   auditoriumId: z.string(),
   startsAt: z.string(),
   priceCents: z.number().int(),
+  priceCardId: z.string().nullable().optional(),
   Movie: z.object({ title: z.string() }),
   Auditorium: z.object({ name: z.string() }),
 });
@@ -80,6 +83,8 @@ export const CreateShowtimeBodySchema = z.object({
     .int('Price must be whole cents')
     .min(1, 'Price must be at least 1 cent')
     .max(MAX_PRICE_CENTS, 'Price is too high'),
+  /** Its price card (DESIGN §6.3); without one, the card valid at its start, else every seat at priceCents. */
+  priceCardId: IdSchema.optional(),
 });
 export type CreateShowtimeBody = z.infer<typeof CreateShowtimeBodySchema>;
 

@@ -43,5 +43,8 @@ export const ErrorCodes = [
   'single_seat_gap',
   'seats_at_stake',
   'no_seats_together',
+  'promo_unavailable',
+  'ticket_type_unavailable',
+  'in_use',
 ] as const;
 export type ErrorCode = (typeof ErrorCodes)[number];

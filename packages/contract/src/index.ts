@@ -6,3 +6,4 @@ export * from './catalogue.ts';
 export * from './halls.ts';
 export * from './seats.ts';
 export * from './tickets.ts';
+export * from './pricing.ts';

@@ -24,17 +24,36 @@ export const TicketSchema = z.object({
   checkedInAt: z.string().nullable(),
   /** Paid through the built-in test checkout: no money moved (DESIGN §6.1). */
   testMode: z.boolean().optional(),
+  /** The order the ticket was bought in, and the type it was sold as. */
+  orderRef: z.string().nullable().optional(),
+  ticketType: z.string().nullable().optional(),
 });
 export type Ticket = z.infer<typeof TicketSchema>;
 export const TicketsResponseSchema = z.object({ tickets: z.array(TicketSchema) });
 
 export const CheckoutBodySchema = z.object({
   bookingIds: z.array(IdSchema).min(1, 'No bookings given').max(100, 'Too many bookings'),
+  /** The ticket type of each seat (DESIGN §6.3); a booking not listed is sold as the default type. */
+  tickets: z
+    .array(z.object({ bookingId: IdSchema, ticketTypeId: IdSchema }))
+    .max(100)
+    .refine((t) => new Set(t.map((x) => x.bookingId.toLowerCase())).size === t.length, {
+      message: 'Each booking may be listed once',
+    })
+    .optional(),
+  promoCode: z.string().trim().min(1).max(40).optional(),
 });
 export type CheckoutBody = z.infer<typeof CheckoutBodySchema>;
 /** A refused checkout (404 unknown, 409 `hold_expired` / `already_paid`) names the bookings at fault. */
 export const CheckoutErrorSchema = ErrorSchema.extend({ bookingIds: z.array(z.string()).optional() });
-export const CheckoutResponseSchema = z.object({ sessionId: z.string(), url: z.string() });
+export const CheckoutResponseSchema = z.object({
+  sessionId: z.string(),
+  url: z.string(),
+  /** The order this checkout is (DESIGN §6.3). */
+  orderRef: z.string().optional(),
+  totalCents: z.number().int().optional(),
+  discountCents: z.number().int().optional(),
+});
 export type CheckoutResponse = z.infer<typeof CheckoutResponseSchema>;
 
 export const LookupStatusSchema = z.enum(['paid', 'pending', 'refunded', 'expired', 'cancelled']);
@@ -47,6 +66,7 @@ export const LookupResponseSchema = z.object({
   refundedSeats: z.array(z.object({ row: z.number().int(), number: z.number().int() })).optional(),
   /** The session went through the built-in test checkout: no money moved. */
   testMode: z.boolean().optional(),
+  orderRef: z.string().optional(),
 });
 export type LookupResponse = z.infer<typeof LookupResponseSchema>;
 

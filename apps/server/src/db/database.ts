@@ -125,5 +125,11 @@ export function pgErrorCode(err: unknown): string | undefined {
 export const PG_UNIQUE_VIOLATION = '23505';
 export const PG_EXCLUSION_VIOLATION = '23P01';
 export const PG_FOREIGN_KEY_VIOLATION = '23503';
+/** A delete refused by an ON DELETE RESTRICT foreign key (NO ACTION answers PG_FOREIGN_KEY_VIOLATION). */
+export const PG_RESTRICT_VIOLATION = '23001';
+
+/** True when the database refused a change because other rows still refer to the row (either kind of foreign key). */
+export const isStillReferenced = (err: unknown) =>
+  [PG_FOREIGN_KEY_VIOLATION, PG_RESTRICT_VIOLATION].includes(pgErrorCode(err) ?? '');
 export const PG_SERIALIZATION_FAILURE = '40001';
 export const PG_DEADLOCK = '40P01';

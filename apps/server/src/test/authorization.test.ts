@@ -2,7 +2,9 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
 import { io as connect, type Socket } from 'socket.io-client';
+import { eq } from 'drizzle-orm';
 import { SOCKET_EVENTS } from '@cinema/contract';
+import { checkoutSessions, priceCards, promoCodes, ticketTypes } from '../db/schema/index.ts';
 import { createSession } from '../plugins/auth.ts';
 import { createShowtimeFixture } from './fixtures.ts';
 import {
@@ -58,6 +60,32 @@ const adminOnly = (status: number): Record<Role, number> => ({
 });
 
 const json = (body: unknown) => ({ payload: body as InjectOptions['payload'] });
+
+/** The order reference of a checkout session. */
+const refOf = async (app: FastifyInstance, sessionId: string) =>
+  (
+    await app.database.db
+      .select({ ref: checkoutSessions.ref })
+      .from(checkoutSessions)
+      .where(eq(checkoutSessions.id, sessionId))
+  )[0]!.ref!;
+
+/** A ticket type of its own, for a request that changes or deletes one. */
+const newTicketType = async (app: FastifyInstance) =>
+  (
+    await app.database.db
+      .insert(ticketTypes)
+      .values({ name: `Matrix type ${randomUUID().slice(0, 8)}` })
+      .returning({ id: ticketTypes.id })
+  )[0]!.id;
+
+const cardBody = async (app: FastifyInstance) => ({
+  name: `Matrix card ${randomUUID().slice(0, 8)}`,
+  weekdays: [6, 7],
+  from: '18:00',
+  to: '23:00',
+  prices: [{ ticketTypeId: await newTicketType(app), seatType: 'STANDARD', priceCents: 1500 }],
+});
 
 /** Fresh headers for someone: the matrix logs out and changes passwords, which end older sessions. */
 async function as(app: FastifyInstance, who: SignedIn) {
@@ -276,6 +304,124 @@ const CASES: Case[] = [
     check: (role, res, { w }) => {
       if (role === 'owner') expect(res.body).toContain(w.paidBookingId);
       else expect(res.body).not.toContain(w.paidBookingId);
+    },
+  },
+  {
+    route: 'GET /api/me/orders',
+    expect: signedIn(200),
+    request: () => ({ method: 'GET', url: '/api/me/orders' }),
+    check: async (role, res, { app, w }) => {
+      const ref = await refOf(app, w.paidSessionId);
+      if (role === 'owner') expect(res.body).toContain(ref);
+      else expect(res.body).not.toContain(ref);
+    },
+  },
+  {
+    route: 'GET /api/me/orders/:ref',
+    expect: { visitor: 401, owner: 200, other: 404, admin: 404 },
+    request: async (_r, { app, w }) => ({
+      method: 'GET',
+      url: `/api/me/orders/${await refOf(app, w.paidSessionId)}`,
+    }),
+  },
+  {
+    route: 'POST /api/pay/quote',
+    expect: { visitor: 401, owner: 200, other: 404, admin: 404 },
+    request: (_r, { w }) => ({
+      method: 'POST',
+      url: '/api/pay/quote',
+      ...json({ bookingIds: [w.openBookingId] }),
+    }),
+  },
+  {
+    route: 'GET /api/showtimes/:id/prices',
+    expect: allRoles(200),
+    request: (_r, { w }) => ({ method: 'GET', url: `/api/showtimes/${w.show.showtimeId}/prices` }),
+  },
+  {
+    route: 'GET /api/admin/ticket-types',
+    expect: adminOnly(200),
+    request: () => ({ method: 'GET', url: '/api/admin/ticket-types' }),
+  },
+  {
+    route: 'POST /api/admin/ticket-types',
+    expect: adminOnly(201),
+    request: () => ({
+      method: 'POST',
+      url: '/api/admin/ticket-types',
+      ...json({ name: `Matrix ${randomUUID().slice(0, 8)}` }),
+    }),
+  },
+  {
+    route: 'PUT /api/admin/ticket-types/:id',
+    expect: adminOnly(200),
+    request: async (_r, { app }) => ({
+      method: 'PUT',
+      url: `/api/admin/ticket-types/${await newTicketType(app)}`,
+      ...json({ active: false }),
+    }),
+  },
+  {
+    route: 'DELETE /api/admin/ticket-types/:id',
+    expect: adminOnly(200),
+    request: async (_r, { app }) => ({
+      method: 'DELETE',
+      url: `/api/admin/ticket-types/${await newTicketType(app)}`,
+    }),
+  },
+  {
+    route: 'GET /api/admin/price-cards',
+    expect: adminOnly(200),
+    request: () => ({ method: 'GET', url: '/api/admin/price-cards' }),
+  },
+  {
+    route: 'POST /api/admin/price-cards',
+    expect: adminOnly(201),
+    request: async (_r, { app }) => ({
+      method: 'POST',
+      url: '/api/admin/price-cards',
+      ...json(await cardBody(app)),
+    }),
+  },
+  {
+    route: 'DELETE /api/admin/price-cards/:id',
+    expect: adminOnly(200),
+    request: async (_r, { app }) => {
+      const [card] = await app.database.db
+        .insert(priceCards)
+        .values({
+          name: `Matrix card ${randomUUID().slice(0, 8)}`,
+          weekdays: [1],
+          startsAt: '10:00',
+          endsAt: '12:00',
+        })
+        .returning({ id: priceCards.id });
+      return { method: 'DELETE', url: `/api/admin/price-cards/${card!.id}` };
+    },
+  },
+  {
+    route: 'GET /api/admin/promo-codes',
+    expect: adminOnly(200),
+    request: () => ({ method: 'GET', url: '/api/admin/promo-codes' }),
+  },
+  {
+    route: 'POST /api/admin/promo-codes',
+    expect: adminOnly(201),
+    request: () => ({
+      method: 'POST',
+      url: '/api/admin/promo-codes',
+      ...json({ code: `MATRIX${randomUUID().slice(0, 6)}`, percentOff: 10 }),
+    }),
+  },
+  {
+    route: 'DELETE /api/admin/promo-codes/:id',
+    expect: adminOnly(200),
+    request: async (_r, { app }) => {
+      const [promo] = await app.database.db
+        .insert(promoCodes)
+        .values({ code: `DEL${randomUUID().slice(0, 6)}`, percentOff: 5 })
+        .returning({ id: promoCodes.id });
+      return { method: 'DELETE', url: `/api/admin/promo-codes/${promo!.id}` };
     },
   },
   {

@@ -123,7 +123,10 @@ export const showtimes = pgTable(
       .references(() => halls.id, { onDelete: 'restrict' }),
     startsAt: timestamp('starts_at', { withTimezone: true }).notNull(),
     endsAt: timestamp('ends_at', { withTimezone: true }).notNull(),
+    /** Without a price card, every seat sells at this price; with one, it is the lowest price of the default type. */
     priceCents: integer('price_cents').notNull(),
+    /** The price card chosen for this showtime; null: the card valid at its start, or priceCents for every seat. */
+    priceCardId: uuid('price_card_id'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [

@@ -2,3 +2,4 @@ export * from './accounts.ts';
 export * from './catalogue.ts';
 export * from './bookings.ts';
 export * from './payments.ts';
+export * from './pricing.ts';

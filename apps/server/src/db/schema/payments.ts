@@ -3,7 +3,8 @@ import { check, index, integer, pgTable, text, timestamp, uniqueIndex, uuid } fr
 import { users } from './accounts.ts';
 import { bookings } from './bookings.ts';
 
-export const PAYMENT_PROVIDERS = ['local', 'stripe'] as const;
+/** `none`: an order that costs nothing (a 100% promo code) is complete without a payment provider. */
+export const PAYMENT_PROVIDERS = ['local', 'stripe', 'none'] as const;
 export type PaymentProviderName = (typeof PAYMENT_PROVIDERS)[number];
 
 export const CHECKOUT_STATUSES = [
@@ -41,6 +42,12 @@ export const checkoutSessions = pgTable(
     paidAt: timestamp('paid_at', { withTimezone: true }),
     /** The provider's payment (Stripe payment_intent) that refunds are made against. */
     providerPaymentId: text('provider_payment_id'),
+    /** The order's short reference for people ("K7Q-4MX2"): a checkout is an order. */
+    ref: text('ref').unique('checkout_sessions_ref_unique'),
+    /** Prices before the promo code, and what it took off (amountCents = subtotal - discount). */
+    subtotalCents: integer('subtotal_cents'),
+    discountCents: integer('discount_cents').notNull().default(0),
+    promoCode: text('promo_code'),
   },
   (t) => [
     index('checkout_sessions_user_idx').on(t.userId),
@@ -48,8 +55,8 @@ export const checkoutSessions = pgTable(
       'checkout_sessions_status_check',
       sql`${t.status} in ('open', 'paid', 'expired', 'cancelled', 'refunded', 'partially_refunded', 'superseded')`,
     ),
-    check('checkout_sessions_provider_check', sql`${t.provider} in ('local', 'stripe')`),
-    check('checkout_sessions_amount_check', sql`${t.amountCents} > 0`),
+    check('checkout_sessions_provider_check', sql`${t.provider} in ('local', 'stripe', 'none')`),
+    check('checkout_sessions_amount_check', sql`${t.amountCents} >= 0`),
   ],
 );
 
@@ -70,7 +77,15 @@ export const checkoutSessionBookings = pgTable(
     bookingId: uuid('booking_id').references(() => bookings.id, { onDelete: 'set null' }),
     seatRow: integer('seat_row').notNull(),
     seatNumber: integer('seat_number').notNull(),
+    /** What the seat costs in this order: its list price less its share of the discount. */
     priceCents: integer('price_cents').notNull(),
+    /** The ticket type it is sold as (its name kept as it was), its seat type and its price before the discount. */
+    ticketTypeId: uuid('ticket_type_id'),
+    ticketTypeName: text('ticket_type_name'),
+    seatType: text('seat_type'),
+    seatRowLabel: text('seat_row_label'),
+    listPriceCents: integer('list_price_cents'),
+    discountCents: integer('discount_cents').notNull().default(0),
     /** What fulfilment did with this seat: confirmed it for this payment, or refunded it. */
     result: text('result', { enum: SESSION_BOOKING_RESULTS }),
   },

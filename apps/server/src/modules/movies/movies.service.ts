@@ -1,6 +1,6 @@
 import { asc, desc, eq, sql } from 'drizzle-orm';
 import type { Movie } from '@cinema/contract';
-import { PG_FOREIGN_KEY_VIOLATION, pgErrorCode, type Db, type Queryable } from '../../db/database.ts';
+import { isStillReferenced, type Db, type Queryable } from '../../db/database.ts';
 import type { Deps } from '../../deps.ts';
 import { intArray } from '../../db/arrays.ts';
 import { movies, posterVariants, posters, showtimes } from '../../db/schema/index.ts';
@@ -133,7 +133,7 @@ export async function deleteMovie({ db, events }: Pick<Deps, 'db' | 'events'>, i
       if (movie.posterId) await tx.delete(posters).where(eq(posters.id, movie.posterId));
     });
   } catch (err) {
-    if (pgErrorCode(err) === PG_FOREIGN_KEY_VIOLATION) {
+    if (isStillReferenced(err)) {
       throw conflict('This movie has sold tickets and cannot be deleted', 'has_sold_tickets');
     }
     throw err;

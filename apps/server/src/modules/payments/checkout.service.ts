@@ -1,16 +1,29 @@
 import { and, asc, eq, inArray, sql } from 'drizzle-orm';
-import { PAYMENT_WINDOW_MINUTES, seatLabel, type CheckoutResponse } from '@cinema/contract';
-import type { Tx } from '../../db/database.ts';
+import { randomBytes } from 'node:crypto';
+import {
+  PAYMENT_WINDOW_MINUTES,
+  seatLabel,
+  type CheckoutResponse,
+  type OrderLine,
+  type Quote,
+} from '@cinema/contract';
+import { PG_UNIQUE_VIOLATION, pgErrorCode, type Queryable, type Tx } from '../../db/database.ts';
 import { liveHold } from '../../db/live-booking.ts';
 import {
   bookings,
   checkoutSessionBookings,
   checkoutSessions,
+  halls,
   movies,
   seats,
   showtimes,
+  type PaymentProviderName,
 } from '../../db/schema/index.ts';
-import { AppError, conflict } from '../../errors.ts';
+import { AppError, badRequest, conflict } from '../../errors.ts';
+import { discountOf, shareDiscount } from '../pricing/price-table.ts';
+import { PriceBook } from '../pricing/pricing.service.ts';
+import { checkPromo, releasePromoUses, reservePromo, type PromoCheck } from '../pricing/promo.service.ts';
+import { fulfilCheckout } from './fulfilment.service.ts';
 import type { PaymentDeps } from './payment-deps.ts';
 
 export const CURRENCY = 'usd';
@@ -25,7 +38,7 @@ export const seatName = (seat: { row: number; number: number; rowLabel?: string 
 /** A checkout session closed before it was paid, as its provider knows it. */
 export interface ClosedCheckout {
   id: string;
-  provider: 'local' | 'stripe';
+  provider: PaymentProviderName;
   providerSessionId: string | null;
 }
 
@@ -41,7 +54,7 @@ export async function closeOpenCheckouts(
   status: 'superseded' | 'cancelled',
 ): Promise<ClosedCheckout[]> {
   if (bookingIds.length === 0) return [];
-  return tx
+  const closed = await tx
     .update(checkoutSessions)
     .set({ status })
     .where(
@@ -61,6 +74,12 @@ export async function closeOpenCheckouts(
       provider: checkoutSessions.provider,
       providerSessionId: checkoutSessions.providerSessionId,
     });
+  // Their promo code uses go back: they will never be paid.
+  await releasePromoUses(
+    tx,
+    closed.map((c) => c.id),
+  );
+  return closed;
 }
 
 /** Tells the providers to close sessions that were closed here (after commit). */
@@ -76,7 +95,12 @@ export function publishClosedCheckouts(
 
 interface PreparedCheckout {
   sessionId: string;
+  ref: string;
   expiresAt: Date;
+  /** Nothing to pay: no provider involved. */
+  free: boolean;
+  totalCents: number;
+  discountCents: number;
   lines: { name: string; amountCents: number }[];
   /** The holds as they were, to put back if the provider cannot start the payment. */
   previous: {
@@ -97,96 +121,286 @@ function seatMapsStale({ events }: PaymentDeps, prepared: PreparedCheckout) {
   }
 }
 
+/** What the customer asks to pay for: their holds, each seat's ticket type, a promo code. */
+export interface CheckoutInput {
+  userId: string;
+  bookingIds: string[];
+  tickets?: { bookingId: string; ticketTypeId: string }[];
+  promoCode?: string;
+}
+
+/**
+ * The caller's bookings with what pricing and the checks need (locked for update inside checkout's transaction), in
+ * seat order; refused as checkout refuses them: 404 unknown or someone else's, 409 paid, hold expired, showtime
+ * started.
+ */
+async function readHolds(q: Queryable, userId: string, bookingIds: string[], lock: boolean) {
+  const query = q
+    .select({
+      id: bookings.id,
+      showtimeId: bookings.showtimeId,
+      userId: bookings.userId,
+      status: bookings.status,
+      expiresAt: bookings.expiresAt,
+      checkoutSessionId: bookings.checkoutSessionId,
+      extendedAt: bookings.extendedAt,
+      live: sql<boolean>`${liveHold}`,
+      started: sql<boolean>`${showtimes.startsAt} <= now()`,
+      showtimePriceCents: showtimes.priceCents,
+      priceCardId: showtimes.priceCardId,
+      startsAt: showtimes.startsAt,
+      movieId: movies.id,
+      movie: movies.title,
+      hall: halls.name,
+      row: seats.row,
+      number: seats.number,
+      rowLabel: seats.rowLabel,
+      seatType: seats.type,
+    })
+    .from(bookings)
+    .innerJoin(showtimes, eq(showtimes.id, bookings.showtimeId))
+    .innerJoin(movies, eq(movies.id, showtimes.movieId))
+    .innerJoin(halls, eq(halls.id, showtimes.hallId))
+    .innerJoin(seats, eq(seats.id, bookings.seatId))
+    .where(inArray(bookings.id, bookingIds))
+    // Seat order, as the hold and fulfilment lock, so concurrent writers cannot deadlock.
+    .orderBy(asc(bookings.seatId), asc(bookings.id));
+  const rows = lock ? await query.for('update', { of: bookings }) : await query;
+
+  if (rows.length !== bookingIds.length) {
+    const found = new Set(rows.map((r) => r.id));
+    throw new AppError(404, 'not_found', 'Some of these bookings do not exist', {
+      bookingIds: bookingIds.filter((id) => !found.has(id)),
+    });
+  }
+  // Someone else's booking is answered like one that does not exist: nobody learns which ids are real.
+  const foreign = rows.filter((r) => r.userId !== userId);
+  if (foreign.length > 0) {
+    throw new AppError(404, 'not_found', 'Some of these bookings do not exist', {
+      bookingIds: foreign.map((r) => r.id),
+    });
+  }
+  const paid = rows.filter((r) => r.status === 'CONFIRMED');
+  if (paid.length > 0) {
+    throw conflict(`Already paid for: ${paid.map(seatName).join(', ')}`, 'already_paid', {
+      bookingIds: paid.map((r) => r.id),
+    });
+  }
+  const gone = rows.filter((r) => !r.live);
+  if (gone.length > 0) {
+    throw conflict(
+      `Your hold has expired or was cancelled (${gone.map(seatName).join(', ')}). Please hold the seats again.`,
+      'hold_expired',
+      { bookingIds: gone.map((r) => r.id) },
+    );
+  }
+  if (rows.some((r) => r.started)) throw conflict('This showtime has already started', 'showtime_started');
+  return rows;
+}
+
+type HoldRow = Awaited<ReturnType<typeof readHolds>>[number];
+
+/** One seat of a checkout, priced. */
+export interface PricedLine {
+  hold: HoldRow;
+  ticketTypeId: string | null;
+  ticketTypeName: string;
+  listPriceCents: number;
+  discountCents: number;
+  priceCents: number;
+}
+
+export interface PricedCheckout {
+  lines: PricedLine[];
+  subtotalCents: number;
+  discountCents: number;
+  totalCents: number;
+  promo: PromoCheck | null;
+}
+
+/**
+ * Prices holds as the checkout charges them (the server prices everything; a client never sends a price): each
+ * seat's ticket type (the default one unless chosen) on its seat type under the showtime's price card, then the
+ * promo code's discount shared out over the seats it covers, in whole cents, never below zero.
+ */
+async function priceHolds(
+  q: Queryable,
+  deps: PaymentDeps,
+  rows: HoldRow[],
+  input: CheckoutInput,
+): Promise<PricedCheckout> {
+  const book = await PriceBook.load(q, deps.config.timeZone);
+  const chosen = new Map(
+    (input.tickets ?? []).map((t) => [t.bookingId.toLowerCase(), t.ticketTypeId.toLowerCase()]),
+  );
+  const unknownChoices = [...chosen.keys()].filter((id) => !rows.some((r) => r.id === id));
+  if (unknownChoices.length > 0) {
+    throw badRequest('A ticket type was given for a booking that is not in this checkout', {
+      bookingIds: unknownChoices,
+    });
+  }
+  const lines = rows.map((hold): PricedLine => {
+    const pricing = book.forShowtime({
+      priceCardId: hold.priceCardId,
+      startsAt: hold.startsAt,
+      priceCents: hold.showtimePriceCents,
+    });
+    const ticketTypeId = chosen.get(hold.id) ?? pricing.defaultTicketTypeId;
+    if (ticketTypeId === null) {
+      // No ticket type at all: every seat sells at the showtime's price.
+      return {
+        hold,
+        ticketTypeId: null,
+        ticketTypeName: 'Ticket',
+        listPriceCents: hold.showtimePriceCents,
+        discountCents: 0,
+        priceCents: hold.showtimePriceCents,
+      };
+    }
+    const type = pricing.ticketTypes.find((t) => t.id === ticketTypeId);
+    const price = type ? pricing.priceOf(ticketTypeId, hold.seatType) : null;
+    if (!type || price === null) {
+      throw conflict(`That ticket type is not sold for ${seatName(hold)}`, 'ticket_type_unavailable', {
+        bookingIds: [hold.id],
+      });
+    }
+    return {
+      hold,
+      ticketTypeId,
+      ticketTypeName: type.name,
+      listPriceCents: price,
+      discountCents: 0,
+      priceCents: price,
+    };
+  });
+
+  let promo: PromoCheck | null = null;
+  if (input.promoCode) {
+    promo = await checkPromo(q, {
+      code: input.promoCode,
+      userId: input.userId,
+      lines: lines.map((l) => ({ showtimeId: l.hold.showtimeId, movieId: l.hold.movieId })),
+    });
+    if (promo.applied) {
+      const eligible = promo.eligible;
+      const prices = lines.filter((_, i) => eligible[i]).map((l) => l.listPriceCents);
+      const shares = shareDiscount(
+        prices,
+        discountOf(
+          prices.reduce((a, b) => a + b, 0),
+          promo.promo,
+        ),
+      );
+      let next = 0;
+      lines.forEach((l, i) => {
+        if (!eligible[i]) return;
+        l.discountCents = shares[next++]!;
+        l.priceCents = l.listPriceCents - l.discountCents;
+      });
+    }
+  }
+  const subtotalCents = lines.reduce((sum, l) => sum + l.listPriceCents, 0);
+  const discountCents = lines.reduce((sum, l) => sum + l.discountCents, 0);
+  return { lines, subtotalCents, discountCents, totalCents: subtotalCents - discountCents, promo };
+}
+
+/** The order customers read an order's seats in: by showtime, then row and number. */
+const byShowAndSeat = (a: PricedLine, b: PricedLine) =>
+  a.hold.startsAt.getTime() - b.hold.startsAt.getTime() ||
+  a.hold.row - b.hold.row ||
+  a.hold.number - b.hold.number;
+
+/** An order's line as the customer reads it. */
+export function presentPricedLine(l: PricedLine, status: OrderLine['status'] = 'pending'): OrderLine {
+  return {
+    bookingId: l.hold.id,
+    movie: l.hold.movie,
+    startsAt: l.hold.startsAt.toISOString(),
+    auditorium: l.hold.hall,
+    seat: { row: l.hold.row, number: l.hold.number, rowLabel: l.hold.rowLabel, type: l.hold.seatType },
+    ticketType: l.ticketTypeName,
+    listPriceCents: l.listPriceCents,
+    discountCents: l.discountCents,
+    priceCents: l.priceCents,
+    status,
+  };
+}
+
+/** `POST /api/pay/quote`: what the checkout would charge for these holds, and whether the promo code applies. */
+export async function quoteCheckout(deps: PaymentDeps, input: CheckoutInput): Promise<Quote> {
+  const bookingIds = [...new Set(input.bookingIds.map((id) => id.toLowerCase()))].sort();
+  const rows = await readHolds(deps.db, input.userId, bookingIds, false);
+  const priced = await priceHolds(deps.db, deps, rows, input);
+  return {
+    lines: [...priced.lines].sort(byShowAndSeat).map((l) => presentPricedLine(l)),
+    subtotalCents: priced.subtotalCents,
+    discountCents: priced.discountCents,
+    totalCents: priced.totalCents,
+    currency: 'USD',
+    ...(priced.promo && {
+      promo: priced.promo.applied
+        ? { code: priced.promo.promo.code, applied: true }
+        : { code: input.promoCode!.trim().toUpperCase(), applied: false, reason: priced.promo.reason },
+    }),
+  };
+}
+
+// Unambiguous characters for people to read out: no 0/O, 1/I/L, 5/S, 8/B.
+const REF_ALPHABET = '2346789ACDEFGHJKMNPQRTUVWXYZ';
+
+/** A short order reference for people ("K7Q-4MX2"). */
+export function newOrderRef(): string {
+  const bytes = randomBytes(7);
+  const chars = [...bytes].map((b) => REF_ALPHABET[b % REF_ALPHABET.length]).join('');
+  return `${chars.slice(0, 3)}-${chars.slice(3)}`;
+}
+
 /**
  * Starts paying for the caller's own live holds: in one short transaction closes their earlier open sessions,
- * prices them from their showtimes, extends them to the payment window (once in a hold's life, never past
- * HOLD_MINUTES + 30 minutes from the hold) and records the session; then (no transaction open) asks the provider.
+ * prices them (ticket types, price cards, the promo code, whose use is counted under its cap), extends them to the
+ * payment window (once in a hold's life, never past HOLD_MINUTES + 30 minutes from the hold) and records the session
+ * as an order; then (no transaction open) asks the provider. An order that costs nothing needs no provider.
  */
 export async function startCheckout(
   deps: PaymentDeps,
-  input: { userId: string; email: string; bookingIds: string[] },
+  input: CheckoutInput & { email: string },
 ): Promise<CheckoutResponse> {
   const { db, providers, log, config } = deps;
-  const provider = providers.get();
-  if (!provider) throw new AppError(502, 'payment_provider_error', 'Payments are not configured');
+  const configured = providers.get();
+  if (!configured) throw new AppError(502, 'payment_provider_error', 'Payments are not configured');
   const bookingIds = [...new Set(input.bookingIds.map((id) => id.toLowerCase()))].sort();
 
   const prepared = await db.transaction(async (tx): Promise<PreparedCheckout> => {
     // Before the bookings are locked: a session is locked before its bookings, by fulfilment too.
     const superseded = await closeOpenCheckouts(tx, bookingIds, 'superseded');
-    const rows = await tx
-      .select({
-        id: bookings.id,
-        showtimeId: bookings.showtimeId,
-        userId: bookings.userId,
-        status: bookings.status,
-        expiresAt: bookings.expiresAt,
-        checkoutSessionId: bookings.checkoutSessionId,
-        extendedAt: bookings.extendedAt,
-        live: sql<boolean>`${liveHold}`,
-        started: sql<boolean>`${showtimes.startsAt} <= now()`,
-        priceCents: showtimes.priceCents,
-        startsAt: showtimes.startsAt,
-        movie: movies.title,
-        row: seats.row,
-        number: seats.number,
-        rowLabel: seats.rowLabel,
-      })
-      .from(bookings)
-      .innerJoin(showtimes, eq(showtimes.id, bookings.showtimeId))
-      .innerJoin(movies, eq(movies.id, showtimes.movieId))
-      .innerJoin(seats, eq(seats.id, bookings.seatId))
-      .where(inArray(bookings.id, bookingIds))
-      // Seat order, as the hold and fulfilment lock, so concurrent writers cannot deadlock.
-      .orderBy(asc(bookings.seatId), asc(bookings.id))
-      .for('update', { of: bookings });
+    const rows = await readHolds(tx, input.userId, bookingIds, true);
+    const priced = await priceHolds(tx, deps, rows, input);
+    if (priced.promo && !priced.promo.applied)
+      throw new AppError(409, 'promo_unavailable', priced.promo.reason);
+    const provider = priced.totalCents === 0 ? 'none' : configured.name;
 
-    if (rows.length !== bookingIds.length) {
-      const found = new Set(rows.map((r) => r.id));
-      throw new AppError(404, 'not_found', 'Some of these bookings do not exist', {
-        bookingIds: bookingIds.filter((id) => !found.has(id)),
-      });
-    }
-    // Someone else's booking is answered like one that does not exist: nobody learns which ids are real.
-    const foreign = rows.filter((r) => r.userId !== input.userId);
-    if (foreign.length > 0) {
-      throw new AppError(404, 'not_found', 'Some of these bookings do not exist', {
-        bookingIds: foreign.map((r) => r.id),
-      });
-    }
-    const paid = rows.filter((r) => r.status === 'CONFIRMED');
-    if (paid.length > 0) {
-      throw conflict(`Already paid for: ${paid.map(seatName).join(', ')}`, 'already_paid', {
-        bookingIds: paid.map((r) => r.id),
-      });
-    }
-    const gone = rows.filter((r) => !r.live);
-    if (gone.length > 0) {
-      throw conflict(
-        `Your hold has expired or was cancelled (${gone.map(seatName).join(', ')}). Please hold the seats again.`,
-        'hold_expired',
-        { bookingIds: gone.map((r) => r.id) },
-      );
-    }
-    if (rows.some((r) => r.started)) throw conflict('This showtime has already started', 'showtime_started');
-
-    const [session] = await tx
-      .insert(checkoutSessions)
-      .values({
-        userId: input.userId,
-        provider: provider.name,
-        amountCents: rows.reduce((sum, r) => sum + r.priceCents, 0),
-        currency: CURRENCY,
-        expiresAt: sql`now() + make_interval(secs => ${PAYMENT_WINDOW_SECONDS})`,
-      })
-      .returning({ id: checkoutSessions.id, expiresAt: checkoutSessions.expiresAt });
+    const session = await insertSession(tx, {
+      userId: input.userId,
+      provider,
+      amountCents: priced.totalCents,
+      subtotalCents: priced.subtotalCents,
+      discountCents: priced.discountCents,
+      promoCode: priced.promo?.applied ? priced.promo.promo.code : null,
+    });
+    if (priced.promo?.applied) await reservePromo(tx, priced.promo.promo, input.userId, session.id);
     await tx.insert(checkoutSessionBookings).values(
-      rows.map((r) => ({
-        sessionId: session!.id,
-        bookingId: r.id,
-        seatRow: r.row,
-        seatNumber: r.number,
-        priceCents: r.priceCents,
+      priced.lines.map((l) => ({
+        sessionId: session.id,
+        bookingId: l.hold.id,
+        seatRow: l.hold.row,
+        seatNumber: l.hold.number,
+        seatRowLabel: l.hold.rowLabel,
+        seatType: l.hold.seatType,
+        ticketTypeId: l.ticketTypeId,
+        ticketTypeName: l.ticketTypeName,
+        listPriceCents: l.listPriceCents,
+        discountCents: l.discountCents,
+        priceCents: l.priceCents,
       })),
     );
     // Extended to the payment window once, and never past the hold's life: HOLD_MINUTES + 30 minutes from the
@@ -196,20 +410,25 @@ export async function startCheckout(
       .update(bookings)
       .set({
         expiresAt: sql`case when ${bookings.extendedAt} is null
-          then least(${session!.expiresAt.toISOString()}::timestamptz, ${bookings.createdAt} + make_interval(secs => ${lifeSeconds}))
+          then least(${session.expiresAt.toISOString()}::timestamptz, ${bookings.createdAt} + make_interval(secs => ${lifeSeconds}))
           else ${bookings.expiresAt} end`,
         extendedAt: sql`coalesce(${bookings.extendedAt}, now())`,
-        checkoutSessionId: session!.id,
+        checkoutSessionId: session.id,
         updatedAt: sql`now()`,
       })
       .where(and(inArray(bookings.id, bookingIds), eq(bookings.status, 'HELD')));
 
     return {
-      sessionId: session!.id,
-      expiresAt: session!.expiresAt,
-      lines: [...rows]
-        .sort((a, b) => a.startsAt.getTime() - b.startsAt.getTime() || a.row - b.row || a.number - b.number)
-        .map((r) => ({ name: `${r.movie} — ${seatName(r)}`, amountCents: r.priceCents })),
+      sessionId: session.id,
+      ref: session.ref,
+      expiresAt: session.expiresAt,
+      free: provider === 'none',
+      totalCents: priced.totalCents,
+      discountCents: priced.discountCents,
+      lines: [...priced.lines].sort(byShowAndSeat).map((l) => ({
+        name: `${l.hold.movie} — ${seatName(l.hold)}${l.ticketTypeId ? ` · ${l.ticketTypeName}` : ''}`,
+        amountCents: l.priceCents,
+      })),
       previous: rows.map((r) => ({
         id: r.id,
         showtimeId: r.showtimeId,
@@ -221,7 +440,20 @@ export async function startCheckout(
     };
   });
   seatMapsStale(deps, prepared);
+  const order = {
+    orderRef: prepared.ref,
+    totalCents: prepared.totalCents,
+    discountCents: prepared.discountCents,
+  };
 
+  if (prepared.free) {
+    // Nothing to pay (a 100% code): the order is complete at once, through the one fulfilment path.
+    publishClosedCheckouts(deps, prepared.superseded);
+    await fulfilCheckout(deps, prepared.sessionId, { paymentId: null });
+    const url = `${config.clientUrl}/checkout/success?session_id=${prepared.sessionId}`;
+    return { sessionId: prepared.sessionId, url, ...order };
+  }
+  const provider = configured;
   try {
     const created = await provider.createSession({
       sessionId: prepared.sessionId,
@@ -237,7 +469,7 @@ export async function startCheckout(
     publishClosedCheckouts(deps, prepared.superseded);
     // A client that opens Stripe's page itself (Stripe.js) needs Stripe's own session id; the lookup takes both.
     const sessionId = provider.name === 'stripe' ? created.providerSessionId : prepared.sessionId;
-    return { sessionId, url: created.url };
+    return { sessionId, url: created.url, ...order };
   } catch (err) {
     log.error({ err, sessionId: prepared.sessionId }, 'payment provider could not create a session');
     await undoCheckout(deps, prepared);
@@ -246,6 +478,42 @@ export async function startCheckout(
       'payment_provider_error',
       'The payment provider could not start the checkout. Please try again.',
     );
+  }
+}
+
+/** Records a checkout session (an order) with a fresh reference; a reference already taken is drawn again. */
+async function insertSession(
+  tx: Tx,
+  values: {
+    userId: string;
+    provider: PaymentProviderName;
+    amountCents: number;
+    subtotalCents: number;
+    discountCents: number;
+    promoCode: string | null;
+  },
+) {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await tx.transaction(async (sp) => {
+        const [session] = await sp
+          .insert(checkoutSessions)
+          .values({
+            ...values,
+            ref: newOrderRef(),
+            currency: CURRENCY,
+            expiresAt: sql`now() + make_interval(secs => ${PAYMENT_WINDOW_SECONDS})`,
+          })
+          .returning({
+            id: checkoutSessions.id,
+            expiresAt: checkoutSessions.expiresAt,
+            ref: checkoutSessions.ref,
+          });
+        return { ...session!, ref: session!.ref! };
+      });
+    } catch (err) {
+      if (attempt >= 5 || pgErrorCode(err) !== PG_UNIQUE_VIOLATION) throw err;
+    }
   }
 }
 
@@ -259,6 +527,7 @@ async function undoCheckout(deps: PaymentDeps, prepared: PreparedCheckout) {
       .update(checkoutSessions)
       .set({ status: 'cancelled' })
       .where(and(eq(checkoutSessions.id, prepared.sessionId), eq(checkoutSessions.status, 'open')));
+    await releasePromoUses(tx, [prepared.sessionId]);
     if (prepared.superseded.length > 0) {
       await tx
         .update(checkoutSessions)

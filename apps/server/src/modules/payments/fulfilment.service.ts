@@ -9,6 +9,7 @@ import {
   paymentRefunds,
 } from '../../db/schema/index.ts';
 import { publishSeatChanges, type SeatChange } from '../../events.ts';
+import { releasePromoUses, usePromo } from '../pricing/promo.service.ts';
 import type { PaymentDeps } from './payment-deps.ts';
 
 export interface FulfilmentOutcome {
@@ -138,6 +139,7 @@ export async function fulfilCheckout(
       )
       .returning({ id: checkoutSessions.id });
     if (!session) return null;
+    await usePromo(tx, sessionId);
 
     const items = await tx
       .select({
@@ -273,6 +275,7 @@ export async function releaseCheckout(
       .where(and(eq(checkoutSessions.id, sessionId), eq(checkoutSessions.status, 'open')))
       .returning({ id: checkoutSessions.id });
     if (!session) return null;
+    await releasePromoUses(tx, [sessionId]);
     // Only holds still attached to this session: one that moved on to a newer checkout stays held.
     return tx
       .update(bookings)

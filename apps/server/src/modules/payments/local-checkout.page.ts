@@ -21,6 +21,7 @@ dt { color: #4a5060; }
 dd { margin: 0; font-weight: 600; }
 ul { list-style: none; padding: 0; margin: 0 0 16px; border-top: 1px solid #e3e6ec; }
 li { display: flex; justify-content: space-between; padding: 8px 0; border-bottom: 1px solid #e3e6ec; font-size: 15px; }
+.discount { display: flex; justify-content: space-between; margin: 0 0 8px; color: #0f6e3a; font-weight: 600; }
 .total { display: flex; justify-content: space-between; font-size: 18px; font-weight: 800; margin: 0 0 20px; }
 .card { border: 1px dashed #b9bfcc; border-radius: 10px; padding: 10px 12px; font-size: 14px; color: #4a5060;
   margin: 0 0 20px; }
@@ -98,6 +99,19 @@ ${content}
 </html>`;
 }
 
+const SEAT_TYPE_WORDS: Record<string, string> = {
+  PREMIUM: 'premium',
+  SOFA: 'sofa',
+  WHEELCHAIR: 'wheelchair space',
+  COMPANION: 'companion seat',
+};
+
+/** " · Child · sofa": the ticket type and a seat type other than standard, after the seat's name. */
+function lineDetails(item: CheckoutSummary['items'][number]): string {
+  const parts = [item.ticketType, item.seatType ? SEAT_TYPE_WORDS[item.seatType] : undefined].filter(Boolean);
+  return parts.map((p) => ` · ${escapeHtml(p!)}`).join('');
+}
+
 export type PageNotice = 'declined' | 'expired' | 'cancelled' | 'superseded' | 'paid';
 
 const notices: Record<PageNotice, { kind: 'bad' | 'info'; text: string }> = {
@@ -137,7 +151,7 @@ export function renderLocalCheckoutPage(
 <dt>Starts</dt><dd>${time(first.startsAt)}</dd>
 </dl>
 <ul aria-label="Seats">
-${items.map((i) => `<li><span>${seatName(i)}</span><span>${formatMoney(i.priceCents)}</span></li>`).join('\n')}
+${items.map((i) => `<li><span>${seatName(i)}${lineDetails(i)}</span><span>${formatMoney(i.priceCents)}</span></li>`).join('\n')}
 </ul>`;
     })
     .join('\n');
@@ -175,7 +189,13 @@ ${items.map((i) => `<li><span>${seatName(i)}</span><span>${formatMoney(i.priceCe
 <p class="sub">Cinema checkout</p>
 ${alert}
 ${showBlocks}
+${
+  summary.discountCents > 0
+    ? `<p class="discount"><span>Discount${summary.promoCode ? ` (${escapeHtml(summary.promoCode)})` : ''}</span><span>−${formatMoney(summary.discountCents)}</span></p>`
+    : ''
+}
 <p class="total"><span>Total</span><span>${formatMoney(summary.amountCents)}</span></p>
+${summary.ref ? `<p class="muted">Order ${escapeHtml(summary.ref)}</p>` : ''}
 ${actions}`,
   );
 }

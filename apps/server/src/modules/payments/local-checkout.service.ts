@@ -33,7 +33,12 @@ export interface CheckoutSummary {
     number: number;
     rowLabel: string;
     priceCents: number;
+    ticketType: string | null;
+    seatType: string | null;
   }[];
+  ref: string | null;
+  discountCents: number;
+  promoCode: string | null;
 }
 
 /** A session with what it pays for (movie, hall, time, seats, prices), for the local payment page. */
@@ -54,6 +59,8 @@ export async function getCheckoutSummary(db: Queryable, sessionId: string): Prom
       number: seats.number,
       rowLabel: seats.rowLabel,
       priceCents: checkoutSessionBookings.priceCents,
+      ticketType: checkoutSessionBookings.ticketTypeName,
+      seatType: checkoutSessionBookings.seatType,
     })
     .from(checkoutSessionBookings)
     .innerJoin(bookings, eq(bookings.id, checkoutSessionBookings.bookingId))
@@ -71,6 +78,9 @@ export async function getCheckoutSummary(db: Queryable, sessionId: string): Prom
     amountCents: session.amountCents,
     currency: session.currency,
     items,
+    ref: session.ref,
+    discountCents: session.discountCents,
+    promoCode: session.promoCode,
   };
 }
 

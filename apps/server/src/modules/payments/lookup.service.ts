@@ -94,5 +94,6 @@ export async function lookupCheckout(
     tickets,
     refundedSeats,
     testMode: session.provider === 'local',
+    ...(session.ref && { orderRef: session.ref }),
   };
 }

@@ -7,10 +7,16 @@ import {
   ErrorSchema,
   LookupQuerySchema,
   LookupResponseSchema,
+  OrderRefParamsSchema,
+  OrderSchema,
+  OrdersQuerySchema,
+  OrdersResponseSchema,
+  QuoteResponseSchema,
 } from '@cinema/contract';
 import { badRequest } from '../../errors.ts';
 import { perUser } from '../../plugins/rate-limit.ts';
-import { startCheckout } from './checkout.service.ts';
+import { quoteCheckout, startCheckout } from './checkout.service.ts';
+import { getMyOrder, listMyOrders } from './orders.service.ts';
 import { localCheckoutRoutes } from './local-checkout.routes.ts';
 import { lookupCheckout } from './lookup.service.ts';
 import type { PaymentDeps } from './payment-deps.ts';
@@ -43,11 +49,60 @@ export const paymentsRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) =>
-      startCheckout(deps, {
-        userId: request.user!.id,
-        email: request.user!.email,
-        bookingIds: request.body.bookingIds,
-      }),
+      startCheckout(deps, { ...request.body, userId: request.user!.id, email: request.user!.email }),
+  );
+
+  app.post(
+    '/pay/quote',
+    {
+      onRequest: app.requireUser,
+      config: { rateLimit: perUser(120, '1 minute') },
+      schema: {
+        tags: ['payments'],
+        summary: 'What checkout would charge for these holds (ticket types, promo code), without starting it',
+        security: [{ bearer: [] }],
+        body: CheckoutBodySchema,
+        response: {
+          200: QuoteResponseSchema,
+          400: ErrorSchema,
+          401: ErrorSchema,
+          404: CheckoutErrorSchema,
+          409: CheckoutErrorSchema,
+          429: ErrorSchema,
+        },
+      },
+    },
+    async (request) => quoteCheckout(deps, { ...request.body, userId: request.user!.id }),
+  );
+
+  app.get(
+    '/me/orders',
+    {
+      onRequest: app.requireUser,
+      schema: {
+        tags: ['payments'],
+        summary: "The caller's orders, newest first (20 a page)",
+        security: [{ bearer: [] }],
+        querystring: OrdersQuerySchema,
+        response: { 200: OrdersResponseSchema, 400: ErrorSchema, 401: ErrorSchema },
+      },
+    },
+    async (request) => listMyOrders(app.database.db, request.user!.id, request.query.page),
+  );
+
+  app.get(
+    '/me/orders/:ref',
+    {
+      onRequest: app.requireUser,
+      schema: {
+        tags: ['payments'],
+        summary: "One of the caller's orders by its reference: lines, discount, total, refunds",
+        security: [{ bearer: [] }],
+        params: OrderRefParamsSchema,
+        response: { 200: OrderSchema, 400: ErrorSchema, 401: ErrorSchema, 404: ErrorSchema },
+      },
+    },
+    async (request) => getMyOrder(app.database.db, request.user!.id, request.params.ref),
   );
 
   app.get(

@@ -155,7 +155,7 @@ export class SeatMapCache {
   private lastBump: Promise<void> = Promise.resolve();
 
   constructor(
-    private readonly deps: { db: Db; log: FastifyBaseLogger; rules: SeatMapRules },
+    private readonly deps: { db: Db; log: FastifyBaseLogger; rules: SeatMapRules; timeZone: string },
     /** Absent when this process is alone (no Redis): local drops are then the whole story. */
     private readonly shared?: SharedVersions,
   ) {}
@@ -190,7 +190,12 @@ export class SeatMapCache {
         // Without the versions nothing here can be trusted: read the database, keep nothing.
         this.deps.log.warn({ err }, 'seat-map versions unavailable; reading the database');
         return {
-          entry: buildEntry(await loadSeatMap(this.deps.db, id), this.deps.rules, '', Date.now()),
+          entry: buildEntry(
+            await loadSeatMap(this.deps.db, id, this.deps.timeZone),
+            this.deps.rules,
+            '',
+            Date.now(),
+          ),
           kept: false,
         };
       }
@@ -245,7 +250,7 @@ export class SeatMapCache {
   private async read(id: string, loading: Loading): Promise<Entry> {
     try {
       const requestedAt = Date.now();
-      const snapshot = await loadSeatMap(this.deps.db, id);
+      const snapshot = await loadSeatMap(this.deps.db, id, this.deps.timeZone);
       const entry = buildEntry(snapshot, this.deps.rules, loading.version, requestedAt);
       if (!loading.superseded && entry.staleAt > Date.now()) {
         setNewest(this.entries, id, entry, MAX_ENTRIES); // the Map's order is the load order
@@ -283,7 +288,10 @@ export const seatMapCachePlugin = fp(
       });
     }
     const rules = { singleSeatGap: app.config.seatGapRule };
-    const cache = new SeatMapCache({ db: app.database.db, log: app.log, rules }, shared);
+    const cache = new SeatMapCache(
+      { db: app.database.db, log: app.log, rules, timeZone: app.config.timeZone },
+      shared,
+    );
     if (shared) app.addHook('onSend', async () => cache.settled());
     app.decorate('seatMaps', cache);
   },

@@ -30,6 +30,7 @@ import { liveBooking, liveHold } from '../../db/live-booking.ts';
 import { bookings, halls, movies, seats, showtimes } from '../../db/schema/index.ts';
 import { AppError, badRequest, conflict, notFound } from '../../errors.ts';
 import { publishSeatChanges } from '../../events.ts';
+import { PriceBook } from '../pricing/pricing.service.ts';
 import { closeOpenCheckouts, publishClosedCheckouts } from '../payments/checkout.service.ts';
 
 /** One seat of a stored seat map, with the live booking that occupies it (if any), whoever holds it. */
@@ -57,8 +58,15 @@ export interface SeatMapSnapshot {
   readAt: Date;
 }
 
-/** Reads a showtime's seat map with every live booking; 404 when the showtime does not exist. */
-export async function loadSeatMap(db: Queryable, showtimeId: string): Promise<SeatMapSnapshot> {
+/**
+ * Reads a showtime's seat map with every live booking; 404 when the showtime does not exist. Its price is the lowest
+ * price of the default ticket type (in the cinema's time zone, for the price card valid at its start).
+ */
+export async function loadSeatMap(
+  db: Queryable,
+  showtimeId: string,
+  timeZone: string,
+): Promise<SeatMapSnapshot> {
   // Both queries run at once; the seat query finds the hall through the showtime itself.
   const [showRows, seatRows] = await Promise.all([
     db
@@ -66,6 +74,7 @@ export async function loadSeatMap(db: Queryable, showtimeId: string): Promise<Se
         id: showtimes.id,
         startsAt: showtimes.startsAt,
         priceCents: showtimes.priceCents,
+        priceCardId: showtimes.priceCardId,
         hallId: showtimes.hallId,
         hall: halls.name,
         cols: halls.cols,
@@ -113,12 +122,13 @@ export async function loadSeatMap(db: Queryable, showtimeId: string): Promise<Se
   ]);
   const show = showRows[0];
   if (!show) throw notFound('Showtime not found');
+  const book = await PriceBook.recent(db, timeZone);
 
   return {
     showtime: {
       id: show.id,
       startsAt: show.startsAt.toISOString(),
-      priceCents: show.priceCents,
+      priceCents: book.forShowtime(show).displayPriceCents,
       auditoriumId: show.hallId,
       auditorium: show.hall,
       movie: { id: show.movieId, title: show.movieTitle },
@@ -178,9 +188,10 @@ export async function getSeatMap(
   db: Queryable,
   showtimeId: string,
   userId: string | null,
+  timeZone: string,
   rules: NonNullable<SeatMap['rules']> = { singleSeatGap: 'warn' },
 ): Promise<SeatMap> {
-  const snapshot = await loadSeatMap(db, showtimeId);
+  const snapshot = await loadSeatMap(db, showtimeId, timeZone);
   return {
     showtime: snapshot.showtime,
     layout: snapshot.layout,

@@ -375,7 +375,7 @@ describe.each(engines)('seat map and holds on %s', (engine) => {
           .update(bookings)
           .set({ expiresAt: sql`now()` })
           .where(eq(bookings.seatId, seat));
-        return getSeatMap(tx, f.showtimeId, alice.id);
+        return getSeatMap(tx, f.showtimeId, alice.id, 'UTC');
       });
       expect(statusOf(atBoundary, seat)).toBe('AVAILABLE');
       const justBefore = await t.app.database.db.transaction(async (tx) => {
@@ -383,7 +383,7 @@ describe.each(engines)('seat map and holds on %s', (engine) => {
           .update(bookings)
           .set({ expiresAt: sql`now() + interval '1 millisecond'` })
           .where(eq(bookings.seatId, seat));
-        return getSeatMap(tx, f.showtimeId, alice.id);
+        return getSeatMap(tx, f.showtimeId, alice.id, 'UTC');
       });
       expect(justBefore.seats.find((s) => s.id === seat)).toMatchObject({ status: 'HELD', heldByMe: true });
     });

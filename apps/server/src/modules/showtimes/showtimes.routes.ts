@@ -33,7 +33,7 @@ export const showtimesRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: z.array(ShowtimeSchema), 400: ErrorSchema, 404: ErrorSchema },
       },
     },
-    async (request) => listUpcomingShowtimes(app.database.db, request.params.id),
+    async (request) => listUpcomingShowtimes(app.database.db, app.config.timeZone, request.params.id),
   );
 
   app.get(
@@ -48,7 +48,7 @@ export const showtimesRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: z.array(AdminShowtimeSchema), ...adminErrors },
       },
     },
-    async (request) => listAdminShowtimes(app.database.db, request.query.movieId),
+    async (request) => listAdminShowtimes(app.database.db, app.config.timeZone, request.query.movieId),
   );
 
   app.get(
@@ -62,7 +62,7 @@ export const showtimesRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: z.array(ManagedShowtimeSchema), ...adminErrors },
       },
     },
-    async () => listManagedShowtimes(app.database.db),
+    async () => listManagedShowtimes(app.database.db, app.config.timeZone),
   );
 
   app.post(

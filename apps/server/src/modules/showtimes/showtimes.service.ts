@@ -11,6 +11,7 @@ import {
 import type { Deps } from '../../deps.ts';
 import { liveHold } from '../../db/live-booking.ts';
 import {
+  isStillReferenced,
   PG_EXCLUSION_VIOLATION,
   PG_FOREIGN_KEY_VIOLATION,
   pgErrorCode,
@@ -19,6 +20,7 @@ import {
 } from '../../db/database.ts';
 import { halls, bookings, movies, showtimes } from '../../db/schema/index.ts';
 import { badRequest, conflict, notFound } from '../../errors.ts';
+import { PriceBook } from '../pricing/pricing.service.ts';
 import { assertNoTicketsAtStake, deleteReleasableBookings } from './tickets-at-stake.ts';
 
 /** When a showtime frees its hall: the movie's length (120 minutes when unknown) plus cleaning. */
@@ -34,12 +36,30 @@ const showtimeColumns = {
   auditorium: halls.name,
   startsAt: showtimes.startsAt,
   priceCents: showtimes.priceCents,
+  priceCardId: showtimes.priceCardId,
 };
 
-const present = <T extends { startsAt: Date }>(row: T) => ({ ...row, startsAt: row.startsAt.toISOString() });
+/** A showtime row for the API: its start as ISO text, its price card only when it has chosen one. */
+const present = <T extends { startsAt: Date; priceCardId?: string | null }>({ priceCardId, ...row }: T) => ({
+  ...row,
+  startsAt: row.startsAt.toISOString(),
+  ...(priceCardId && { priceCardId }),
+});
+
+/** A showtime's price as lists show it: the lowest price of the default ticket type under its price card. */
+const priced =
+  (book: PriceBook) =>
+  <T extends { startsAt: Date; priceCents: number; priceCardId: string | null }>(row: T) => ({
+    ...row,
+    priceCents: book.forShowtime(row).displayPriceCents,
+  });
 
 /** A movie's showtimes that have not started yet, in start order; 404 for an unknown movie. */
-export async function listUpcomingShowtimes(db: Queryable, movieId: string): Promise<Showtime[]> {
+export async function listUpcomingShowtimes(
+  db: Queryable,
+  timeZone: string,
+  movieId: string,
+): Promise<Showtime[]> {
   const [movie] = await db.select({ id: movies.id }).from(movies).where(eq(movies.id, movieId)).limit(1);
   if (!movie) throw notFound('Movie not found');
   const rows = await db
@@ -48,11 +68,16 @@ export async function listUpcomingShowtimes(db: Queryable, movieId: string): Pro
     .innerJoin(halls, eq(halls.id, showtimes.hallId))
     .where(and(eq(showtimes.movieId, movieId), gt(showtimes.startsAt, sql`now()`)))
     .orderBy(asc(showtimes.startsAt), asc(halls.name));
-  return rows.map(present);
+  const book = await PriceBook.load(db, timeZone);
+  return rows.map(priced(book)).map(present);
 }
 
 /** Every showtime (of one movie when given) with its movie title and hall name, in start order. */
-export async function listAdminShowtimes(db: Queryable, movieId?: string): Promise<AdminShowtime[]> {
+export async function listAdminShowtimes(
+  db: Queryable,
+  timeZone: string,
+  movieId?: string,
+): Promise<AdminShowtime[]> {
   const rows = await db
     .select({
       id: showtimes.id,
@@ -60,6 +85,7 @@ export async function listAdminShowtimes(db: Queryable, movieId?: string): Promi
       auditoriumId: showtimes.hallId,
       startsAt: showtimes.startsAt,
       priceCents: showtimes.priceCents,
+      priceCardId: showtimes.priceCardId,
       title: movies.title,
       hall: halls.name,
     })
@@ -68,8 +94,9 @@ export async function listAdminShowtimes(db: Queryable, movieId?: string): Promi
     .innerJoin(halls, eq(halls.id, showtimes.hallId))
     .where(movieId ? eq(showtimes.movieId, movieId) : undefined)
     .orderBy(asc(showtimes.startsAt), asc(halls.name));
+  const book = await PriceBook.load(db, timeZone);
   return rows.map(({ title, hall, ...row }) => ({
-    ...present(row),
+    ...present(priced(book)(row)),
     Movie: { title },
     Auditorium: { name: hall },
   }));
@@ -138,6 +165,7 @@ export async function createShowtime(db: Db, input: CreateShowtimeBody): Promise
         startsAt,
         endsAt,
         priceCents: input.priceCents,
+        priceCardId: input.priceCardId ?? null,
       })
       .returning({
         id: showtimes.id,
@@ -145,6 +173,7 @@ export async function createShowtime(db: Db, input: CreateShowtimeBody): Promise
         auditoriumId: showtimes.hallId,
         startsAt: showtimes.startsAt,
         priceCents: showtimes.priceCents,
+        priceCardId: showtimes.priceCardId,
       });
     return present({ ...row!, auditorium: hall.name });
   } catch (err) {
@@ -159,8 +188,8 @@ export async function createShowtime(db: Db, input: CreateShowtimeBody): Promise
         { clash },
       );
     }
-    // The movie or hall was deleted between the checks and the insert.
-    if (code === PG_FOREIGN_KEY_VIOLATION) throw notFound('Movie or hall not found');
+    // The movie, the hall or the price card was deleted between the checks and the insert.
+    if (code === PG_FOREIGN_KEY_VIOLATION) throw notFound('Movie, hall or price card not found');
     throw err;
   }
 }
@@ -184,7 +213,7 @@ export async function deleteShowtime({ db, events }: Pick<Deps, 'db' | 'events'>
       await tx.delete(showtimes).where(eq(showtimes.id, id));
     });
   } catch (err) {
-    if (pgErrorCode(err) === PG_FOREIGN_KEY_VIOLATION) {
+    if (isStillReferenced(err)) {
       throw conflict('This showtime has sold tickets and cannot be deleted', 'has_sold_tickets');
     }
     throw err;
@@ -193,7 +222,7 @@ export async function deleteShowtime({ db, events }: Pick<Deps, 'db' | 'events'>
 }
 
 /** Every showtime with its confirmed tickets and live holds (expired holds no longer count), in start order. */
-export async function listManagedShowtimes(db: Queryable): Promise<ManagedShowtime[]> {
+export async function listManagedShowtimes(db: Queryable, timeZone: string): Promise<ManagedShowtime[]> {
   const rows = await db
     .select({
       id: showtimes.id,
@@ -201,6 +230,7 @@ export async function listManagedShowtimes(db: Queryable): Promise<ManagedShowti
       auditorium: halls.name,
       startsAt: showtimes.startsAt,
       priceCents: showtimes.priceCents,
+      priceCardId: showtimes.priceCardId,
       confirmed: sql<number>`count(${bookings.id}) filter (where ${bookings.status} = 'CONFIRMED')`.mapWith(
         Number,
       ),
@@ -212,5 +242,6 @@ export async function listManagedShowtimes(db: Queryable): Promise<ManagedShowti
     .leftJoin(bookings, eq(bookings.showtimeId, showtimes.id))
     .groupBy(showtimes.id, movies.title, halls.name)
     .orderBy(asc(showtimes.startsAt), asc(halls.name));
-  return rows.map(present);
+  const book = await PriceBook.load(db, timeZone);
+  return rows.map(priced(book)).map(present);
 }

@@ -1,7 +1,16 @@
 import { and, asc, eq, sql, type SQL } from 'drizzle-orm';
 import type { BookedSeat, ShowtimeTicket, Ticket } from '@cinema/contract';
 import type { Queryable } from '../../db/database.ts';
-import { bookings, checkoutSessions, halls, movies, seats, showtimes, users } from '../../db/schema/index.ts';
+import {
+  bookings,
+  checkoutSessionBookings,
+  checkoutSessions,
+  halls,
+  movies,
+  seats,
+  showtimes,
+  users,
+} from '../../db/schema/index.ts';
 import { notFound } from '../../errors.ts';
 
 /** A booking with its buyer, seat, movie, start and hall: the base of the tickets, the admin lists and check-in. */
@@ -24,6 +33,8 @@ export const ticketDetails = (db: Queryable) =>
       checkedInAt: bookings.checkedInAt,
       // Paid through the built-in test checkout: no money moved.
       testMode: sql<boolean>`coalesce(${checkoutSessions.provider} = 'local', false)`,
+      orderRef: checkoutSessions.ref,
+      ticketType: checkoutSessionBookings.ticketTypeName,
     })
     .from(bookings)
     .innerJoin(users, eq(users.id, bookings.userId))
@@ -31,7 +42,14 @@ export const ticketDetails = (db: Queryable) =>
     .innerJoin(movies, eq(movies.id, showtimes.movieId))
     .innerJoin(halls, eq(halls.id, showtimes.hallId))
     .innerJoin(seats, eq(seats.id, bookings.seatId))
-    .leftJoin(checkoutSessions, eq(checkoutSessions.id, bookings.checkoutSessionId));
+    .leftJoin(checkoutSessions, eq(checkoutSessions.id, bookings.checkoutSessionId))
+    .leftJoin(
+      checkoutSessionBookings,
+      and(
+        eq(checkoutSessionBookings.sessionId, bookings.checkoutSessionId),
+        eq(checkoutSessionBookings.bookingId, bookings.id),
+      ),
+    );
 
 /** Confirmed bookings matching `where`, as Tickets (DESIGN §3), in the given order. */
 export async function selectTickets(
@@ -50,6 +68,8 @@ export async function selectTickets(
     startsAt: r.startsAt.toISOString(),
     checkedInAt: r.checkedInAt?.toISOString() ?? null,
     testMode: r.testMode,
+    ...(r.orderRef && { orderRef: r.orderRef }),
+    ...(r.ticketType && { ticketType: r.ticketType }),
   }));
 }
 

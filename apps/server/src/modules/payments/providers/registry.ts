@@ -23,6 +23,8 @@ export function paymentProviders(config: Config): PaymentProviders {
   const built = new Map<PaymentProviderName, PaymentProvider | null>();
   const build = (name: PaymentProviderName): PaymentProvider | null => {
     if (name === 'local') return createLocalProvider(config.publicUrl);
+    // An order that cost nothing had no provider: nothing to ask, nothing to refund.
+    if (name === 'none') return null;
     const { secretKey, webhookSecret, apiUrl } = config.stripe;
     if (!secretKey || !webhookSecret) return null;
     return createStripeProvider({ secretKey, webhookSecret, apiUrl, clientUrl: config.clientUrl });

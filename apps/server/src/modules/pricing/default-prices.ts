@@ -1,0 +1,77 @@
+import { count, sql } from 'drizzle-orm';
+import type { SeatType } from '@cinema/contract';
+import type { Db } from '../../db/database.ts';
+import { priceCardPrices, priceCards, ticketTypes } from '../../db/schema/index.ts';
+
+// Arbitrary advisory-lock keys: two processes starting on one empty database must not both create these.
+const TYPES_LOCK = 71_002;
+const CARDS_LOCK = 71_003;
+
+/** The ticket types an empty cinema starts with; the first is the default. */
+export const DEFAULT_TICKET_TYPES = ['Adult', 'Child', 'Senior', 'Student'];
+
+/** Creates the default ticket types when there are none; returns their names (empty when there were some). */
+export async function ensureDefaultTicketTypes(db: Db): Promise<string[]> {
+  return db.transaction(async (tx) => {
+    await tx.execute(sql`select pg_advisory_xact_lock(${TYPES_LOCK})`);
+    const [existing] = await tx.select({ n: count() }).from(ticketTypes);
+    if (existing!.n > 0) return [];
+    await tx.insert(ticketTypes).values(DEFAULT_TICKET_TYPES.map((name, position) => ({ name, position })));
+    return DEFAULT_TICKET_TYPES;
+  });
+}
+
+/** A price per seat type from one base price: premium and sofa seats cost more; spaces and companions the same. */
+const bySeat = (base: number): Record<SeatType, number> => ({
+  STANDARD: base,
+  PREMIUM: base + 300,
+  SOFA: base + 500,
+  WHEELCHAIR: base,
+  COMPANION: base,
+});
+
+/** The demo's two price cards: every day, and cheaper matinees on weekday afternoons (it wins in its window). */
+const DEMO_CARDS = [
+  {
+    name: 'Standard',
+    weekdays: [1, 2, 3, 4, 5, 6, 7],
+    from: '00:00',
+    to: '24:00',
+    base: { Adult: 1250, Child: 850, Senior: 950, Student: 1000 } as Record<string, number>,
+  },
+  {
+    name: 'Matinee',
+    weekdays: [1, 2, 3, 4, 5],
+    from: '10:00',
+    to: '17:00',
+    base: { Adult: 900, Child: 700, Senior: 700, Student: 800 } as Record<string, number>,
+  },
+];
+
+/** On a cinema without price cards: the demo's Standard and Matinee cards for its ticket types. */
+export async function seedDemoPriceCards(db: Db): Promise<string[]> {
+  return db.transaction(async (tx) => {
+    await tx.execute(sql`select pg_advisory_xact_lock(${CARDS_LOCK})`);
+    const [existing] = await tx.select({ n: count() }).from(priceCards);
+    if (existing!.n > 0) return [];
+    const types = await tx.select({ id: ticketTypes.id, name: ticketTypes.name }).from(ticketTypes);
+    for (const card of DEMO_CARDS) {
+      const [row] = await tx
+        .insert(priceCards)
+        .values({ name: card.name, weekdays: card.weekdays, startsAt: card.from, endsAt: card.to })
+        .returning({ id: priceCards.id });
+      const prices = types.flatMap((t) => {
+        const base = card.base[t.name];
+        if (base === undefined) return [];
+        return Object.entries(bySeat(base)).map(([seatType, priceCents]) => ({
+          priceCardId: row!.id,
+          ticketTypeId: t.id,
+          seatType: seatType as SeatType,
+          priceCents,
+        }));
+      });
+      if (prices.length > 0) await tx.insert(priceCardPrices).values(prices);
+    }
+    return DEMO_CARDS.map((c) => c.name);
+  });
+}

@@ -1,0 +1,262 @@
+import { asc, eq, sql } from 'drizzle-orm';
+import type {
+  CreatePriceCardBody,
+  PriceCard,
+  SeatType,
+  ShowtimePrices,
+  TicketType,
+  UpdateTicketTypeBody,
+} from '@cinema/contract';
+import {
+  isStillReferenced,
+  PG_FOREIGN_KEY_VIOLATION,
+  PG_UNIQUE_VIOLATION,
+  pgErrorCode,
+  type Db,
+  type Queryable,
+} from '../../db/database.ts';
+import { intArray } from '../../db/arrays.ts';
+import { priceCardPrices, priceCards, showtimes, ticketTypes } from '../../db/schema/index.ts';
+import { badRequest, conflict, notFound } from '../../errors.ts';
+import { cardValidAt, lowestPrice, priceOnCard, type CardRules } from './price-table.ts';
+
+// ---------------------------------------------------------------------------------------------------------------
+// Ticket types
+
+const typeColumns = {
+  id: ticketTypes.id,
+  name: ticketTypes.name,
+  active: ticketTypes.active,
+  position: ticketTypes.position,
+};
+
+/** Every ticket type, in the order customers see them (the first active one is the default). */
+export async function listTicketTypes(db: Queryable): Promise<TicketType[]> {
+  return db.select(typeColumns).from(ticketTypes).orderBy(asc(ticketTypes.position), asc(ticketTypes.name));
+}
+
+/** Adds a ticket type after the others; a name in use (any letter case) is a 409. */
+export async function createTicketType(db: Db, input: { name: string }): Promise<TicketType> {
+  try {
+    const [row] = await db
+      .insert(ticketTypes)
+      .values({
+        name: input.name,
+        position: sql`(select coalesce(max(${ticketTypes.position}) + 1, 0) from ${ticketTypes})`,
+      })
+      .returning(typeColumns);
+    return row!;
+  } catch (err) {
+    if (pgErrorCode(err) === PG_UNIQUE_VIOLATION)
+      throw conflict(`A ticket type "${input.name}" already exists`);
+    throw err;
+  }
+}
+
+/** Renames, moves or (de)activates a ticket type; an inactive type is no longer sold. */
+export async function updateTicketType(db: Db, id: string, input: UpdateTicketTypeBody): Promise<TicketType> {
+  if (Object.values(input).every((v) => v === undefined))
+    throw badRequest('Nothing to change: give a name, active or position');
+  try {
+    const [row] = await db
+      .update(ticketTypes)
+      .set(input)
+      .where(eq(ticketTypes.id, id))
+      .returning(typeColumns);
+    if (!row) throw notFound('Ticket type not found');
+    return row;
+  } catch (err) {
+    if (pgErrorCode(err) === PG_UNIQUE_VIOLATION)
+      throw conflict(`A ticket type "${input.name}" already exists`);
+    throw err;
+  }
+}
+
+/** Deletes a ticket type no price card uses (409 in_use otherwise: deactivate it instead). */
+export async function deleteTicketType(db: Db, id: string): Promise<void> {
+  try {
+    const gone = await db.delete(ticketTypes).where(eq(ticketTypes.id, id)).returning({ id: ticketTypes.id });
+    if (gone.length === 0) throw notFound('Ticket type not found');
+  } catch (err) {
+    if (isStillReferenced(err)) {
+      throw conflict('Price cards use this ticket type: deactivate it instead', 'in_use');
+    }
+    throw err;
+  }
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Price cards
+
+/** Every price card with its prices, by name. */
+export async function loadPriceCards(db: Queryable): Promise<CardRules[]> {
+  const [cards, prices] = await Promise.all([
+    db.select().from(priceCards).orderBy(asc(priceCards.name)),
+    db.select().from(priceCardPrices),
+  ]);
+  return cards.map((c) => ({
+    id: c.id,
+    name: c.name,
+    weekdays: intArray(c.weekdays),
+    from: c.startsAt,
+    to: c.endsAt,
+    prices: prices
+      .filter((p) => p.priceCardId === c.id)
+      .map((p) => ({ ticketTypeId: p.ticketTypeId, seatType: p.seatType, priceCents: p.priceCents })),
+  }));
+}
+
+export const presentCard = (c: CardRules): PriceCard => ({ ...c });
+
+/** Adds a price card with its prices; a name in use is a 409, an unknown ticket type a 404. */
+export async function createPriceCard(db: Db, input: CreatePriceCardBody): Promise<PriceCard> {
+  try {
+    const id = await db.transaction(async (tx) => {
+      const [card] = await tx
+        .insert(priceCards)
+        .values({ name: input.name, weekdays: input.weekdays, startsAt: input.from, endsAt: input.to })
+        .returning({ id: priceCards.id });
+      await tx.insert(priceCardPrices).values(input.prices.map((p) => ({ ...p, priceCardId: card!.id })));
+      return card!.id;
+    });
+    return presentCard((await loadPriceCards(db)).find((c) => c.id === id)!);
+  } catch (err) {
+    const code = pgErrorCode(err);
+    if (code === PG_UNIQUE_VIOLATION) throw conflict(`A price card "${input.name}" already exists`);
+    if (code === PG_FOREIGN_KEY_VIOLATION) throw notFound('A ticket type of these prices does not exist');
+    throw err;
+  }
+}
+
+/** Deletes a price card no showtime has chosen (409 in_use otherwise). */
+export async function deletePriceCard(db: Db, id: string): Promise<void> {
+  try {
+    const gone = await db.delete(priceCards).where(eq(priceCards.id, id)).returning({ id: priceCards.id });
+    if (gone.length === 0) throw notFound('Price card not found');
+  } catch (err) {
+    if (isStillReferenced(err)) {
+      throw conflict('Showtimes use this price card: choose another card for them first', 'in_use');
+    }
+    throw err;
+  }
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Prices of a showtime
+
+/** A showtime as pricing needs it. */
+export interface PricedShowtime {
+  priceCardId: string | null;
+  startsAt: Date;
+  priceCents: number;
+}
+
+/** How one showtime is priced: its card (or none), the ticket types sold and the price of each on each seat type. */
+export interface ShowtimePricing {
+  card: CardRules | null;
+  ticketTypes: { id: string; name: string }[];
+  defaultTicketTypeId: string | null;
+  /** The price of a ticket type on a seat type; null when the type is not sold for this showtime. */
+  priceOf(ticketTypeId: string, seatType: SeatType): number | null;
+  /** What old clients see as the showtime's price: the lowest price of the default ticket type. */
+  displayPriceCents: number;
+}
+
+const RECENT_MS = 5000;
+const recentBooks = new WeakMap<Queryable, Map<string, { at: number; book: Promise<PriceBook> }>>();
+
+/**
+ * The cinema's prices, read once for a request: price cards and the active ticket types. A showtime is priced by its
+ * chosen card, else by the card valid at its start (CINEMA_TIME_ZONE), else every seat at its own price.
+ */
+export class PriceBook {
+  constructor(
+    private readonly cards: CardRules[],
+    private readonly types: { id: string; name: string }[],
+    private readonly timeZone: string,
+  ) {}
+
+  /**
+   * The prices as they were at most a few seconds ago, for what only shows a price (seat maps, which reload on every
+   * change of a seat): reading the cards for each would cost three queries a reload. Checkout reads them afresh.
+   */
+  static recent(db: Queryable, timeZone: string): Promise<PriceBook> {
+    const key = `${timeZone}`;
+    let perDb = recentBooks.get(db);
+    if (!perDb) recentBooks.set(db, (perDb = new Map()));
+    const kept = perDb.get(key);
+    if (kept && kept.at > Date.now() - RECENT_MS) return kept.book;
+    const book = PriceBook.load(db, timeZone);
+    perDb.set(key, { at: Date.now(), book });
+    book.catch(() => perDb.delete(key));
+    return book;
+  }
+
+  static async load(db: Queryable, timeZone: string): Promise<PriceBook> {
+    const [cards, types] = await Promise.all([loadPriceCards(db), listTicketTypes(db)]);
+    return new PriceBook(
+      cards,
+      types.filter((t) => t.active).map(({ id, name }) => ({ id, name })),
+      timeZone,
+    );
+  }
+
+  forShowtime(showtime: PricedShowtime): ShowtimePricing {
+    const card = showtime.priceCardId
+      ? (this.cards.find((c) => c.id === showtime.priceCardId) ?? null)
+      : cardValidAt(this.cards, showtime.startsAt, this.timeZone);
+    if (!card) {
+      return {
+        card: null,
+        ticketTypes: this.types,
+        defaultTicketTypeId: this.types[0]?.id ?? null,
+        priceOf: () => showtime.priceCents,
+        displayPriceCents: showtime.priceCents,
+      };
+    }
+    const sold = this.types.filter((t) => card.prices.some((p) => p.ticketTypeId === t.id));
+    const defaultTicketTypeId = sold[0]?.id ?? null;
+    return {
+      card,
+      ticketTypes: sold,
+      defaultTicketTypeId,
+      priceOf: (ticketTypeId, seatType) =>
+        sold.some((t) => t.id === ticketTypeId) ? priceOnCard(card, ticketTypeId, seatType) : null,
+      displayPriceCents: lowestPrice(card, defaultTicketTypeId) ?? showtime.priceCents,
+    };
+  }
+}
+
+const SEAT_TYPES_PRICED: SeatType[] = ['STANDARD', 'PREMIUM', 'SOFA', 'WHEELCHAIR', 'COMPANION'];
+
+/** `GET /api/showtimes/{id}/prices`: every ticket type's price on every seat type for one showtime; 404 unknown. */
+export async function showtimePrices(
+  db: Queryable,
+  timeZone: string,
+  showtimeId: string,
+): Promise<ShowtimePrices> {
+  const [show] = await db
+    .select({
+      priceCardId: showtimes.priceCardId,
+      startsAt: showtimes.startsAt,
+      priceCents: showtimes.priceCents,
+    })
+    .from(showtimes)
+    .where(eq(showtimes.id, showtimeId))
+    .limit(1);
+  if (!show) throw notFound('Showtime not found');
+  const pricing = (await PriceBook.load(db, timeZone)).forShowtime(show);
+  return {
+    showtimeId,
+    currency: 'USD',
+    priceCard: pricing.card && { id: pricing.card.id, name: pricing.card.name },
+    ticketTypes: pricing.ticketTypes,
+    defaultTicketTypeId: pricing.defaultTicketTypeId,
+    prices: pricing.ticketTypes.flatMap((t) =>
+      SEAT_TYPES_PRICED.flatMap((seatType) => {
+        const priceCents = pricing.priceOf(t.id, seatType);
+        return priceCents === null ? [] : [{ ticketTypeId: t.id, seatType, priceCents }];
+      }),
+    ),
+  };
+}
