@@ -40,3 +40,27 @@ export const SettingsSchema = z.object({
   maxHeldSeats: z.number().int(),
 });
 export type Settings = z.infer<typeof SettingsSchema>;
+
+/** One entry of the audit log (`GET /api/admin/audit`). */
+export const AuditEntrySchema = z.object({
+  id: z.string(),
+  at: z.string(),
+  /** The staff member's email. */
+  actor: z.string(),
+  action: z.string(),
+  subjectType: z.string(),
+  subjectId: z.string().nullable(),
+  before: z.unknown(),
+  after: z.unknown(),
+});
+export type AuditEntry = z.infer<typeof AuditEntrySchema>;
+export const AuditQuerySchema = z.object({
+  action: z.string().trim().max(60).optional(),
+  actor: z.string().trim().max(200).optional(),
+  /** The `next` of the previous page: the id of its last entry. */
+  before: IdSchema.optional(),
+});
+export const AuditResponseSchema = z.object({
+  entries: z.array(AuditEntrySchema),
+  next: z.string().nullable(),
+});

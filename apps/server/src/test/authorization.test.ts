@@ -339,6 +339,11 @@ const CASES: Case[] = [
     request: (_r, { w }) => ({ method: 'GET', url: `/api/showtimes/${w.show.showtimeId}/prices` }),
   },
   {
+    route: 'GET /api/admin/audit',
+    expect: adminOnly(200),
+    request: () => ({ method: 'GET', url: '/api/admin/audit' }),
+  },
+  {
     route: 'GET /api/admin/ticket-types',
     expect: adminOnly(200),
     request: () => ({ method: 'GET', url: '/api/admin/ticket-types' }),

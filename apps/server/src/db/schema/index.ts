@@ -3,3 +3,4 @@ export * from './catalogue.ts';
 export * from './bookings.ts';
 export * from './payments.ts';
 export * from './pricing.ts';
+export * from './audit.ts';

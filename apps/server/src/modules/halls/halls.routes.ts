@@ -12,6 +12,7 @@ import {
   UpdateLayoutBodySchema,
 } from '@cinema/contract';
 import { notFound } from '../../errors.ts';
+import { actorOf } from '../../plugins/auth.ts';
 import { createHall, createRoom, hallLayout, listHalls, updateLayout } from './halls.service.ts';
 
 const adminErrors = { 400: ErrorSchema, 401: ErrorSchema, 403: ErrorSchema };
@@ -48,7 +49,8 @@ export const hallsRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 201: HallWithSeatsSchema, ...adminErrors, 409: ErrorSchema },
       },
     },
-    async (request, reply) => reply.status(201).send(await createRoom(app.database.db, request.body)),
+    async (request, reply) =>
+      reply.status(201).send(await createRoom(app.database.db, actorOf(request), request.body)),
   );
 
   app.post(
@@ -62,7 +64,8 @@ export const hallsRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 201: HallLayoutResponseSchema, ...adminErrors, 409: ErrorSchema },
       },
     },
-    async (request, reply) => reply.status(201).send(await createHall(app.database.db, request.body)),
+    async (request, reply) =>
+      reply.status(201).send(await createHall(app.database.db, actorOf(request), request.body)),
   );
 
   app.get(
@@ -101,6 +104,6 @@ export const hallsRoutes: FastifyPluginAsyncZod = async (app) => {
         },
       },
     },
-    async (request) => updateLayout(app.deps, request.params.id, request.body),
+    async (request) => updateLayout(app.deps, actorOf(request), request.params.id, request.body),
   );
 };

@@ -18,6 +18,7 @@ import { textArray } from '../../db/arrays.ts';
 import { liveBooking } from '../../db/live-booking.ts';
 import { bookings, halls, seats, showtimes } from '../../db/schema/index.ts';
 import { conflict, notFound } from '../../errors.ts';
+import { recordAudit, type Actor } from '../audit/audit.service.ts';
 import { DEMO_HALLS } from './demo-halls.ts';
 
 // An arbitrary advisory-lock key reserved for creating the default halls.
@@ -91,9 +92,18 @@ async function insertHall(tx: Queryable, name: string, rows: readonly LayoutRow[
 }
 
 /** Creates a hall from its layout; a name already in use is a 409. */
-export async function createHall(db: Db, input: CreateHallBody): Promise<HallLayoutResponse> {
+export async function createHall(db: Db, actor: Actor, input: CreateHallBody): Promise<HallLayoutResponse> {
   try {
-    const id = await db.transaction((tx) => insertHall(tx, input.name, input.layout.rows));
+    const id = await db.transaction(async (tx) => {
+      const created = await insertHall(tx, input.name, input.layout.rows);
+      await recordAudit(tx, actor, {
+        action: 'hall.create',
+        subjectType: 'hall',
+        subjectId: created,
+        after: { name: input.name, rows: input.layout.rows.length },
+      });
+      return created;
+    });
     return (await hallLayout(db, id))!;
   } catch (err) {
     if (pgErrorCode(err) === PG_UNIQUE_VIOLATION) throw nameTaken(input.name);
@@ -102,8 +112,8 @@ export async function createHall(db: Db, input: CreateHallBody): Promise<HallLay
 }
 
 /** `POST /api/admin/rooms` (the spec's call): a plain hall of rows × seats, answered with its seats. */
-export async function createRoom(db: Db, input: CreateRoomBody): Promise<HallWithSeats> {
-  const created = await createHall(db, {
+export async function createRoom(db: Db, actor: Actor, input: CreateRoomBody): Promise<HallWithSeats> {
+  const created = await createHall(db, actor, {
     name: input.name,
     layout: { rows: plainLayout(input.rows, input.cols, rowLabel) },
   });
@@ -173,6 +183,7 @@ async function seatsAtStake(tx: Tx, seatIds: string[]): Promise<Set<string>> {
  */
 export async function updateLayout(
   { db, events }: Pick<Deps, 'db' | 'events'>,
+  actor: Actor,
   hallId: string,
   input: UpdateLayoutBody,
 ): Promise<HallLayoutResponse> {
@@ -244,6 +255,14 @@ export async function updateLayout(
         .update(halls)
         .set({ ...gridOf(input.rows), ...(input.name && { name: input.name }) })
         .where(eq(halls.id, hallId));
+      const seatsOf = (list: { retiredAt?: Date | null }[]) => list.filter((s) => !s.retiredAt).length;
+      await recordAudit(tx, actor, {
+        action: 'hall.layout',
+        subjectType: 'hall',
+        subjectId: hallId,
+        before: { seats: seatsOf(existing) },
+        after: { name: input.name, rows: input.rows.length, seats: wanted.size, removed: removed.length },
+      });
     });
   } catch (err) {
     if (pgErrorCode(err) === PG_UNIQUE_VIOLATION && input.name) throw nameTaken(input.name);

@@ -3,6 +3,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { ErrorSchema, IdParamsSchema, MovieFieldsSchema, MovieSchema, OkSchema } from '@cinema/contract';
 import { AppError, badRequest } from '../../errors.ts';
+import { actorOf } from '../../plugins/auth.ts';
 import { createMovie, deleteMovie, getMovie, listMovies, type NewMovie } from './movies.service.ts';
 import { getPoster, POSTER_WIDTHS } from './posters.service.ts';
 
@@ -145,7 +146,9 @@ export const moviesRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request, reply) => {
       const { fields, poster } = await readMovieForm(request);
-      return reply.status(201).send(await createMovie(app.database.db, fields, poster, posterBase));
+      return reply
+        .status(201)
+        .send(await createMovie(app.database.db, actorOf(request), fields, poster, posterBase));
     },
   );
 
@@ -162,7 +165,7 @@ export const moviesRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => {
-      await deleteMovie(app.deps, request.params.id);
+      await deleteMovie(app.deps, actorOf(request), request.params.id);
       return { ok: true as const };
     },
   );

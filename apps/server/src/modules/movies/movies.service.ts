@@ -3,6 +3,7 @@ import type { Movie } from '@cinema/contract';
 import { isStillReferenced, type Db, type Queryable } from '../../db/database.ts';
 import type { Deps } from '../../deps.ts';
 import { intArray } from '../../db/arrays.ts';
+import { recordAudit, type Actor } from '../audit/audit.service.ts';
 import { movies, posterVariants, posters, showtimes } from '../../db/schema/index.ts';
 import { conflict, notFound } from '../../errors.ts';
 import { assertNoTicketsAtStake, deleteReleasableBookings } from '../showtimes/tickets-at-stake.ts';
@@ -85,7 +86,13 @@ export async function getMovie(db: Queryable, id: string, posterBase = ''): Prom
 }
 
 /** Creates a movie and stores its poster (if any) in the database, so every server process can serve it. */
-export async function createMovie(db: Db, input: NewMovie, poster?: Buffer, posterBase = ''): Promise<Movie> {
+export async function createMovie(
+  db: Db,
+  actor: Actor,
+  input: NewMovie,
+  poster?: Buffer,
+  posterBase = '',
+): Promise<Movie> {
   // Decoded and re-encoded before the transaction: the database is not held meanwhile.
   const prepared = poster ? await preparePoster(poster) : null;
   const created = await db.transaction(async (tx) => {
@@ -100,6 +107,12 @@ export async function createMovie(db: Db, input: NewMovie, poster?: Buffer, post
         posterId,
       })
       .returning({ id: movies.id });
+    await recordAudit(tx, actor, {
+      action: 'movie.create',
+      subjectType: 'movie',
+      subjectId: movie!.id,
+      after: input,
+    });
     return movie!;
   });
   return getMovie(db, created.id, posterBase);
@@ -109,12 +122,16 @@ export async function createMovie(db: Db, input: NewMovie, poster?: Buffer, post
  * Deletes a movie with its showtimes, their unpaid holds and its poster; 409 has_sold_tickets (and nothing
  * deleted) when any of its showtimes sold a ticket or is being paid for.
  */
-export async function deleteMovie({ db, events }: Pick<Deps, 'db' | 'events'>, id: string): Promise<void> {
+export async function deleteMovie(
+  { db, events }: Pick<Deps, 'db' | 'events'>,
+  actor: Actor,
+  id: string,
+): Promise<void> {
   let showtimeIds: string[] = [];
   try {
     await db.transaction(async (tx) => {
       const [movie] = await tx
-        .select({ id: movies.id, posterId: movies.posterId })
+        .select({ id: movies.id, title: movies.title, posterId: movies.posterId })
         .from(movies)
         .where(eq(movies.id, id))
         .for('update');
@@ -131,6 +148,12 @@ export async function deleteMovie({ db, events }: Pick<Deps, 'db' | 'events'>, i
       await tx.delete(showtimes).where(eq(showtimes.movieId, id));
       await tx.delete(movies).where(eq(movies.id, id));
       if (movie.posterId) await tx.delete(posters).where(eq(posters.id, movie.posterId));
+      await recordAudit(tx, actor, {
+        action: 'movie.delete',
+        subjectType: 'movie',
+        subjectId: id,
+        before: { title: movie.title, showtimes: showtimeIds.length },
+      });
     });
   } catch (err) {
     if (isStillReferenced(err)) {

@@ -24,6 +24,7 @@ import {
   showtimePrices,
   updateTicketType,
 } from './pricing.service.ts';
+import { actorOf } from '../../plugins/auth.ts';
 import { createPromoCode, deletePromoCode, listPromoCodes } from './promo.service.ts';
 
 const admin = { tags: ['pricing'], security: [{ bearer: [] }] };
@@ -69,7 +70,8 @@ export const pricingRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 201: TicketTypeSchema, ...adminErrors, 409: ErrorSchema },
       },
     },
-    async (request, reply) => reply.status(201).send(await createTicketType(db, request.body)),
+    async (request, reply) =>
+      reply.status(201).send(await createTicketType(db, actorOf(request), request.body)),
   );
   app.put(
     '/admin/ticket-types/:id',
@@ -83,7 +85,7 @@ export const pricingRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: TicketTypeSchema, ...adminErrors, 404: ErrorSchema, 409: ErrorSchema },
       },
     },
-    async (request) => updateTicketType(db, request.params.id, request.body),
+    async (request) => updateTicketType(db, actorOf(request), request.params.id, request.body),
   );
   app.delete(
     '/admin/ticket-types/:id',
@@ -97,7 +99,7 @@ export const pricingRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => {
-      await deleteTicketType(db, request.params.id);
+      await deleteTicketType(db, actorOf(request), request.params.id);
       return { ok: true as const };
     },
   );
@@ -126,7 +128,8 @@ export const pricingRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 201: PriceCardSchema, ...adminErrors, 404: ErrorSchema, 409: ErrorSchema },
       },
     },
-    async (request, reply) => reply.status(201).send(await createPriceCard(db, request.body)),
+    async (request, reply) =>
+      reply.status(201).send(await createPriceCard(db, actorOf(request), request.body)),
   );
   app.delete(
     '/admin/price-cards/:id',
@@ -140,7 +143,7 @@ export const pricingRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => {
-      await deletePriceCard(db, request.params.id);
+      await deletePriceCard(db, actorOf(request), request.params.id);
       return { ok: true as const };
     },
   );
@@ -168,7 +171,8 @@ export const pricingRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 201: PromoCodeSchema, ...adminErrors, 404: ErrorSchema, 409: ErrorSchema },
       },
     },
-    async (request, reply) => reply.status(201).send(await createPromoCode(db, request.body)),
+    async (request, reply) =>
+      reply.status(201).send(await createPromoCode(db, actorOf(request), request.body)),
   );
   app.delete(
     '/admin/promo-codes/:id',
@@ -182,7 +186,7 @@ export const pricingRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => {
-      await deletePromoCode(db, request.params.id);
+      await deletePromoCode(db, actorOf(request), request.params.id);
       return { ok: true as const };
     },
   );

@@ -18,6 +18,7 @@ import {
 import { intArray } from '../../db/arrays.ts';
 import { priceCardPrices, priceCards, showtimes, ticketTypes } from '../../db/schema/index.ts';
 import { badRequest, conflict, notFound } from '../../errors.ts';
+import { recordAudit, type Actor } from '../audit/audit.service.ts';
 import { cardValidAt, lowestPrice, priceOnCard, type CardRules } from './price-table.ts';
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -36,16 +37,24 @@ export async function listTicketTypes(db: Queryable): Promise<TicketType[]> {
 }
 
 /** Adds a ticket type after the others; a name in use (any letter case) is a 409. */
-export async function createTicketType(db: Db, input: { name: string }): Promise<TicketType> {
+export async function createTicketType(db: Db, actor: Actor, input: { name: string }): Promise<TicketType> {
   try {
-    const [row] = await db
-      .insert(ticketTypes)
-      .values({
-        name: input.name,
-        position: sql`(select coalesce(max(${ticketTypes.position}) + 1, 0) from ${ticketTypes})`,
-      })
-      .returning(typeColumns);
-    return row!;
+    return await db.transaction(async (tx) => {
+      const [row] = await tx
+        .insert(ticketTypes)
+        .values({
+          name: input.name,
+          position: sql`(select coalesce(max(${ticketTypes.position}) + 1, 0) from ${ticketTypes})`,
+        })
+        .returning(typeColumns);
+      await recordAudit(tx, actor, {
+        action: 'ticket_type.create',
+        subjectType: 'ticket_type',
+        subjectId: row!.id,
+        after: row,
+      });
+      return row!;
+    });
   } catch (err) {
     if (pgErrorCode(err) === PG_UNIQUE_VIOLATION)
       throw conflict(`A ticket type "${input.name}" already exists`);
@@ -54,17 +63,36 @@ export async function createTicketType(db: Db, input: { name: string }): Promise
 }
 
 /** Renames, moves or (de)activates a ticket type; an inactive type is no longer sold. */
-export async function updateTicketType(db: Db, id: string, input: UpdateTicketTypeBody): Promise<TicketType> {
+export async function updateTicketType(
+  db: Db,
+  actor: Actor,
+  id: string,
+  input: UpdateTicketTypeBody,
+): Promise<TicketType> {
   if (Object.values(input).every((v) => v === undefined))
     throw badRequest('Nothing to change: give a name, active or position');
   try {
-    const [row] = await db
-      .update(ticketTypes)
-      .set(input)
-      .where(eq(ticketTypes.id, id))
-      .returning(typeColumns);
-    if (!row) throw notFound('Ticket type not found');
-    return row;
+    return await db.transaction(async (tx) => {
+      const [before] = await tx
+        .select(typeColumns)
+        .from(ticketTypes)
+        .where(eq(ticketTypes.id, id))
+        .for('update');
+      if (!before) throw notFound('Ticket type not found');
+      const [row] = await tx
+        .update(ticketTypes)
+        .set(input)
+        .where(eq(ticketTypes.id, id))
+        .returning(typeColumns);
+      await recordAudit(tx, actor, {
+        action: 'ticket_type.update',
+        subjectType: 'ticket_type',
+        subjectId: id,
+        before,
+        after: row,
+      });
+      return row!;
+    });
   } catch (err) {
     if (pgErrorCode(err) === PG_UNIQUE_VIOLATION)
       throw conflict(`A ticket type "${input.name}" already exists`);
@@ -73,10 +101,18 @@ export async function updateTicketType(db: Db, id: string, input: UpdateTicketTy
 }
 
 /** Deletes a ticket type no price card uses (409 in_use otherwise: deactivate it instead). */
-export async function deleteTicketType(db: Db, id: string): Promise<void> {
+export async function deleteTicketType(db: Db, actor: Actor, id: string): Promise<void> {
   try {
-    const gone = await db.delete(ticketTypes).where(eq(ticketTypes.id, id)).returning({ id: ticketTypes.id });
-    if (gone.length === 0) throw notFound('Ticket type not found');
+    await db.transaction(async (tx) => {
+      const [gone] = await tx.delete(ticketTypes).where(eq(ticketTypes.id, id)).returning(typeColumns);
+      if (!gone) throw notFound('Ticket type not found');
+      await recordAudit(tx, actor, {
+        action: 'ticket_type.delete',
+        subjectType: 'ticket_type',
+        subjectId: id,
+        before: gone,
+      });
+    });
   } catch (err) {
     if (isStillReferenced(err)) {
       throw conflict('Price cards use this ticket type: deactivate it instead', 'in_use');
@@ -109,7 +145,7 @@ export async function loadPriceCards(db: Queryable): Promise<CardRules[]> {
 export const presentCard = (c: CardRules): PriceCard => ({ ...c });
 
 /** Adds a price card with its prices; a name in use is a 409, an unknown ticket type a 404. */
-export async function createPriceCard(db: Db, input: CreatePriceCardBody): Promise<PriceCard> {
+export async function createPriceCard(db: Db, actor: Actor, input: CreatePriceCardBody): Promise<PriceCard> {
   try {
     const id = await db.transaction(async (tx) => {
       const [card] = await tx
@@ -117,6 +153,12 @@ export async function createPriceCard(db: Db, input: CreatePriceCardBody): Promi
         .values({ name: input.name, weekdays: input.weekdays, startsAt: input.from, endsAt: input.to })
         .returning({ id: priceCards.id });
       await tx.insert(priceCardPrices).values(input.prices.map((p) => ({ ...p, priceCardId: card!.id })));
+      await recordAudit(tx, actor, {
+        action: 'price_card.create',
+        subjectType: 'price_card',
+        subjectId: card!.id,
+        after: input,
+      });
       return card!.id;
     });
     return presentCard((await loadPriceCards(db)).find((c) => c.id === id)!);
@@ -129,10 +171,19 @@ export async function createPriceCard(db: Db, input: CreatePriceCardBody): Promi
 }
 
 /** Deletes a price card no showtime has chosen (409 in_use otherwise). */
-export async function deletePriceCard(db: Db, id: string): Promise<void> {
+export async function deletePriceCard(db: Db, actor: Actor, id: string): Promise<void> {
   try {
-    const gone = await db.delete(priceCards).where(eq(priceCards.id, id)).returning({ id: priceCards.id });
-    if (gone.length === 0) throw notFound('Price card not found');
+    await db.transaction(async (tx) => {
+      const before = (await loadPriceCards(tx)).find((c) => c.id === id);
+      const gone = await tx.delete(priceCards).where(eq(priceCards.id, id)).returning({ id: priceCards.id });
+      if (gone.length === 0) throw notFound('Price card not found');
+      await recordAudit(tx, actor, {
+        action: 'price_card.delete',
+        subjectType: 'price_card',
+        subjectId: id,
+        before,
+      });
+    });
   } catch (err) {
     if (isStillReferenced(err)) {
       throw conflict('Showtimes use this price card: choose another card for them first', 'in_use');

@@ -10,6 +10,7 @@ import {
 } from '../../db/database.ts';
 import { promoCodes, promoRedemptions } from '../../db/schema/index.ts';
 import { AppError, conflict, notFound } from '../../errors.ts';
+import { recordAudit, type Actor } from '../audit/audit.service.ts';
 
 type PromoRow = typeof promoCodes.$inferSelect;
 
@@ -36,23 +37,32 @@ export async function listPromoCodes(db: Queryable): Promise<PromoCode[]> {
 }
 
 /** Adds a promo code (codes are matched in any letter case: one in use is a 409). */
-export async function createPromoCode(db: Db, input: CreatePromoCodeBody): Promise<PromoCode> {
+export async function createPromoCode(db: Db, actor: Actor, input: CreatePromoCodeBody): Promise<PromoCode> {
   try {
-    const [row] = await db
-      .insert(promoCodes)
-      .values({
-        code: input.code.toUpperCase(),
-        percentOff: input.percentOff ?? null,
-        amountOffCents: input.amountOffCents ?? null,
-        maxUses: input.maxUses ?? null,
-        maxUsesPerCustomer: input.maxUsesPerCustomer ?? null,
-        validFrom: input.validFrom ? new Date(input.validFrom) : null,
-        validTo: input.validTo ? new Date(input.validTo) : null,
-        movieId: input.movieId ?? null,
-        showtimeId: input.showtimeId ?? null,
-      })
-      .returning();
-    return presentPromo(row!);
+    const row = await db.transaction(async (tx) => {
+      const [created] = await tx
+        .insert(promoCodes)
+        .values({
+          code: input.code.toUpperCase(),
+          percentOff: input.percentOff ?? null,
+          amountOffCents: input.amountOffCents ?? null,
+          maxUses: input.maxUses ?? null,
+          maxUsesPerCustomer: input.maxUsesPerCustomer ?? null,
+          validFrom: input.validFrom ? new Date(input.validFrom) : null,
+          validTo: input.validTo ? new Date(input.validTo) : null,
+          movieId: input.movieId ?? null,
+          showtimeId: input.showtimeId ?? null,
+        })
+        .returning();
+      await recordAudit(tx, actor, {
+        action: 'promo.create',
+        subjectType: 'promo_code',
+        subjectId: created!.id,
+        after: input,
+      });
+      return created!;
+    });
+    return presentPromo(row);
   } catch (err) {
     const code = pgErrorCode(err);
     if (code === PG_UNIQUE_VIOLATION) throw conflict(`The code ${input.code.toUpperCase()} already exists`);
@@ -62,20 +72,23 @@ export async function createPromoCode(db: Db, input: CreatePromoCodeBody): Promi
 }
 
 /** Ends a promo code: deleted if nobody used it, else deactivated (its uses stay on the orders that had it). */
-export async function deletePromoCode(db: Db, id: string): Promise<void> {
-  const [used] = await db
-    .select({ n: sql<number>`count(*)::int` })
-    .from(promoRedemptions)
-    .where(eq(promoRedemptions.promoCodeId, id));
-  const gone =
-    used!.n > 0
-      ? await db
-          .update(promoCodes)
-          .set({ active: false })
-          .where(eq(promoCodes.id, id))
-          .returning({ id: promoCodes.id })
-      : await db.delete(promoCodes).where(eq(promoCodes.id, id)).returning({ id: promoCodes.id });
-  if (gone.length === 0) throw notFound('Promo code not found');
+export async function deletePromoCode(db: Db, actor: Actor, id: string): Promise<void> {
+  await db.transaction(async (tx) => {
+    const [before] = await tx.select().from(promoCodes).where(eq(promoCodes.id, id)).for('update');
+    if (!before) throw notFound('Promo code not found');
+    const [used] = await tx
+      .select({ n: sql<number>`count(*)::int` })
+      .from(promoRedemptions)
+      .where(eq(promoRedemptions.promoCodeId, id));
+    if (used!.n > 0) await tx.update(promoCodes).set({ active: false }).where(eq(promoCodes.id, id));
+    else await tx.delete(promoCodes).where(eq(promoCodes.id, id));
+    await recordAudit(tx, actor, {
+      action: used!.n > 0 ? 'promo.deactivate' : 'promo.delete',
+      subjectType: 'promo_code',
+      subjectId: id,
+      before: { code: before.code, uses: used!.n },
+    });
+  });
 }
 
 /** A line of a checkout as a promo code's scope sees it. */

@@ -11,6 +11,7 @@ import {
   ShowtimeOverlapErrorSchema,
   ShowtimeSchema,
 } from '@cinema/contract';
+import { actorOf } from '../../plugins/auth.ts';
 import {
   createShowtime,
   deleteShowtime,
@@ -82,7 +83,8 @@ export const showtimesRoutes: FastifyPluginAsyncZod = async (app) => {
         },
       },
     },
-    async (request, reply) => reply.status(201).send(await createShowtime(app.database.db, request.body)),
+    async (request, reply) =>
+      reply.status(201).send(await createShowtime(app.database.db, actorOf(request), request.body)),
   );
 
   app.delete(
@@ -98,7 +100,7 @@ export const showtimesRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => {
-      await deleteShowtime(app.deps, request.params.id);
+      await deleteShowtime(app.deps, actorOf(request), request.params.id);
       return { ok: true as const };
     },
   );

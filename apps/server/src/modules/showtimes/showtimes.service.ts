@@ -20,6 +20,7 @@ import {
 } from '../../db/database.ts';
 import { halls, bookings, movies, showtimes } from '../../db/schema/index.ts';
 import { badRequest, conflict, notFound } from '../../errors.ts';
+import { recordAudit, type Actor } from '../audit/audit.service.ts';
 import { PriceBook } from '../pricing/pricing.service.ts';
 import { assertNoTicketsAtStake, deleteReleasableBookings } from './tickets-at-stake.ts';
 
@@ -138,7 +139,7 @@ export const MAX_DAYS_AHEAD = 730;
  * Schedules a showtime. The database's exclusion constraint refuses an overlap in the same hall (even between
  * two simultaneous requests); that becomes a 409 naming the showtime in the way.
  */
-export async function createShowtime(db: Db, input: CreateShowtimeBody): Promise<Showtime> {
+export async function createShowtime(db: Db, actor: Actor, input: CreateShowtimeBody): Promise<Showtime> {
   const startsAt = new Date(input.startsAt);
   if (startsAt.getTime() <= Date.now()) throw badRequest('A showtime cannot start in the past');
   if (startsAt.getTime() > Date.now() + MAX_DAYS_AHEAD * 24 * 3600_000)
@@ -157,25 +158,34 @@ export async function createShowtime(db: Db, input: CreateShowtimeBody): Promise
   if (!hall) throw notFound('Hall not found');
   const endsAt = showtimeEndsAt(startsAt, movie.durationMinutes);
   try {
-    const [row] = await db
-      .insert(showtimes)
-      .values({
-        movieId: input.movieId,
-        hallId: input.auditoriumId,
-        startsAt,
-        endsAt,
-        priceCents: input.priceCents,
-        priceCardId: input.priceCardId ?? null,
-      })
-      .returning({
-        id: showtimes.id,
-        movieId: showtimes.movieId,
-        auditoriumId: showtimes.hallId,
-        startsAt: showtimes.startsAt,
-        priceCents: showtimes.priceCents,
-        priceCardId: showtimes.priceCardId,
+    const row = await db.transaction(async (tx) => {
+      const [created] = await tx
+        .insert(showtimes)
+        .values({
+          movieId: input.movieId,
+          hallId: input.auditoriumId,
+          startsAt,
+          endsAt,
+          priceCents: input.priceCents,
+          priceCardId: input.priceCardId ?? null,
+        })
+        .returning({
+          id: showtimes.id,
+          movieId: showtimes.movieId,
+          auditoriumId: showtimes.hallId,
+          startsAt: showtimes.startsAt,
+          priceCents: showtimes.priceCents,
+          priceCardId: showtimes.priceCardId,
+        });
+      await recordAudit(tx, actor, {
+        action: 'showtime.create',
+        subjectType: 'showtime',
+        subjectId: created!.id,
+        after: input,
       });
-    return present({ ...row!, auditorium: hall.name });
+      return created!;
+    });
+    return present({ ...row, auditorium: hall.name });
   } catch (err) {
     const code = pgErrorCode(err);
     if (code === PG_EXCLUSION_VIOLATION) {
@@ -198,12 +208,21 @@ export async function createShowtime(db: Db, input: CreateShowtimeBody): Promise
  * Deletes a showtime with its unpaid bookings; 409 has_sold_tickets (nothing deleted) when it sold a ticket or a
  * customer is paying for one of its seats right now.
  */
-export async function deleteShowtime({ db, events }: Pick<Deps, 'db' | 'events'>, id: string): Promise<void> {
+export async function deleteShowtime(
+  { db, events }: Pick<Deps, 'db' | 'events'>,
+  actor: Actor,
+  id: string,
+): Promise<void> {
   try {
     await db.transaction(async (tx) => {
       // The row lock keeps new holds (which need a share lock through the foreign key) out meanwhile.
       const [showtime] = await tx
-        .select({ id: showtimes.id })
+        .select({
+          id: showtimes.id,
+          movieId: showtimes.movieId,
+          hallId: showtimes.hallId,
+          startsAt: showtimes.startsAt,
+        })
         .from(showtimes)
         .where(eq(showtimes.id, id))
         .for('update');
@@ -211,6 +230,12 @@ export async function deleteShowtime({ db, events }: Pick<Deps, 'db' | 'events'>
       await assertNoTicketsAtStake(tx, [id], 'showtime');
       await deleteReleasableBookings(tx, [id]);
       await tx.delete(showtimes).where(eq(showtimes.id, id));
+      await recordAudit(tx, actor, {
+        action: 'showtime.delete',
+        subjectType: 'showtime',
+        subjectId: id,
+        before: showtime,
+      });
     });
   } catch (err) {
     if (isStillReferenced(err)) {

@@ -170,6 +170,7 @@ export const ROUTES: RouteSpec[] = [
     validBody: (w) => ({ bookingIds: [w.heldBookingId] }),
   },
   { method: 'GET', path: '/api/showtimes/:id/prices', access: 'public', ids: (w) => [w.show.showtimeId] },
+  { method: 'GET', path: '/api/admin/audit', access: 'admin' },
   { method: 'GET', path: '/api/admin/ticket-types', access: 'admin' },
   {
     method: 'POST',
