@@ -49,6 +49,8 @@ export function LayoutGrid({
   const numbers = useMemo(() => seatNumbers(draft), [draft]);
   const places = useMemo(() => draft.rows.map((row) => row.cells.map((_, col) => ({ col }))), [draft]);
   const [focus, setFocus] = useState({ r: 0, c: 0 });
+  // The one cell in the tab order (roving tabindex), kept inside the grid when it shrinks.
+  const stop = { r: Math.min(focus.r, draft.rows.length - 1), c: Math.min(focus.c, draft.cols - 1) };
   const stroke = useRef<Stroke | null>(null);
   const pointer = useRef<string>('mouse');
   const buttons = useRef(new Map<string, HTMLButtonElement>());
@@ -151,7 +153,7 @@ export function LayoutGrid({
                     aria-label={`Row ${name}, column ${c + 1}: ${cellWords(cell, numbers[r]![c]!)}${marks
                       .map((m) => `, ${m}`)
                       .join('')}`}
-                    tabIndex={focus.r === r && focus.c === c ? 0 : -1}
+                    tabIndex={stop.r === r && stop.c === c ? 0 : -1}
                     onFocus={() => setFocus({ r, c })}
                     onPointerDown={(e) => onPointerDown(e, r, c)}
                     onPointerEnter={(e) => onPointerEnter(e, r, c)}
