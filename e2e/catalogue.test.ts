@@ -125,7 +125,7 @@ describe.skipIf(!hasChromium)('catalogue in the browser', () => {
     const expected = instantIn(ADMIN_ZONE, date, '19:30');
     const addShowtime = page.getByRole('form', { name: 'Add Showtime' });
     await addShowtime.getByLabel('Movie').selectOption({ label: title });
-    await addShowtime.getByLabel('Hall').selectOption({ label: 'Hall 2 (140 seats)' });
+    await addShowtime.getByLabel('Hall').selectOption({ label: 'Hall 2 (138 seats)' });
     await addShowtime.getByLabel('Starts at').fill(`${date}T19:30`);
     await addShowtime.getByLabel('Price ($)').fill('13.50');
     await addShowtime.getByRole('button', { name: 'Add showtime' }).click();

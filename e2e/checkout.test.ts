@@ -8,12 +8,10 @@ import {
   explainTimeout,
   hasChromium,
   launchBrowser,
-  openPage,
   recordTraffic,
   reportSkippedWithoutChromium,
   screenshot,
-  useAccount,
-  type OpenedPage,
+  signedInPages,
 } from './support/browser.ts';
 import { apiAs, registerUser, startServer, type Account, type RunningServer } from './support/server.ts';
 import { scheduleShowtime } from './support/flows.ts';
@@ -41,7 +39,7 @@ describe.skipIf(!hasChromium)('checkout and tickets in the browser', () => {
   let browser: Browser;
   let admin: Account;
   let showtimeId: string;
-  const opened: OpenedPage[] = [];
+  const pages = signedInPages();
 
   const seatStates = async () =>
     (await apiAs(server.url).get<{ seats: SeatState[] }>(`/showtimes/${showtimeId}/seats`)).seats;
@@ -59,17 +57,13 @@ describe.skipIf(!hasChromium)('checkout and tickets in the browser', () => {
     }));
   });
   afterAll(async () => {
-    for (const o of opened) await o.close().catch(() => undefined);
+    await pages.closeAll();
     await browser?.close();
     await server?.stop();
   });
 
-  async function pageAs(account: Account, viewport?: { width: number; height: number }) {
-    const o = await openPage(browser, server.url, viewport);
-    opened.push(o);
-    await useAccount(o.page, account);
-    return o;
-  }
+  const pageAs = (account: Account, viewport?: { width: number; height: number }) =>
+    pages.open(browser, server.url, account, viewport);
 
   /** On the seat map: choose the seats, hold them, press Checkout; resolves on the hosted payment page. */
   async function holdAndCheckout(page: Page, seats: [string, number][]) {

@@ -101,10 +101,11 @@ describe.skipIf(!hasChromium)('the app under its content security policy, in Chr
       await page.locator('[data-seat-id]').first().waitFor();
       // A hold by someone else arrives over the socket (connect-src) and repaints the map.
       const other = await registerUser(server.url, { name: 'Olga Other' });
-      const map = await apiAs(server.url, other.token).get<{ seats: { id: string }[] }>(
+      const map = await apiAs(server.url, other.token).get<{ seats: { id: string; type?: string }[] }>(
         `/showtimes/${show.showtimeId}/seats`,
       );
-      const seatId = map.seats.at(-1)!.id;
+      // A seat sold on its own (the demo hall's back row is sofas, sold in pairs).
+      const seatId = map.seats.filter((s) => s.type === 'STANDARD').at(-1)!.id;
       await apiAs(server.url, other.token).post(`/showtimes/${show.showtimeId}/hold`, { seatIds: [seatId] });
       await expect
         .poll(() => page.locator(`[data-seat-id="${seatId}"]`).getAttribute('data-status'), {

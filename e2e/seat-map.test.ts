@@ -5,11 +5,9 @@ import {
   expectNoAxeViolations,
   hasChromium,
   launchBrowser,
-  openPage,
   reportSkippedWithoutChromium,
   screenshot,
-  useAccount,
-  type OpenedPage,
+  signedInPages,
 } from './support/browser.ts';
 import { registerUser, startServer, type Account, type RunningServer } from './support/server.ts';
 import { scheduleShowtime } from './support/flows.ts';
@@ -28,7 +26,7 @@ describe.skipIf(!hasChromium)('seat map in the browser', () => {
   let showtimeId: string;
   let alice: Account;
   let bob: Account;
-  const opened: OpenedPage[] = [];
+  const pages = signedInPages();
 
   beforeAll(async () => {
     [server, browser] = await Promise.all([startServer(), launchBrowser()]);
@@ -43,15 +41,13 @@ describe.skipIf(!hasChromium)('seat map in the browser', () => {
     ]);
   });
   afterAll(async () => {
-    for (const o of opened) await o.close().catch(() => undefined);
+    await pages.closeAll();
     await browser?.close();
     await server?.stop();
   });
 
   async function seatPage(account: Account, viewport?: { width: number; height: number }) {
-    const o = await openPage(browser, server.url, viewport);
-    opened.push(o);
-    await useAccount(o.page, account);
+    const o = await pages.open(browser, server.url, account, viewport);
     await o.page.goto(`/showtimes/${showtimeId}/seats`);
     await o.page.getByRole('heading', { name: 'Select Seats' }).waitFor();
     await seat(o.page, 'A', 1).waitFor();

@@ -1,6 +1,5 @@
 import { readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import type { Browser } from 'playwright-core';
@@ -27,7 +26,10 @@ reportSkippedWithoutChromium(
 
 // The browser build the package ships (its "exports" do not list it, so it is found beside the package's entry).
 const socketIoClient = readFileSync(
-  path.join(path.dirname(createRequire(import.meta.url).resolve('socket.io-client')), '../../dist/socket.io.min.js'),
+  path.join(
+    path.dirname(createRequire(import.meta.url).resolve('socket.io-client')),
+    '../../dist/socket.io.min.js',
+  ),
   'utf8',
 );
 

@@ -67,6 +67,30 @@ export async function openPage(
   return { context, page, pageErrors, close: () => context.close() };
 }
 
+/**
+ * The pages a test file opens, each in its own context signed in as someone (openPage, then useAccount);
+ * `closeAll()` in afterAll closes them.
+ */
+export function signedInPages() {
+  const opened: OpenedPage[] = [];
+  return {
+    async open(
+      browser: Browser,
+      baseURL: string,
+      account: Pick<Account, 'token' | 'user'>,
+      viewport?: { width: number; height: number },
+    ): Promise<OpenedPage> {
+      const o = await openPage(browser, baseURL, viewport);
+      opened.push(o);
+      await useAccount(o.page, account);
+      return o;
+    },
+    async closeAll() {
+      for (const o of opened.splice(0)) await o.close().catch(() => undefined);
+    },
+  };
+}
+
 /** Records what a page loads and logs (responses, failed requests, console messages) for a failure message. */
 export function recordTraffic(page: Page): () => string {
   const events: string[] = [];

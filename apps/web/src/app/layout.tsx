@@ -76,6 +76,11 @@ export function Layout() {
                         </NavLink>
                       </li>
                       <li>
+                        <NavLink to="/admin/halls" className={linkClass}>
+                          Halls
+                        </NavLink>
+                      </li>
+                      <li>
                         {/* A full page load: only the scanner's page may run its WebAssembly (CSP). */}
                         <NavLink to="/admin/scan" reloadDocument className={linkClass}>
                           Scan

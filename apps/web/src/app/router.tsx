@@ -74,6 +74,14 @@ const ShowtimeQrCodesScreen = lazyScreen(
   () => import('../features/admin-bookings/components/showtime-qr-codes-screen'),
   'ShowtimeQrCodesScreen',
 );
+const HallsScreen = lazyScreen(
+  () => import('../features/admin-halls/components/halls-screen'),
+  'HallsScreen',
+);
+const HallEditorScreen = lazyScreen(
+  () => import('../features/admin-halls/components/hall-editor-screen'),
+  'HallEditorScreen',
+);
 // The scanner (and its WebAssembly decoder) loads only on /admin/scan.
 const ScannerPage = lazyScreen(() => import('../features/scanner/components/scanner-page'), 'ScannerPage');
 
@@ -100,6 +108,9 @@ export function AppRoutes() {
           <Route path="/admin/showtimes" element={<ManageShowtimesScreen />} />
           <Route path="/admin/showtimes/:id/booked" element={<BookedSeatsScreen />} />
           <Route path="/admin/showtimes/:id/tickets" element={<ShowtimeQrCodesScreen />} />
+          <Route path="/admin/halls" element={<HallsScreen />} />
+          <Route path="/admin/halls/new" element={<HallEditorScreen />} />
+          <Route path="/admin/halls/:id" element={<HallEditorScreen />} />
           <Route
             path="/admin/scan"
             element={

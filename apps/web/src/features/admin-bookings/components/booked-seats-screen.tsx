@@ -1,5 +1,5 @@
 import { Link, useParams } from 'react-router';
-import { seatLabel } from '@cinema/contract/constants';
+import { seatWithType } from '../../../lib/seat-text';
 import { formatDateTime } from '../../../lib/format';
 import { useBookedSeats } from '../api/get-booked-seats';
 import { QueryStatus } from '../../../components/ui/query-status';
@@ -47,7 +47,7 @@ export function BookedSeatsScreen() {
               {booked.data.map((b) => (
                 <tr key={b.bookingId} className="border-b border-line/60 last:border-0">
                   <th scope="row" className="px-4 py-3 font-semibold whitespace-nowrap text-gold">
-                    {seatLabel(b.seat)}
+                    {seatWithType(b.seat)}
                   </th>
                   <td className="px-4 py-3">{b.user.name}</td>
                   <td className="px-4 py-3 break-all">{b.user.email}</td>

@@ -1,6 +1,6 @@
 import { Link, useParams } from 'react-router';
 import { QrCode } from '../../../components/ui/qr-code';
-import { seatLabel } from '@cinema/contract/constants';
+import { seatWithType } from '../../../lib/seat-text';
 import { formatDateTime } from '../../../lib/format';
 import { useShowtimeTickets } from '../api/get-showtime-tickets';
 import './print-sheet.css';
@@ -40,8 +40,8 @@ export function ShowtimeQrCodesScreen() {
               className="ticket-card card flex flex-col items-center gap-2 text-center"
               data-booking-id={t.bookingId}
             >
-              <QrCode value={t.bookingId} size={160} label={`QR code for ${seatLabel(t.seat)}`} />
-              <h2 className="text-lg font-bold text-white">{seatLabel(t.seat)}</h2>
+              <QrCode value={t.bookingId} size={160} label={`QR code for ${seatWithType(t.seat)}`} />
+              <h2 className="text-lg font-bold text-white">{seatWithType(t.seat)}</h2>
               <p className="text-sm text-slate-200">
                 {t.movie} · <time dateTime={t.startsAt}>{formatDateTime(t.startsAt)}</time> · {t.auditorium}
               </p>

@@ -1,9 +1,9 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import type { Auditorium } from '@cinema/contract';
+import type { Hall } from '@cinema/contract';
 import { api } from '../../../lib/api-client';
 
 /** GET /api/admin/rooms: the halls. */
-export const getHalls = (signal?: AbortSignal) => api<Auditorium[]>('/admin/rooms', { signal });
+export const getHalls = (signal?: AbortSignal) => api<Hall[]>('/admin/rooms', { signal });
 
 export const hallsQueryOptions = () =>
   queryOptions({

@@ -2,6 +2,7 @@ import { MAX_POSTER_BYTES } from '@cinema/contract/constants';
 import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import { errorText } from '../../../lib/api-client';
 import { useCreateMovie } from '../api/create-movie';
+import { FormMessages } from '../../../components/ui/form-messages';
 
 const empty = { title: '', description: '', durationMinutes: '', rating: '' };
 
@@ -120,16 +121,7 @@ export function AddMovieForm() {
           />
         )}
       </div>
-      {error && (
-        <p className="error" role="alert">
-          {error}
-        </p>
-      )}
-      {notice && (
-        <p className="notice" role="status">
-          {notice}
-        </p>
-      )}
+      <FormMessages error={error} notice={notice} />
       <button type="submit" className="btn-primary" disabled={create.isPending || !fields.title.trim()}>
         {create.isPending ? 'Saving…' : 'Add movie'}
       </button>

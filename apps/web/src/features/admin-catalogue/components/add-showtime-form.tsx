@@ -6,6 +6,7 @@ import { useCreateShowtime } from '../api/create-showtime';
 import { useAdminMovies } from '../api/get-admin-movies';
 import { useHalls } from '../api/get-halls';
 import { localDateTimeToUtcIso, priceCentsFromDollars, utcIsoToLocalDateTime } from '../lib/showtime-input';
+import { FormMessages } from '../../../components/ui/form-messages';
 
 /** The server names the clashing showtime in UTC; say it in the viewer's own time instead. */
 function showtimeError(err: unknown): string {
@@ -97,7 +98,7 @@ export function AddShowtimeForm() {
             <option value="">Choose a hall</option>
             {halls.data?.map((h) => (
               <option key={h.id} value={h.id}>
-                {h.name} ({h.rows * h.cols} seats)
+                {h.name} ({h.seatCount ?? h.rows * h.cols} seats)
               </option>
             ))}
           </select>
@@ -129,16 +130,7 @@ export function AddShowtimeForm() {
           />
         </label>
       </div>
-      {error && (
-        <p className="error" role="alert">
-          {error}
-        </p>
-      )}
-      {notice && (
-        <p className="notice" role="status">
-          {notice}
-        </p>
-      )}
+      <FormMessages error={error} notice={notice} />
       <button
         type="submit"
         className="btn-primary"

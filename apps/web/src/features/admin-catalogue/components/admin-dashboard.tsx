@@ -4,7 +4,7 @@ import { AddShowtimeForm } from './add-showtime-form';
 import { AdminMovieList } from './admin-movie-list';
 import { AdminShowtimeList } from './admin-showtime-list';
 
-/** /admin: add and delete movies and showtimes; links to the showtime overview and the door scanner. */
+/** /admin: add and delete movies and showtimes; links to the showtime overview, the halls' layouts and the door scanner. */
 export function AdminDashboard() {
   return (
     <section>
@@ -13,6 +13,9 @@ export function AdminDashboard() {
         <nav aria-label="Admin tools" className="flex flex-wrap gap-2">
           <Link to="/admin/showtimes" className="btn-secondary">
             Manage showtimes
+          </Link>
+          <Link to="/admin/halls" className="btn-secondary">
+            Halls and layouts
           </Link>
           <Link to="/admin/scan" className="btn-secondary">
             Scan tickets

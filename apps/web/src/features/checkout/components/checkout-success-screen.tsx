@@ -3,6 +3,7 @@ import { Link, useLocation, useSearchParams } from 'react-router';
 import type { LookupResponse, Ticket } from '@cinema/contract';
 import { ApiError, errorText } from '../../../lib/api-client';
 import { seatLabel } from '@cinema/contract/constants';
+import { seatWithType } from '../../../lib/seat-text';
 import { formatDateTime } from '../../../lib/format';
 import { useCheckoutLookup } from '../api/lookup-checkout';
 
@@ -48,7 +49,7 @@ function TicketList({ tickets }: { tickets: Ticket[] }) {
               <time dateTime={t.startsAt}>{formatDateTime(t.startsAt)}</time> · {t.auditorium}
             </p>
           </div>
-          <p className="font-semibold text-gold">{seatLabel(t.seat)}</p>
+          <p className="font-semibold text-gold">{seatWithType(t.seat)}</p>
         </li>
       ))}
     </ul>

@@ -1,7 +1,7 @@
 import { useCallback, useRef, useState, type FormEvent } from 'react';
 import type { ScanResponse } from '@cinema/contract';
 import { errorText } from '../../../lib/api-client';
-import { seatLabel } from '@cinema/contract/constants';
+import { seatWithType } from '../../../lib/seat-text';
 import { formatDateTime } from '../../../lib/format';
 import { scanTicket } from '../api/scan-ticket';
 import { useCameraCodes } from './use-camera-codes';
@@ -115,7 +115,7 @@ export function ScannerPage() {
                 {result.ticket.movie} — {formatDateTime(result.ticket.startsAt)}
               </p>
               <p>
-                {seatLabel(result.ticket.seat)} · {result.ticket.auditorium}
+                {seatWithType(result.ticket.seat)} · {result.ticket.auditorium}
               </p>
             </div>
           )}

@@ -3,8 +3,8 @@ import userEvent from '@testing-library/user-event';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { MemoryRouter, Route, Routes } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { SeatMap, SeatMapSeat, SeatsUpdate } from '@cinema/contract';
-import { api } from '../../../lib/api-client';
+import type { SeatMap, SeatMapSeat, SeatsUpdate, SeatType } from '@cinema/contract';
+import { api, ApiError } from '../../../lib/api-client';
 import { SeatMapScreen } from './seat-map-screen';
 
 // The two edges of the seat map: the HTTP client (every call goes through `api`) and the Socket.IO connection.
@@ -54,7 +54,10 @@ const seat = (row: number, number: number, status: SeatMapSeat['status'] = 'AVAI
 
 /** What the server holds: the seats of a 2 × 4 hall, row A second seat held by someone, row B first one sold. */
 let seats: SeatMapSeat[];
+/** The hall's grid and rules, when the test's hall has a layout (an older server sent neither). */
+let layout: Pick<SeatMap, 'layout' | 'rules'> = {};
 const seatMap = (): SeatMap => ({
+  ...layout,
   showtime: {
     id: SHOWTIME,
     startsAt: '2030-05-01T19:30:00.000Z',
@@ -78,6 +81,7 @@ beforeEach(() => {
     seat(2, 2),
     seat(2, 3),
   ];
+  layout = {};
   vi.mocked(api).mockReset();
   vi.mocked(api).mockImplementation(async (path: string) => {
     if (path === `/showtimes/${SHOWTIME}/seats`) return seatMap();
@@ -265,5 +269,292 @@ describe('the seat map', () => {
     expect(screen.getByRole('button', { name: 'Checkout' })).toBeEnabled();
     expect(screen.getByRole('button', { name: 'Cancel holds' })).toBeEnabled();
     expect(screen.getByText('1 held · $12.00')).toBeInTheDocument();
+  });
+});
+
+/**
+ * A hall drawn as text, a character a cell: `s` standard, `p` premium, `w` wheelchair space, `c` companion seat,
+ * `=` sofa seat (two in a row make a sofa), `x` blocked, `h` held by someone, `.` a gap. Rows are labelled J, K, L…
+ * so that a label computed from the row's number would show.
+ */
+function drawHall(rows: string[], rules: NonNullable<SeatMap['rules']> = { singleSeatGap: 'warn' }) {
+  const labels = rows.map((_, r) => String.fromCharCode(74 + r));
+  seats = rows.flatMap((cells, r) => {
+    let number = 0;
+    let sofas = 0;
+    return [...cells].flatMap((ch, col): SeatMapSeat[] => {
+      if (ch === '.') return [];
+      number++;
+      const types: Record<string, SeatType> = { p: 'PREMIUM', w: 'WHEELCHAIR', c: 'COMPANION', '=': 'SOFA' };
+      const type = types[ch] ?? 'STANDARD';
+      const status = ch === 'x' ? 'BLOCKED' : ch === 'h' ? 'HELD' : 'AVAILABLE';
+      const pairId = type === 'SOFA' ? `${labels[r]}${Math.floor(sofas++ / 2) + 1}` : undefined;
+      return [
+        {
+          id: `${labels[r]}${number}`,
+          row: r + 1,
+          number,
+          status,
+          type,
+          col,
+          rowLabel: labels[r]!,
+          ...(pairId && { pairId }),
+        },
+      ];
+    });
+  });
+  layout = {
+    layout: { cols: Math.max(...rows.map((r) => r.length)), rows: labels.map((label) => ({ label })) },
+    rules,
+  };
+}
+
+/** Answers the seat-map reads, and records and answers every other call with `answer`. */
+function serve(answer: (path: string, body: unknown) => unknown) {
+  vi.mocked(api).mockImplementation(async (path: string, options) => {
+    if (path === `/showtimes/${SHOWTIME}/seats`) return seatMap();
+    return answer(path, options?.body);
+  });
+}
+
+const selectedSeats = () =>
+  [...document.querySelectorAll('[data-status="SELECTED"]')].map((el) => el.getAttribute('data-seat-id'));
+
+describe('a hall with a real layout', () => {
+  it('draws aisles as space, names seat types, labels rows from the layout and shows only the types it has', async () => {
+    drawHall(['ss.wcss', '==.sxss', 'ss.ssss']);
+    await openSeatMap();
+    expect(screen.getByRole('group', { name: 'Row J' })).toBeInTheDocument();
+    expect(screen.queryByRole('group', { name: 'Row A' })).not.toBeInTheDocument();
+    // A standard seat reads as before; any other type says what it is.
+    expect(seatButton(/^Row J, seat 1, available$/)).toHaveAttribute('data-type', 'STANDARD');
+    const space = seatButton(/^Row J, seat 3, wheelchair space, available$/);
+    // Past the aisle: the grid's fourth column (its row label takes the first).
+    expect(space).toHaveAttribute('data-col', '3');
+    expect(space.style.gridColumnStart).toBe('5');
+    expect(seatButton(/^Row J, seat 4, companion seat, available$/)).toBeInTheDocument();
+    expect(seatButton(/^Row K, seat 1, sofa seat, available$/)).toBeInTheDocument();
+    const types = within(screen.getByRole('list', { name: 'Seat types' }));
+    expect(types.getAllByRole('listitem').map((li) => li.textContent)).toEqual([
+      'Sofa for two, sold whole',
+      'Wheelchair space',
+      'Companion seat, with a wheelchair space',
+    ]);
+    expect(
+      within(screen.getByRole('list', { name: 'Legend' })).getByText('Not for sale online'),
+    ).toBeInTheDocument();
+  });
+
+  it('shows no type legend for a hall of standard seats', async () => {
+    drawHall(['ssss']);
+    await openSeatMap();
+    expect(screen.queryByRole('list', { name: 'Seat types' })).not.toBeInTheDocument();
+    expect(
+      within(screen.getByRole('list', { name: 'Legend' })).queryByText('Not for sale online'),
+    ).toBeNull();
+  });
+
+  it('shows a blocked seat as not for sale, and says so when it is clicked', async () => {
+    const user = userEvent.setup();
+    drawHall(['ss.wcss', '==.sxss']);
+    await openSeatMap();
+    const blocked = seatButton(/^Row K, seat 4, not for sale$/);
+    expect(blocked).toHaveAttribute('data-status', 'BLOCKED');
+    expect(blocked).toHaveAttribute('aria-disabled', 'true');
+    await user.click(blocked);
+    expect(notice()).toHaveTextContent('Seat not for sale online');
+    expect(blocked).toHaveAttribute('data-status', 'BLOCKED');
+    expect(counter('Available')).toBe('11');
+    expect(counter('Held')).toBe('0');
+  });
+
+  it('chooses and lets go of a sofa as a pair', async () => {
+    const user = userEvent.setup();
+    drawHall(['ss.wcss', '==.sxss']);
+    await openSeatMap();
+    await user.click(seatButton(/^Row K, seat 2, sofa seat, available$/));
+    expect(selectedSeats()).toEqual(['K1', 'K2']);
+    expect(screen.getByText('2 selected · $24.00')).toBeInTheDocument();
+    await user.click(seatButton(/^Row K, seat 1, sofa seat, selected$/));
+    expect(selectedSeats()).toEqual([]);
+    expect(holdButton()).toBeDisabled();
+  });
+
+  it('will not sell half a sofa whose other half is taken', async () => {
+    const user = userEvent.setup();
+    drawHall(['=h.sss']);
+    seats[0]!.pairId = seats[1]!.pairId = 'J1';
+    seats[1]!.type = 'SOFA';
+    await openSeatMap();
+    await user.click(seatButton(/^Row J, seat 1, sofa seat, available$/));
+    expect(notice()).toHaveTextContent('This sofa is sold whole, and its other seat is taken');
+    expect(selectedSeats()).toEqual([]);
+  });
+
+  it('explains that a companion seat needs its wheelchair space, and holds only with it', async () => {
+    const user = userEvent.setup();
+    drawHall(['ss.wcss']);
+    await openSeatMap();
+    await user.click(seatButton(/^Row J, seat 4, companion seat, available$/));
+    const advice = await screen.findByText(/Row J, seat 4 is a companion seat/);
+    expect(advice).toHaveTextContent('Choose the wheelchair space too.');
+    expect(holdButton()).toBeDisabled();
+    expect(holdButton()).toHaveAccessibleDescription(
+      /companion seat is sold together with the wheelchair space/,
+    );
+    await user.click(seatButton(/^Row J, seat 3, wheelchair space, available$/));
+    expect(screen.queryByText(/is a companion seat/)).not.toBeInTheDocument();
+    expect(holdButton()).toBeEnabled();
+  });
+
+  it('keeps a seat where it is, and what it is, when a seats_update changes its status', async () => {
+    drawHall(['ss.wcss']);
+    await openSeatMap();
+    await waitFor(() => expect(socket.sent).toContainEqual(['join_showtime', SHOWTIME]));
+    seats = seats.map((s) => (s.id === 'J3' ? { ...s, status: 'HELD' } : s));
+    act(() =>
+      socket.receive('seats_update', { showtimeId: SHOWTIME, seats: [{ id: 'J3', status: 'HELD' }] }),
+    );
+    // At once, from the update alone (the map is read again after it).
+    const space = seatButton(/^Row J, seat 3, wheelchair space, held$/);
+    expect(space).toHaveAttribute('data-col', '3');
+    expect(space).toHaveAttribute('aria-disabled', 'true');
+    await waitFor(() => expect(seatMapReads()).toHaveLength(2));
+  });
+
+  it('moves by arrow keys across aisles, keeping the column up and down', async () => {
+    const user = userEvent.setup();
+    drawHall(['ss.wcss', '==.sxss', '.......', 'sss.sss']);
+    await openSeatMap();
+    const focused = () => document.activeElement?.getAttribute('aria-label');
+    act(() => seatButton(/^Row J, seat 2, available$/).focus());
+    await user.keyboard('{ArrowRight}');
+    expect(focused()).toBe('Row J, seat 3, wheelchair space, available');
+    await user.keyboard('{ArrowDown}');
+    expect(focused()).toBe('Row K, seat 3, available');
+    // Row L is a cross aisle: down goes on to row M, to the seat nearest column 3 (the left of two as near).
+    await user.keyboard('{ArrowDown}');
+    expect(focused()).toBe('Row M, seat 3, available');
+    await user.keyboard('{ArrowRight}');
+    expect(focused()).toBe('Row M, seat 4, available');
+    await user.keyboard('{ArrowUp}{ArrowUp}');
+    expect(focused()).toBe('Row J, seat 4, companion seat, available');
+    await user.keyboard('{End}{Home}');
+    expect(focused()).toBe('Row J, seat 1, available');
+  });
+});
+
+describe('single-seat gaps', () => {
+  it('warns: names the seat left alone, offers the nearest choice that leaves none, and still holds', async () => {
+    const user = userEvent.setup();
+    drawHall(['ss.ssss']);
+    await openSeatMap();
+    await user.click(seatButton(/^Row J, seat 4, available$/));
+    expect(await screen.findByText(/would leave Row J, seat 3 alone/)).toBeInTheDocument();
+    expect(holdButton()).toBeEnabled();
+    await user.click(screen.getByRole('button', { name: 'Take Row J, seat 3 instead' }));
+    expect(selectedSeats()).toEqual(['J3']);
+    expect(screen.queryByText(/alone/)).not.toBeInTheDocument();
+  });
+
+  it('enforce: explains it before Hold seats, which stays disabled until the choice leaves nobody alone', async () => {
+    const user = userEvent.setup();
+    drawHall(['ss.ssss'], { singleSeatGap: 'enforce' });
+    await openSeatMap();
+    await user.click(seatButton(/^Row J, seat 4, available$/));
+    await user.click(seatButton(/^Row J, seat 5, available$/));
+    expect(
+      await screen.findByText(/this cinema does not sell a single seat between others/),
+    ).toHaveTextContent('This choice would leave Row J, seats 3 and 6 alone');
+    expect(holdButton()).toBeDisabled();
+    expect(holdButton()).toHaveAccessibleDescription(/would leave Row J, seats 3 and 6 alone/);
+    await user.click(screen.getByRole('button', { name: 'Take Row J, seats 3 and 4 instead' }));
+    expect(selectedSeats()).toEqual(['J3', 'J4']);
+    expect(holdButton()).toBeEnabled();
+  });
+
+  it('off: says nothing', async () => {
+    const user = userEvent.setup();
+    drawHall(['ss.ssss'], { singleSeatGap: 'off' });
+    await openSeatMap();
+    await user.click(seatButton(/^Row J, seat 4, available$/));
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(screen.queryByText(/alone/)).not.toBeInTheDocument();
+    expect(holdButton()).toBeEnabled();
+  });
+
+  it('offers the choice the server names when it refuses a hold that leaves a seat alone', async () => {
+    const user = userEvent.setup();
+    drawHall(['ss.ssss'], { singleSeatGap: 'off' });
+    serve((path) => {
+      if (path !== `/showtimes/${SHOWTIME}/hold`) throw new Error(`unexpected call: ${path}`);
+      const body = {
+        error: 'This choice would leave Row J, Seat 3 alone.',
+        code: 'single_seat_gap',
+        seatIds: ['J3'],
+      };
+      throw new ApiError(body.error, 409, body.code, { ...body, alternative: ['J3'] });
+    });
+    await openSeatMap();
+    await user.click(seatButton(/^Row J, seat 4, available$/));
+    await user.click(holdButton());
+    expect(await screen.findByRole('alert')).toHaveTextContent(
+      'This choice would leave Row J, Seat 3 alone.',
+    );
+    // The seats stay chosen (nobody took them); the server's choice is one click away.
+    expect(selectedSeats()).toEqual(['J4']);
+    await user.click(screen.getByRole('button', { name: 'Take Row J, seat 3 instead' }));
+    expect(selectedSeats()).toEqual(['J3']);
+    expect(screen.queryByRole('alert')).not.toBeInTheDocument();
+  });
+});
+
+describe('Find me N seats', () => {
+  it('asks the server for the best seats together and selects them; the customer still holds them', async () => {
+    const user = userEvent.setup();
+    drawHall(['ss.wcss', 'ssssss']);
+    serve((path, body) => {
+      expect(path).toBe(`/showtimes/${SHOWTIME}/best-available`);
+      expect(body).toEqual({ count: 3 });
+      return { seatIds: ['K2', 'K3', 'K4'] };
+    });
+    await openSeatMap();
+    const count = screen.getByRole('spinbutton', { name: 'Seats together' });
+    await user.clear(count);
+    await user.type(count, '3');
+    await user.click(screen.getByRole('button', { name: 'Find me 3 seats' }));
+    await waitFor(() => expect(selectedSeats()).toEqual(['K2', 'K3', 'K4']));
+    expect(notice()).toHaveTextContent('Found Row K, seats 2, 3 and 4');
+    expect(holdButton()).toBeEnabled();
+  });
+
+  it('asks for a wheelchair space when the box is ticked', async () => {
+    const user = userEvent.setup();
+    drawHall(['ss.wcss']);
+    serve((_path, body) => {
+      expect(body).toEqual({ count: 2, type: 'WHEELCHAIR' });
+      return { seatIds: ['J3', 'J4'] };
+    });
+    await openSeatMap();
+    await user.click(screen.getByRole('checkbox', { name: 'With a wheelchair space' }));
+    await user.click(screen.getByRole('button', { name: 'Find me 2 seats' }));
+    await waitFor(() => expect(selectedSeats()).toEqual(['J3', 'J4']));
+  });
+
+  it('says so plainly when there are not that many seats together', async () => {
+    const user = userEvent.setup();
+    drawHall(['ss.ss']);
+    serve(() => {
+      throw new ApiError('There are not 4 seats left for this showtime', 409, 'no_seats_together', {});
+    });
+    await openSeatMap();
+    const count = screen.getByRole('spinbutton', { name: 'Seats together' });
+    await user.clear(count);
+    await user.type(count, '4');
+    await user.click(screen.getByRole('button', { name: 'Find me 4 seats' }));
+    expect(await screen.findByRole('alert')).toHaveTextContent(
+      'There are no 4 seats together left for this showtime. Try fewer, or choose seats on the map.',
+    );
+    expect(selectedSeats()).toEqual([]);
   });
 });

@@ -1,20 +1,25 @@
-import { useCallback, useMemo, useState } from 'react';
+import { useCallback, useEffect, useMemo, useState } from 'react';
 import { Link, useParams } from 'react-router';
 import { useQueryClient } from '@tanstack/react-query';
-import type { SeatMap, SeatsUpdate } from '@cinema/contract';
+import type { HoldError, SeatMap, SeatsUpdate } from '@cinema/contract';
 import { formatMoney, MAX_LIVE_HOLDS_PER_SHOWTIME } from '@cinema/contract/constants';
+import { SeatGrid } from '../../../components/seat-map/seat-grid';
+import { SeatLegend } from '../../../components/seat-map/seat-legend';
+import { ScreenBar } from '../../../components/seat-map/screen-bar';
+import { sofaPartner, type SeatCell } from '../../../components/seat-map/seat-view';
 import { ApiError, errorText } from '../../../lib/api-client';
 import { formatDateTime, formatTime } from '../../../lib/format';
+import { seatsInWords } from '../../../lib/seat-text';
 import { seatMapQueryKey, useSeatMap } from '../api/get-seat-map';
 import { useHoldSeats } from '../api/hold-seats';
 import { useCancelHolds } from '../api/cancel-holds';
 import { useStartCheckout } from '../api/start-checkout';
 import { useNotice } from '../hooks/use-notice';
 import { useSeatUpdates } from '../hooks/use-seat-updates';
+import { hallGrid, seatCells } from '../lib/seat-cells';
+import { FindSeatsForm } from './find-seats-form';
 import { HoldCountdown } from './hold-countdown';
-import { SeatGrid } from './seat-grid';
-import { SeatCounters, SeatLegend } from './seat-legend';
-import { seatView, type SeatCell } from './seat-view';
+import { SeatCounters } from './seat-counters';
 
 /** A hold this page just made, used until a seat map read after it arrives (that one knows it too). */
 interface RecentHold {
@@ -40,7 +45,27 @@ function myHolds(map: SeatMap | undefined, dataUpdatedAt: number, recent: Recent
   return { bookingIds: [...bookingIds], seatIds, expiresAt };
 }
 
-/** Select Seats: the live seat map of one showtime, with Hold seats, Checkout and Cancel holds. */
+/** The selection rules and their advice, loaded once `wanted` (the first seat chosen); null until then. */
+function useSelectionRules(wanted: boolean) {
+  const [rules, setRules] = useState<typeof import('./selection-advice') | null>(null);
+  useEffect(() => {
+    if (!wanted || rules) return;
+    let current = true;
+    void import('./selection-advice').then((loaded) => current && setRules(loaded));
+    return () => {
+      current = false;
+    };
+  }, [wanted, rules]);
+  return rules;
+}
+
+/** Hold refusals whose seats someone else has (or that are not for sale): they cannot stay selected. */
+const GONE_CODES = new Set([undefined, 'seat_unavailable', 'seat_blocked', 'bad_request']);
+
+/**
+ * Select Seats: the live seat map of one showtime, with "Find me N seats", advice on the selection (a companion seat
+ * without its wheelchair space, a seat left alone), Hold seats, Checkout and Cancel holds.
+ */
 export function SeatMapScreen() {
   const { id: showtimeId = '' } = useParams();
   const queryClient = useQueryClient();
@@ -52,6 +77,8 @@ export function SeatMapScreen() {
   const [recent, setRecent] = useState<RecentHold | null>(null);
   const [notice, showNotice] = useNotice();
   const [error, setError] = useState<string | null>(null);
+  /** The nearest choice leaving nobody alone, from a hold the server refused with single_seat_gap. */
+  const [refusedGap, setRefusedGap] = useState<string[] | null>(null);
 
   const map = seatMap.data;
   const holds = useMemo(
@@ -71,14 +98,9 @@ export function SeatMapScreen() {
   }, []);
   useSeatUpdates(showtimeId, onUpdate);
 
+  const grid = useMemo(() => (map ? hallGrid(map) : { rows: [], cols: 1 }), [map]);
   const cells: SeatCell[] = useMemo(
-    () =>
-      (map?.seats ?? []).map((s) => ({
-        id: s.id,
-        row: s.row,
-        number: s.number,
-        view: seatView(s, selected, holds.seatIds),
-      })),
+    () => (map ? seatCells(map, selected, holds.seatIds) : []),
     [map, selected, holds.seatIds],
   );
   const counts = useMemo(() => {
@@ -87,11 +109,27 @@ export function SeatMapScreen() {
       if (s.view === 'AVAILABLE') c.available++;
       else if (s.view === 'SELECTED') c.selected++;
       else if (s.view === 'CONFIRMED') c.sold++;
-      else c.held++;
+      else if (s.view !== 'BLOCKED') c.held++;
     }
     return c;
   }, [cells]);
   const selectedIds = cells.filter((s) => s.view === 'SELECTED').map((s) => s.id);
+
+  // The selection rules, as the server applies them (the same functions): advice before Hold seats.
+  const gapRule = map?.rules?.singleSeatGap ?? 'warn';
+  const selectionKey = selectedIds.join(' ');
+  const rules = useSelectionRules(selectionKey !== '');
+  const verdict = useMemo(
+    () =>
+      rules && selectionKey ? rules.judgeSelection(grid, cells, selectionKey.split(' '), gapRule) : null,
+    [rules, selectionKey, grid, cells, gapRule],
+  );
+  const refusedAlternative = useMemo(() => {
+    const ids = new Set(refusedGap ?? []);
+    return cells.filter((c) => ids.has(c.id));
+  }, [cells, refusedGap]);
+  // A companion seat needs its wheelchair space in the same hold; under `enforce` no seat may be left alone.
+  const holdRefused = Boolean(verdict && (verdict.companions.length > 0 || verdict.gap?.refused));
   const hasHold = holds.bookingIds.length > 0;
 
   const onExpire = useCallback(() => {
@@ -99,8 +137,17 @@ export function SeatMapScreen() {
     void queryClient.invalidateQueries({ queryKey: seatMapQueryKey(showtimeId) });
   }, [queryClient, showtimeId]);
 
+  const choose = (seatIds: string[]) => {
+    setError(null);
+    setRefusedGap(null);
+    setSelected(new Set(seatIds));
+  };
+
   const pressSeat = (seat: SeatCell) => {
     setError(null);
+    // A sofa is sold whole: its two seats are chosen and let go together.
+    const partner = seat.type === 'SOFA' ? sofaPartner(cells, seat) : undefined;
+    const pair = [seat.id, ...(partner ? [partner.id] : [])];
     switch (seat.view) {
       case 'CONFIRMED':
         return showNotice('Seat already sold');
@@ -108,17 +155,18 @@ export function SeatMapScreen() {
         return showNotice('Seat temporarily held');
       case 'MINE':
         return showNotice('Seat temporarily held (by you)');
+      case 'BLOCKED':
+        return showNotice('Seat not for sale online');
       case 'SELECTED':
-        return setSelected((current) => {
-          const next = new Set(current);
-          next.delete(seat.id);
-          return next;
-        });
+        return setSelected((current) => new Set([...current].filter((id) => !pair.includes(id))));
       case 'AVAILABLE':
-        if (selectedIds.length + holds.seatIds.size >= MAX_LIVE_HOLDS_PER_SHOWTIME) {
+        if (seat.type === 'SOFA' && partner?.view !== 'AVAILABLE') {
+          return showNotice('This sofa is sold whole, and its other seat is taken');
+        }
+        if (selectedIds.length + holds.seatIds.size + pair.length > MAX_LIVE_HOLDS_PER_SHOWTIME) {
           return showNotice(`You can hold at most ${MAX_LIVE_HOLDS_PER_SHOWTIME} seats`);
         }
-        return setSelected((current) => new Set(current).add(seat.id));
+        return setSelected((current) => new Set([...current, ...pair]));
     }
   };
 
@@ -133,14 +181,18 @@ export function SeatMapScreen() {
           at: Date.now(),
         });
         setSelected(new Set());
+        setRefusedGap(null);
         showNotice(res.expiresAt ? `Seats held until ${formatTime(res.expiresAt)}` : 'Seats held');
       },
       onError: (err) => {
         setError(errorText(err, 'Hold failed'));
-        // Seats named in a 409 were taken by someone else: they cannot stay selected.
-        const body = err instanceof ApiError ? (err.body as { seatIds?: unknown } | undefined) : undefined;
-        if (Array.isArray(body?.seatIds)) {
-          const gone = new Set(body.seatIds as string[]);
+        const body = err instanceof ApiError ? (err.body as Partial<HoldError> | undefined) : undefined;
+        if (err instanceof ApiError && err.code === 'single_seat_gap' && Array.isArray(body?.alternative)) {
+          setRefusedGap(body.alternative);
+        }
+        // Seats someone else took (or that are not for sale) cannot stay selected.
+        if (err instanceof ApiError && GONE_CODES.has(err.code) && Array.isArray(body?.seatIds)) {
+          const gone = new Set(body.seatIds);
           setSelected((current) => new Set([...current].filter((id) => !gone.has(id))));
         }
       },
@@ -208,18 +260,28 @@ export function SeatMapScreen() {
 
       <SeatCounters counts={counts} />
 
+      <div className="card">
+        <FindSeatsForm
+          showtimeId={showtimeId}
+          onFound={(seatIds) => {
+            choose(seatIds);
+            const byId = new Map(cells.map((c) => [c.id, c]));
+            showNotice(`Found ${seatsInWords(seatIds.flatMap((id) => byId.get(id) ?? []))}`);
+          }}
+        />
+      </div>
+
       <div className="card flex flex-col gap-6">
-        <div aria-hidden className="mx-auto w-full max-w-xl">
-          <div className="h-2 rounded-t-full bg-gradient-to-b from-slate-200 to-slate-500 shadow-[0_8px_24px_rgba(226,232,240,0.25)]" />
-          <p className="mt-1 text-center text-xs uppercase tracking-[0.3em] text-muted">Screen</p>
-        </div>
-        <p className="sr-only">The screen is at the front, before row A.</p>
+        <ScreenBar firstRow={grid.rows[0]?.label} />
         {cells.length === 0 ? (
           <p className="muted text-center">This hall has no seats.</p>
         ) : (
-          <SeatGrid seats={cells} onPress={pressSeat} />
+          <SeatGrid rows={grid.rows} cols={grid.cols} seats={cells} onPress={pressSeat} />
         )}
-        <SeatLegend />
+        <SeatLegend
+          types={new Set(cells.map((c) => c.type))}
+          blocked={cells.some((c) => c.view === 'BLOCKED')}
+        />
       </div>
 
       <div className="card flex flex-col gap-4">
@@ -248,8 +310,10 @@ export function SeatMapScreen() {
             <button
               type="button"
               className="btn-primary"
-              disabled={selectedIds.length === 0 || busy}
-              aria-describedby={selectedIds.length === 0 ? 'hold-hint' : undefined}
+              disabled={selectedIds.length === 0 || holdRefused || busy}
+              aria-describedby={
+                selectedIds.length === 0 ? 'hold-hint' : holdRefused ? 'selection-advice' : undefined
+              }
               onClick={holdSelected}
             >
               {hold.isPending ? 'Holding…' : 'Hold seats'}
@@ -288,6 +352,13 @@ export function SeatMapScreen() {
             )}
           </div>
         </div>
+        {/* After the buttons: Tab goes from the seats to Hold seats first. */}
+        {rules && verdict && (
+          <rules.SelectionAdvice id="selection-advice" verdict={verdict} onChoose={choose} />
+        )}
+        {rules && error && refusedAlternative.length > 0 && (
+          <rules.TakeInstead seats={refusedAlternative} onChoose={choose} />
+        )}
       </div>
     </section>
   );

@@ -12,7 +12,9 @@ function patchSeatMap(map: SeatMap, update: SeatsUpdate): SeatMap {
     seats: map.seats.map((seat) => {
       const status = changed.get(seat.id);
       if (!status || status === seat.status) return seat;
-      return { id: seat.id, row: seat.row, number: seat.number, status };
+      // Whose hold it is now, only a read says.
+      const { heldByMe: _mine, bookingId: _booking, expiresAt: _expires, ...place } = seat;
+      return { ...place, status };
     }),
   };
 }

@@ -1,11 +1,11 @@
 import type { Ticket } from '@cinema/contract';
 import { QrCode } from '../../../components/ui/qr-code';
-import { seatLabel } from '@cinema/contract/constants';
+import { seatWithType } from '../../../lib/seat-text';
 import { formatDateTime } from '../../../lib/format';
 
 /** One ticket: the QR code of its booking id (what the door scans) beside what and where. */
 export function TicketCard({ ticket }: { ticket: Ticket }) {
-  const seat = seatLabel(ticket.seat);
+  const seat = seatWithType(ticket.seat);
   return (
     <li className="card flex gap-4" data-booking-id={ticket.bookingId}>
       <QrCode value={ticket.bookingId} size={120} label={`QR code for ${ticket.movie.title}, ${seat}`} />

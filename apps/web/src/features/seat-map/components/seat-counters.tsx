@@ -1,30 +1,3 @@
-import { seatClasses } from './seat-grid';
-import type { SeatView } from './seat-view';
-
-const entries: [SeatView, string][] = [
-  ['AVAILABLE', 'Available'],
-  ['SELECTED', 'Selected'],
-  ['MINE', 'Held by you'],
-  ['HELD', 'Held'],
-  ['CONFIRMED', 'Sold'],
-];
-
-export function SeatLegend() {
-  return (
-    <ul aria-label="Legend" className="flex flex-wrap justify-center gap-x-5 gap-y-2 text-sm text-slate-300">
-      {entries.map(([view, label]) => (
-        <li key={view} className="flex items-center gap-2">
-          <span
-            aria-hidden
-            className={`inline-block h-4 w-4 rounded-t-md rounded-b-sm border ${seatClasses[view]}`}
-          />
-          {label}
-        </li>
-      ))}
-    </ul>
-  );
-}
-
 export function SeatCounters({
   counts,
 }: {

@@ -1,0 +1,87 @@
+import { useId, useState, type FormEvent } from 'react';
+import { MAX_SEATS_PER_HOLD } from '@cinema/contract/constants';
+import { ApiError, errorText } from '../../../lib/api-client';
+import { useFindBestSeats } from '../api/find-best-seats';
+
+function notFoundText(count: number, wheelchair: boolean): string {
+  if (count === 1) return `There is no ${wheelchair ? 'wheelchair space' : 'seat'} left for this showtime.`;
+  return `There are no ${count} seats together${wheelchair ? ' with a wheelchair space' : ''} left for this showtime. Try fewer, or choose seats on the map.`;
+}
+
+/**
+ * "Find me N seats": asks the server for the best seats side by side and selects them; the customer still presses
+ * Hold seats. With a wheelchair space: a space and, for more than one, companion seats beside it.
+ */
+export function FindSeatsForm({
+  showtimeId,
+  onFound,
+}: {
+  showtimeId: string;
+  onFound: (seatIds: string[]) => void;
+}) {
+  const find = useFindBestSeats(showtimeId);
+  const [count, setCount] = useState('2');
+  const [wheelchair, setWheelchair] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const id = useId();
+  const n = Math.min(MAX_SEATS_PER_HOLD, Math.max(1, Math.trunc(Number(count)) || 1));
+
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    setError(null);
+    find.mutate(
+      { count: n, ...(wheelchair && { type: 'WHEELCHAIR' as const }) },
+      {
+        onSuccess: (found) => onFound(found.seatIds),
+        onError: (err) =>
+          setError(
+            err instanceof ApiError && err.code === 'no_seats_together'
+              ? notFoundText(n, wheelchair)
+              : errorText(err, 'Could not find seats'),
+          ),
+      },
+    );
+  };
+
+  return (
+    <form onSubmit={submit} aria-labelledby={`${id}-title`} className="flex flex-col gap-2">
+      <h2 id={`${id}-title`} className="sr-only">
+        Find seats together
+      </h2>
+      <div className="flex flex-wrap items-end gap-x-4 gap-y-3">
+        <label className="field">
+          <span className="field-label">Seats together</span>
+          <input
+            className="input w-20"
+            type="number"
+            name="count"
+            inputMode="numeric"
+            min={1}
+            max={MAX_SEATS_PER_HOLD}
+            required
+            value={count}
+            onChange={(e) => setCount(e.target.value)}
+          />
+        </label>
+        <label className="flex min-h-10 items-center gap-2 text-sm text-slate-200">
+          <input
+            type="checkbox"
+            name="wheelchair"
+            className="h-4 w-4 accent-gold"
+            checked={wheelchair}
+            onChange={(e) => setWheelchair(e.target.checked)}
+          />
+          With a wheelchair space
+        </label>
+        <button type="submit" className="btn-secondary min-h-10" disabled={find.isPending}>
+          {find.isPending ? 'Finding seats…' : `Find me ${n} seat${n === 1 ? '' : 's'}`}
+        </button>
+      </div>
+      {error && (
+        <p className="error" role="alert">
+          {error}
+        </p>
+      )}
+    </form>
+  );
+}
