@@ -63,7 +63,9 @@ export const LookupResponseSchema = z.object({
   status: LookupStatusSchema,
   tickets: z.array(TicketSchema),
   /** Seats whose payment was refunded because someone else had them by the time the payment arrived. */
-  refundedSeats: z.array(z.object({ row: z.number().int(), number: z.number().int() })).optional(),
+  refundedSeats: z
+    .array(z.object({ row: z.number().int(), number: z.number().int(), rowLabel: z.string().optional() }))
+    .optional(),
   /** The session went through the built-in test checkout: no money moved. */
   testMode: z.boolean().optional(),
   orderRef: z.string().optional(),

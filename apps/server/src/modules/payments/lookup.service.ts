@@ -1,5 +1,6 @@
 import { and, asc, eq, or, sql } from 'drizzle-orm';
 import type { LookupResponse } from '@cinema/contract';
+import { rowLabel } from '@cinema/contract';
 import type { Queryable } from '../../db/database.ts';
 import {
   bookings,
@@ -78,13 +79,22 @@ export async function lookupCheckout(
       where ${checkoutSessionBookings.sessionId} = ${session.id} and ${checkoutSessionBookings.result} = 'confirmed')`,
     [asc(showtimes.startsAt), asc(seats.row), asc(seats.number)],
   );
-  const refundedSeats = await db
-    .select({ row: checkoutSessionBookings.seatRow, number: checkoutSessionBookings.seatNumber })
-    .from(checkoutSessionBookings)
-    .where(
-      and(eq(checkoutSessionBookings.sessionId, session.id), eq(checkoutSessionBookings.result, 'refunded')),
-    )
-    .orderBy(asc(checkoutSessionBookings.seatRow), asc(checkoutSessionBookings.seatNumber));
+  const refundedSeats = (
+    await db
+      .select({
+        row: checkoutSessionBookings.seatRow,
+        number: checkoutSessionBookings.seatNumber,
+        label: checkoutSessionBookings.seatRowLabel,
+      })
+      .from(checkoutSessionBookings)
+      .where(
+        and(
+          eq(checkoutSessionBookings.sessionId, session.id),
+          eq(checkoutSessionBookings.result, 'refunded'),
+        ),
+      )
+      .orderBy(asc(checkoutSessionBookings.seatRow), asc(checkoutSessionBookings.seatNumber))
+  ).map(({ label, ...seat }) => ({ ...seat, rowLabel: label ?? rowLabel(seat.row) }));
 
   return {
     // The id the checkout answered with: Stripe's own for a Stripe session, ours otherwise.

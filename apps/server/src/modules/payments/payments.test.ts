@@ -517,7 +517,7 @@ describe.each(engines)('payments with Stripe (fake API) on %s', (engine) => {
 
     const result = await lookupOk(app, alice, sessionId);
     expect(result.status).toBe('paid');
-    expect(result.refundedSeats).toEqual([{ row: 4, number: 3 }]);
+    expect(result.refundedSeats).toEqual([{ row: 4, number: 3, rowLabel: 'D' }]);
     expect(seatsOf(result.tickets)).toEqual([{ row: 4, number: 4 }]);
     const [refund] = await app.database.db
       .select()

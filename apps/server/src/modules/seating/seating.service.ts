@@ -489,7 +489,7 @@ export async function findBestAvailable(
   const seatIds = bestAvailable(ruleRows(snapshot), input.count, { type: input.type });
   if (!seatIds) {
     throw conflict(
-      `There are not ${input.count} ${input.type ? `${SEAT_TYPE_NAMES[input.type]}s` : 'seats'} left for this showtime`,
+      `There are no ${input.count} ${input.type ? `${SEAT_TYPE_NAMES[input.type]}s` : 'seats'} together left for this showtime`,
       'no_seats_together',
     );
   }
