@@ -96,8 +96,27 @@ export const ManagedShowtimeSchema = z.object({
   priceCents: z.number().int(),
   confirmed: z.number().int(),
   held: z.number().int(),
+  movieId: z.string().optional(),
+  auditoriumId: z.string().optional(),
+  /** When its hall is free again: the movie's end plus cleaning. */
+  endsAt: z.string().optional(),
+  /** Seats that can be sold (blocked seats excluded). */
+  capacity: z.number().int().optional(),
 });
 export type ManagedShowtime = z.infer<typeof ManagedShowtimeSchema>;
+
+/** Page size of the manage list when `page` is given; the answer's `X-Total-Count` header counts every match. */
+export const MANAGE_PAGE_SIZE = 50;
+export const ManageShowtimesQuerySchema = z.object({
+  /** Showtimes starting at or after this instant (a client's "today" is its own midnight). */
+  from: z.iso.datetime({ offset: true, message: 'from must be an ISO timestamp' }).optional(),
+  /** … and before this one. */
+  to: z.iso.datetime({ offset: true, message: 'to must be an ISO timestamp' }).optional(),
+  movieId: IdSchema.optional(),
+  auditoriumId: IdSchema.optional(),
+  page: z.coerce.number().int().min(1).max(10_000).optional(),
+});
+export type ManageShowtimesQuery = z.infer<typeof ManageShowtimesQuerySchema>;
 
 export const AdminShowtimesQuerySchema = z.object({ movieId: IdSchema.optional() });
 export type AdminShowtimesQuery = z.infer<typeof AdminShowtimesQuerySchema>;
@@ -117,3 +136,96 @@ export const ShowtimeOverlapErrorSchema = z.object({
   clash: ShowtimeClashSchema.optional(),
 });
 export type ShowtimeOverlapError = z.infer<typeof ShowtimeOverlapErrorSchema>;
+
+// ---------------------------------------------------------------------------------------------------------------
+// Recurring showtimes (DESIGN §6.4)
+
+const CalendarDaySchema = z.iso.date({ message: 'Use a date as YYYY-MM-DD' });
+const ClockTimeSchema = z
+  .string()
+  .regex(/^([01]\d|2[0-3]):[0-5]\d$/, 'Use times as HH:MM, from 00:00 to 23:59');
+
+/** The longest range a batch may cover, and the most showtimes it may create. */
+export const BATCH_MAX_DAYS = 92;
+export const BATCH_MAX_SHOWTIMES = 600;
+
+export const BatchShowtimesBodySchema = z
+  .object({
+    movieId: IdSchema,
+    auditoriumIds: z
+      .array(IdSchema)
+      .min(1, 'Choose at least one hall')
+      .max(20)
+      .refine((ids) => new Set(ids).size === ids.length, { message: 'Each hall once' }),
+    /** First and last day, on the cinema's calendar (CINEMA_TIME_ZONE). */
+    from: CalendarDaySchema,
+    to: CalendarDaySchema,
+    /** ISO weekdays: Monday 1 … Sunday 7. */
+    weekdays: z
+      .array(z.number().int().min(1).max(7))
+      .min(1, 'Choose at least one day of the week')
+      .max(7)
+      .refine((d) => new Set(d).size === d.length, { message: 'Each day once' }),
+    /** Start times on the cinema's clocks. */
+    times: z
+      .array(ClockTimeSchema)
+      .min(1, 'Give at least one start time')
+      .max(12)
+      .refine((t) => new Set(t).size === t.length, { message: 'Each time once' }),
+    /** Days left out (holidays, private hires). */
+    except: z.array(CalendarDaySchema).max(100).optional(),
+    /** Each showtime's price; without it, the lowest adult price of its price card. */
+    priceCents: z
+      .number()
+      .int('Price must be whole cents')
+      .min(1, 'Price must be at least 1 cent')
+      .max(MAX_PRICE_CENTS, 'Price is too high')
+      .optional(),
+    priceCardId: IdSchema.optional(),
+    /** Only list what would be created and every clash; write nothing. */
+    dryRun: z.boolean().optional(),
+  })
+  .refine((b) => b.from <= b.to, { message: 'The last day must not be before the first', path: ['to'] })
+  .refine((b) => (Date.parse(b.to) - Date.parse(b.from)) / 86_400_000 < BATCH_MAX_DAYS, {
+    message: `A batch covers at most ${BATCH_MAX_DAYS} days`,
+    path: ['to'],
+  });
+export type BatchShowtimesBody = z.infer<typeof BatchShowtimesBodySchema>;
+
+/** One showtime of a batch: where and when, on the cinema's clocks too. */
+export const BatchShowtimeSchema = z.object({
+  auditoriumId: z.string(),
+  auditorium: z.string(),
+  startsAt: z.string(),
+  endsAt: z.string(),
+  /** Its day and time on the cinema's clocks. */
+  localDate: z.string(),
+  localTime: z.string(),
+  priceCents: z.number().int(),
+  /** Present once created. */
+  id: z.string().optional(),
+});
+export type BatchShowtime = z.infer<typeof BatchShowtimeSchema>;
+
+/** Why a showtime of a batch cannot be created. */
+export const BatchProblemSchema = BatchShowtimeSchema.extend({
+  reason: z.enum(['overlap', 'overlaps_batch', 'in_the_past', 'skipped_by_clocks', 'no_price']),
+  /** What it would overlap: a showtime already scheduled, or another of the batch (without id). */
+  clash: ShowtimeClashSchema.extend({ id: z.string().nullable() }).optional(),
+  message: z.string(),
+});
+export type BatchProblem = z.infer<typeof BatchProblemSchema>;
+
+export const BatchShowtimesResponseSchema = z.object({
+  /** Whether the showtimes were written (false for a dry run). */
+  created: z.boolean(),
+  showtimes: z.array(BatchShowtimeSchema),
+  problems: z.array(BatchProblemSchema),
+});
+export type BatchShowtimesResponse = z.infer<typeof BatchShowtimesResponseSchema>;
+export const BatchClashErrorSchema = z.object({
+  error: z.string(),
+  code: z.literal('batch_clashes'),
+  showtimes: z.array(BatchShowtimeSchema),
+  problems: z.array(BatchProblemSchema),
+});

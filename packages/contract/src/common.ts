@@ -16,6 +16,8 @@ export type Ok = z.infer<typeof OkSchema>;
  * U+061C) are ordinary text and stay allowed.
  */
 export const BIDI_CONTROLS = /[\u202A-\u202E\u2066-\u2069]/;
+/** Half of a UTF-16 surrogate pair on its own: no character at all (and refused by PostgreSQL's jsonb). */
+const LONE_SURROGATE = /\p{Cs}/u;
 
 /** A one-line text a person types and others read (a name, a title): trimmed, 1..max long, no direction overrides. */
 export const DisplayTextSchema = (what: string, max: number) =>
@@ -27,7 +29,8 @@ export const DisplayTextSchema = (what: string, max: number) =>
     .refine(
       (text) => !BIDI_CONTROLS.test(text),
       `${what} must not contain text-direction override characters`,
-    );
+    )
+    .refine((text) => !LONE_SURROGATE.test(text), `${what} is not valid text`);
 
 /** What any client may know of this cinema's configuration (`GET /api/settings`). */
 export const SettingsSchema = z.object({

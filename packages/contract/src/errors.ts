@@ -29,6 +29,7 @@ export const ErrorCodes = [
   'wrong_password',
   'seat_unavailable',
   'showtime_overlap',
+  'batch_clashes',
   'showtime_started',
   'has_sold_tickets',
   'hold_limit',

@@ -473,6 +473,28 @@ const CASES: Case[] = [
     request: () => ({ method: 'GET', url: '/api/admin/showtimes' }),
   },
   {
+    route: 'POST /api/admin/showtimes/batch',
+    expect: adminOnly(201),
+    request: async (_r, { app, w }) => {
+      const day = new Date(Date.now() + (30 + Math.random() * 690) * 24 * 3600_000)
+        .toISOString()
+        .slice(0, 10);
+      return {
+        method: 'POST',
+        url: '/api/admin/showtimes/batch',
+        ...json({
+          movieId: await newMovie(app, w),
+          auditoriumIds: [w.show.hallId],
+          from: day,
+          to: day,
+          weekdays: [1, 2, 3, 4, 5, 6, 7],
+          times: ['08:05'],
+          priceCents: 1200,
+        }),
+      };
+    },
+  },
+  {
     route: 'POST /api/admin/showtimes',
     expect: adminOnly(201),
     request: async (_r, { app, w }) => ({

@@ -26,9 +26,22 @@ export async function recordAudit(q: Queryable, actor: Actor, entry: AuditRecord
     action: entry.action,
     subjectType: entry.subjectType,
     subjectId: entry.subjectId ?? null,
-    before: entry.before ?? null,
-    after: entry.after ?? null,
+    before: wellFormed(entry.before),
+    after: wellFormed(entry.after),
   });
+}
+
+/**
+ * A value as jsonb takes it: PostgreSQL refuses a lone UTF-16 surrogate in JSON text, so each becomes U+FFFD (the
+ * audit entry must never be what fails a change).
+ */
+function wellFormed(value: unknown): unknown {
+  if (value === undefined || value === null) return null;
+  return JSON.parse(
+    JSON.stringify(value, (_key, v: unknown) =>
+      typeof v === 'string' ? v.replace(/\p{Cs}/gu, '\uFFFD') : v,
+    ),
+  );
 }
 
 const PAGE = 50;

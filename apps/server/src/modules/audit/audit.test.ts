@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AuditEntry } from '@cinema/contract';
 import { auditLog } from '../../db/schema/index.ts';
+import { recordAudit } from './audit.service.ts';
 import { createShowtimeFixture, type ShowtimeFixture } from '../../test/fixtures.ts';
 import { createTestApp, engines, signedInAdmin, type SignedIn, type TestApp } from '../../test/helpers.ts';
 
@@ -126,6 +127,23 @@ describe.each(engines)('audit log (%s)', (engine) => {
     const ids = new Set([...first.entries, ...second.entries].map((e) => e.subjectId));
     expect(ids.size).toBe(60);
     expect(ids.has('late')).toBe(false);
+  });
+
+  it('keeps an entry whose text is not well formed (a lone surrogate becomes U+FFFD), and names refuse it', async () => {
+    await recordAudit(t.app.database.db, admin, {
+      action: 'test.text',
+      subjectType: 'test',
+      after: { name: 'Studio \ud800 5' },
+    });
+    expect((await audit('?action=test.text')).entries[0]!.after).toEqual({ name: 'Studio \ufffd 5' });
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/admin/rooms',
+      headers: admin.headers,
+      payload: { name: 'Hall \udfff', rows: 2, cols: 2 },
+    });
+    expect(res.statusCode).toBe(400);
+    expect(res.json().error).toContain('Name is not valid text');
   });
 
   it('is for admins only', async () => {

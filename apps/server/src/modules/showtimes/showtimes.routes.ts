@@ -1,6 +1,10 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
+  BatchClashErrorSchema,
+  BatchShowtimesBodySchema,
+  BatchShowtimesResponseSchema,
+  ManageShowtimesQuerySchema,
   AdminShowtimeSchema,
   AdminShowtimesQuerySchema,
   CreateShowtimeBodySchema,
@@ -12,6 +16,7 @@ import {
   ShowtimeSchema,
 } from '@cinema/contract';
 import { actorOf } from '../../plugins/auth.ts';
+import { createBatch } from './batch.service.ts';
 import {
   createShowtime,
   deleteShowtime,
@@ -58,12 +63,49 @@ export const showtimesRoutes: FastifyPluginAsyncZod = async (app) => {
       onRequest: app.requireAdmin,
       schema: {
         tags: ['showtimes'],
-        summary: 'All showtimes with confirmed tickets and live holds counted',
+        summary:
+          'Showtimes with confirmed tickets and live holds counted: all, or of a span (from, to), a movie or a ' +
+          'hall; 50 a page with ?page= (X-Total-Count counts them all)',
         security: [{ bearer: [] }],
+        querystring: ManageShowtimesQuerySchema,
         response: { 200: z.array(ManagedShowtimeSchema), ...adminErrors },
       },
     },
-    async () => listManagedShowtimes(app.database.db, app.config.timeZone),
+    async (request, reply) => {
+      const { showtimes, total } = await listManagedShowtimes(
+        app.database.db,
+        app.config.timeZone,
+        request.query,
+      );
+      void reply.header('x-total-count', String(total));
+      return showtimes;
+    },
+  );
+
+  app.post(
+    '/admin/showtimes/batch',
+    {
+      onRequest: app.requireAdmin,
+      schema: {
+        tags: ['showtimes'],
+        summary:
+          'Schedule recurring showtimes (days, weekdays and times on the cinema’s clocks, in several halls): the ' +
+          'plan with every clash (dryRun), or all of them at once (409 batch_clashes, nothing written)',
+        security: [{ bearer: [] }],
+        body: BatchShowtimesBodySchema,
+        response: {
+          200: BatchShowtimesResponseSchema,
+          201: BatchShowtimesResponseSchema,
+          ...adminErrors,
+          404: ErrorSchema,
+          409: BatchClashErrorSchema.or(ErrorSchema),
+        },
+      },
+    },
+    async (request, reply) => {
+      const result = await createBatch(app.database.db, actorOf(request), app.config.timeZone, request.body);
+      return reply.status(result.created ? 201 : 200).send(result);
+    },
   );
 
   app.post(

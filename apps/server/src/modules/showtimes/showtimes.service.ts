@@ -1,10 +1,12 @@
-import { and, asc, eq, gt, lt, sql } from 'drizzle-orm';
+import { and, asc, eq, gt, gte, lt, sql } from 'drizzle-orm';
 import {
   CLEANING_MINUTES,
   DEFAULT_DURATION_MINUTES,
   type AdminShowtime,
   type CreateShowtimeBody,
+  MANAGE_PAGE_SIZE,
   type ManagedShowtime,
+  type ManageShowtimesQuery,
   type Showtime,
   type ShowtimeClash,
 } from '@cinema/contract';
@@ -18,7 +20,7 @@ import {
   type Db,
   type Queryable,
 } from '../../db/database.ts';
-import { halls, bookings, movies, showtimes } from '../../db/schema/index.ts';
+import { halls, bookings, movies, seats, showtimes } from '../../db/schema/index.ts';
 import { badRequest, conflict, notFound } from '../../errors.ts';
 import { recordAudit, type Actor } from '../audit/audit.service.ts';
 import { PriceBook } from '../pricing/pricing.service.ts';
@@ -246,16 +248,45 @@ export async function deleteShowtime(
   events.publish('seatMapStale', { showtimeId: id });
 }
 
-/** Every showtime with its confirmed tickets and live holds (expired holds no longer count), in start order. */
-export async function listManagedShowtimes(db: Queryable, timeZone: string): Promise<ManagedShowtime[]> {
-  const rows = await db
+/**
+ * Showtimes with their confirmed tickets and live holds (expired holds no longer count), in start order: every one,
+ * or those of a span, a movie or a hall; a page of MANAGE_PAGE_SIZE with the number of all matches when `page` is
+ * given.
+ */
+export async function listManagedShowtimes(
+  db: Queryable,
+  timeZone: string,
+  query: ManageShowtimesQuery = {},
+): Promise<{ showtimes: ManagedShowtime[]; total: number }> {
+  const where = and(
+    query.from ? gte(showtimes.startsAt, new Date(query.from)) : undefined,
+    query.to ? lt(showtimes.startsAt, new Date(query.to)) : undefined,
+    query.movieId ? eq(showtimes.movieId, query.movieId) : undefined,
+    query.auditoriumId ? eq(showtimes.hallId, query.auditoriumId) : undefined,
+  );
+  const page = query.page
+    ? db
+        .select({ id: showtimes.id })
+        .from(showtimes)
+        .where(where)
+        .orderBy(asc(showtimes.startsAt), asc(showtimes.id))
+        .limit(MANAGE_PAGE_SIZE)
+        .offset((query.page - 1) * MANAGE_PAGE_SIZE)
+        .as('page')
+    : undefined;
+  const counted = db
     .select({
       id: showtimes.id,
+      movieId: showtimes.movieId,
       movie: movies.title,
+      auditoriumId: showtimes.hallId,
       auditorium: halls.name,
       startsAt: showtimes.startsAt,
+      endsAt: showtimes.endsAt,
       priceCents: showtimes.priceCents,
       priceCardId: showtimes.priceCardId,
+      capacity: sql<number>`(select count(*) from ${seats} s
+        where s.hall_id = ${showtimes.hallId} and not s.blocked and s.retired_at is null)`.mapWith(Number),
       confirmed: sql<number>`count(${bookings.id}) filter (where ${bookings.status} = 'CONFIRMED')`.mapWith(
         Number,
       ),
@@ -264,9 +295,25 @@ export async function listManagedShowtimes(db: Queryable, timeZone: string): Pro
     .from(showtimes)
     .innerJoin(movies, eq(movies.id, showtimes.movieId))
     .innerJoin(halls, eq(halls.id, showtimes.hallId))
-    .leftJoin(bookings, eq(bookings.showtimeId, showtimes.id))
-    .groupBy(showtimes.id, movies.title, halls.name)
-    .orderBy(asc(showtimes.startsAt), asc(halls.name));
+    .leftJoin(bookings, eq(bookings.showtimeId, showtimes.id));
+  const [rows, total] = await Promise.all([
+    (page ? counted.innerJoin(page, eq(page.id, showtimes.id)) : counted)
+      .where(page ? undefined : where)
+      .groupBy(showtimes.id, movies.title, halls.name)
+      .orderBy(asc(showtimes.startsAt), asc(halls.name)),
+    page
+      ? db
+          .select({ n: sql<number>`count(*)`.mapWith(Number) })
+          .from(showtimes)
+          .where(where)
+          .then(([r]) => r!.n)
+      : undefined,
+  ]);
   const book = await PriceBook.load(db, timeZone);
-  return rows.map(priced(book)).map(present);
+  return {
+    showtimes: rows
+      .map(priced(book))
+      .map(({ endsAt, ...row }) => ({ ...present(row), endsAt: endsAt.toISOString() })),
+    total: total ?? rows.length,
+  };
 }

@@ -260,6 +260,10 @@ describe.each(engines)('showtimes on %s', (engine) => {
         priceCents: 1200,
         confirmed: 2,
         held: 1,
+        movieId: film.id,
+        auditoriumId: hall1,
+        endsAt: new Date(Date.parse(st.startsAt) + 115 * 60_000).toISOString(),
+        capacity: 92, // 96 seats, 4 of them house seats not for sale
       });
       const empty = res
         .json()
