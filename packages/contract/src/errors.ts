@@ -47,5 +47,7 @@ export const ErrorCodes = [
   'promo_unavailable',
   'ticket_type_unavailable',
   'in_use',
+  'not_refundable',
+  'checked_in',
 ] as const;
 export type ErrorCode = (typeof ErrorCodes)[number];

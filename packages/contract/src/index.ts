@@ -7,3 +7,4 @@ export * from './halls.ts';
 export * from './seats.ts';
 export * from './tickets.ts';
 export * from './pricing.ts';
+export * from './box-office.ts';

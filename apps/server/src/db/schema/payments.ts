@@ -3,8 +3,11 @@ import { check, index, integer, pgTable, text, timestamp, uniqueIndex, uuid } fr
 import { users } from './accounts.ts';
 import { bookings } from './bookings.ts';
 
-/** `none`: an order that costs nothing (a 100% promo code) is complete without a payment provider. */
-export const PAYMENT_PROVIDERS = ['local', 'stripe', 'none'] as const;
+/**
+ * `none`: an order that costs nothing (a 100% promo code) is complete without a payment provider. `box_office`: sold
+ * at the counter by staff, paid in cash or on the card terminal (DESIGN §6.4).
+ */
+export const PAYMENT_PROVIDERS = ['local', 'stripe', 'none', 'box_office'] as const;
 export type PaymentProviderName = (typeof PAYMENT_PROVIDERS)[number];
 
 export const CHECKOUT_STATUSES = [
@@ -48,6 +51,11 @@ export const checkoutSessions = pgTable(
     subtotalCents: integer('subtotal_cents'),
     discountCents: integer('discount_cents').notNull().default(0),
     promoCode: text('promo_code'),
+    /** Counter sales: cash or the card terminal, the staff member who sold it, and the customer if they gave one. */
+    paymentMethod: text('payment_method', { enum: ['cash', 'card'] }),
+    soldBy: uuid('sold_by').references(() => users.id, { onDelete: 'set null' }),
+    customerEmail: text('customer_email'),
+    customerName: text('customer_name'),
   },
   (t) => [
     index('checkout_sessions_user_idx').on(t.userId),
@@ -55,7 +63,14 @@ export const checkoutSessions = pgTable(
       'checkout_sessions_status_check',
       sql`${t.status} in ('open', 'paid', 'expired', 'cancelled', 'refunded', 'partially_refunded', 'superseded')`,
     ),
-    check('checkout_sessions_provider_check', sql`${t.provider} in ('local', 'stripe', 'none')`),
+    check(
+      'checkout_sessions_provider_check',
+      sql`${t.provider} in ('local', 'stripe', 'none', 'box_office')`,
+    ),
+    check(
+      'checkout_sessions_payment_method_check',
+      sql`${t.paymentMethod} is null or ${t.paymentMethod} in ('cash', 'card')`,
+    ),
     check('checkout_sessions_amount_check', sql`${t.amountCents} >= 0`),
   ],
 );
@@ -88,6 +103,9 @@ export const checkoutSessionBookings = pgTable(
     discountCents: integer('discount_cents').notNull().default(0),
     /** What fulfilment did with this seat: confirmed it for this payment, or refunded it. */
     result: text('result', { enum: SESSION_BOOKING_RESULTS }),
+    /** After an exchange to a dearer seat or showtime: the difference still to collect from the customer. */
+    dueCents: integer('due_cents').notNull().default(0),
+    exchangedAt: timestamp('exchanged_at', { withTimezone: true }),
   },
   (t) => [
     uniqueIndex('checkout_session_bookings_session_booking_unique').on(t.sessionId, t.bookingId),
@@ -100,10 +118,15 @@ export const checkoutSessionBookings = pgTable(
 );
 
 export const REFUND_STATUSES = ['pending', 'succeeded'] as const;
+/**
+ * `lost_seat`: paid for a seat that was gone (fulfilment); `staff`: a ticket refunded by staff; `exchange`: the
+ * difference when staff moved a ticket to a cheaper seat or showtime. A seat is refunded whole at most once.
+ */
+export const REFUND_KINDS = ['lost_seat', 'staff', 'exchange'] as const;
 
 /**
- * A seat paid for but not deliverable. Written inside the fulfilment transaction as `pending` (one per seat of a
- * session), sent to the provider after commit, and retried until it succeeds.
+ * Money given back for a line of an order. Written inside the transaction that decides it as `pending`, sent to the
+ * provider after commit (recorded only for test, counter and free orders), and retried until it succeeds.
  */
 export const paymentRefunds = pgTable(
   'payment_refunds',
@@ -114,20 +137,28 @@ export const paymentRefunds = pgTable(
       .references(() => checkoutSessions.id, { onDelete: 'cascade' }),
     sessionBookingId: uuid('session_booking_id')
       .notNull()
-      .unique('payment_refunds_session_booking_unique')
       .references(() => checkoutSessionBookings.id, { onDelete: 'cascade' }),
     amountCents: integer('amount_cents').notNull(),
+    kind: text('kind', { enum: REFUND_KINDS }).notNull().default('lost_seat'),
+    /** The staff member who refunded (null for fulfilment's own refunds), and why. */
+    createdBy: uuid('created_by').references(() => users.id, { onDelete: 'set null' }),
+    reason: text('reason'),
     status: text('status', { enum: REFUND_STATUSES }).notNull().default('pending'),
     providerRefundId: text('provider_refund_id'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     refundedAt: timestamp('refunded_at', { withTimezone: true }),
   },
   (t) => [
+    uniqueIndex('payment_refunds_whole_seat_unique')
+      .on(t.sessionBookingId)
+      .where(sql`${t.kind} <> 'exchange'`),
     index('payment_refunds_session_idx').on(t.sessionId),
     index('payment_refunds_pending_idx')
       .on(t.createdAt)
       .where(sql`${t.status} = 'pending'`),
     check('payment_refunds_status_check', sql`${t.status} in ('pending', 'succeeded')`),
+    check('payment_refunds_kind_check', sql`${t.kind} in ('lost_seat', 'staff', 'exchange')`),
+    check('payment_refunds_amount_check', sql`${t.amountCents} >= 0`),
   ],
 );
 

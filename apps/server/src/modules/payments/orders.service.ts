@@ -1,5 +1,5 @@
 import { and, asc, desc, eq, inArray, sql } from 'drizzle-orm';
-import type { Order, OrderLine } from '@cinema/contract';
+import type { Order, OrderLine, StaffOrder } from '@cinema/contract';
 import type { Queryable } from '../../db/database.ts';
 import {
   bookings,
@@ -9,8 +9,10 @@ import {
   movies,
   paymentRefunds,
   showtimes,
+  users,
   type CheckoutStatus,
 } from '../../db/schema/index.ts';
+import { WALK_IN_EMAIL } from '../box-office/walk-in.ts';
 import { notFound } from '../../errors.ts';
 
 /** Orders a customer sees: paid ones, refunded ones and the one being paid; not checkouts that came to nothing. */
@@ -30,11 +32,11 @@ const PAGE = 20;
 
 type SessionRow = typeof checkoutSessions.$inferSelect;
 
-/** The orders (checkout sessions) given, whole: lines, discount, refunds. */
-async function presentOrders(db: Queryable, sessions: SessionRow[]): Promise<Order[]> {
-  if (sessions.length === 0) return [];
+/** The orders (checkout sessions) given, whole: lines, discount, refunds; with what staff see when `staff`. */
+async function loadOrders(db: Queryable, sessions: SessionRow[]) {
   const ids = sessions.map((s) => s.id);
-  const [lines, refunds] = await Promise.all([
+  const userIds = [...new Set(sessions.flatMap((s) => [s.userId, ...(s.soldBy ? [s.soldBy] : [])]))];
+  const [lines, refunds, people] = await Promise.all([
     db
       .select({
         sessionId: checkoutSessionBookings.sessionId,
@@ -48,6 +50,10 @@ async function presentOrders(db: Queryable, sessions: SessionRow[]): Promise<Ord
         listPriceCents: checkoutSessionBookings.listPriceCents,
         discountCents: checkoutSessionBookings.discountCents,
         priceCents: checkoutSessionBookings.priceCents,
+        dueCents: checkoutSessionBookings.dueCents,
+        exchangedAt: checkoutSessionBookings.exchangedAt,
+        showtimeId: bookings.showtimeId,
+        checkedInAt: bookings.checkedInAt,
         movie: movies.title,
         startsAt: showtimes.startsAt,
         hall: halls.name,
@@ -69,15 +75,23 @@ async function presentOrders(db: Queryable, sessions: SessionRow[]): Promise<Ord
         amountCents: paymentRefunds.amountCents,
         status: paymentRefunds.status,
         createdAt: paymentRefunds.createdAt,
+        kind: paymentRefunds.kind,
+        reason: paymentRefunds.reason,
+        by: users.email,
       })
       .from(paymentRefunds)
+      .leftJoin(users, eq(users.id, paymentRefunds.createdBy))
       .where(inArray(paymentRefunds.sessionId, ids))
       .orderBy(asc(paymentRefunds.createdAt)),
+    db
+      .select({ id: users.id, email: users.email, name: users.name })
+      .from(users)
+      .where(inArray(users.id, userIds)),
   ]);
-  return sessions.map((s): Order => {
+  return sessions.map((s) => {
     const own = lines.filter((l) => l.sessionId === s.id);
     const ownRefunds = refunds.filter((r) => r.sessionId === s.id);
-    return {
+    const order: Order = {
       ref: s.ref!,
       status: orderStatus[s.status],
       createdAt: s.createdAt.toISOString(),
@@ -119,6 +133,45 @@ async function presentOrders(db: Queryable, sessions: SessionRow[]): Promise<Ord
       promoCode: s.promoCode,
       currency: s.currency.toUpperCase(),
       testMode: s.provider === 'local',
+    };
+    return { session: s, order, lines: own, refunds: ownRefunds, people };
+  });
+}
+
+/** The orders given as their customers see them. */
+async function presentOrders(db: Queryable, sessions: SessionRow[]): Promise<Order[]> {
+  if (sessions.length === 0) return [];
+  return (await loadOrders(db, sessions)).map((o) => o.order);
+}
+
+/** The orders given as staff see them: the customer, how it was paid, who sold and refunded, the door's state. */
+export async function presentStaffOrders(db: Queryable, sessions: SessionRow[]): Promise<StaffOrder[]> {
+  if (sessions.length === 0) return [];
+  return (await loadOrders(db, sessions)).map(({ session: s, order, lines, refunds, people }) => {
+    const customer = people.find((p) => p.id === s.userId);
+    const walkIn = customer?.email === WALK_IN_EMAIL;
+    return {
+      ...order,
+      lines: order.lines.map((line, i) => ({
+        ...line,
+        showtimeId: lines[i]!.showtimeId,
+        checkedInAt: lines[i]!.checkedInAt?.toISOString() ?? null,
+        dueCents: lines[i]!.dueCents,
+        exchangedAt: lines[i]!.exchangedAt?.toISOString() ?? null,
+      })),
+      customer: {
+        email: s.customerEmail ?? (walkIn ? null : (customer?.email ?? null)),
+        name: s.customerName ?? (walkIn ? null : (customer?.name ?? null)),
+      },
+      provider: s.provider,
+      paymentMethod: s.paymentMethod,
+      soldBy: s.soldBy ? (people.find((p) => p.id === s.soldBy)?.email ?? null) : null,
+      refunds: order.refunds.map((r, i) => ({
+        ...r,
+        kind: refunds[i]!.kind,
+        reason: refunds[i]!.reason,
+        by: refunds[i]!.by,
+      })),
     };
   });
 }

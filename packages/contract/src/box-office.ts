@@ -1,0 +1,121 @@
+import { z } from 'zod';
+import { IdSchema } from './common.ts';
+import { OrderLineSchema, OrderSchema } from './pricing.ts';
+
+// DESIGN §6.4: orders as staff see them, refunds, exchanges and counter sales.
+
+/** A line of an order as staff see it: whether the ticket was used, and what is still to collect after an exchange. */
+export const StaffOrderLineSchema = OrderLineSchema.extend({
+  showtimeId: z.string().nullable(),
+  checkedInAt: z.string().nullable(),
+  /** After an exchange to a dearer seat or showtime: the difference still to collect. */
+  dueCents: z.number().int(),
+  exchangedAt: z.string().nullable(),
+});
+export type StaffOrderLine = z.infer<typeof StaffOrderLineSchema>;
+
+export const PaymentMethodSchema = z.enum(['cash', 'card']);
+export type PaymentMethod = z.infer<typeof PaymentMethodSchema>;
+
+export const StaffOrderSchema = OrderSchema.extend({
+  lines: z.array(StaffOrderLineSchema),
+  customer: z.object({ email: z.string().nullable(), name: z.string().nullable() }),
+  /** How it was paid: `stripe`, `local` (test), `none` (nothing to pay) or `box_office`. */
+  provider: z.string(),
+  paymentMethod: PaymentMethodSchema.nullable(),
+  /** The staff member who sold it at the counter. */
+  soldBy: z.string().nullable(),
+  refunds: z.array(
+    z.object({
+      amountCents: z.number().int(),
+      status: z.string(),
+      createdAt: z.string(),
+      kind: z.string(),
+      reason: z.string().nullable(),
+      by: z.string().nullable(),
+    }),
+  ),
+});
+export type StaffOrder = z.infer<typeof StaffOrderSchema>;
+
+export const StaffOrdersQuerySchema = z.object({
+  /** An order reference, a customer's email (or part of it), or empty for the newest orders. */
+  q: z.string().trim().max(200).optional(),
+  page: z.coerce.number().int().min(1).max(1000).default(1),
+});
+export const StaffOrdersResponseSchema = z.object({
+  orders: z.array(StaffOrderSchema),
+  nextPage: z.number().int().nullable(),
+});
+
+export const RefundBodySchema = z.object({
+  /** The tickets to refund; without them, every ticket of the order still standing. */
+  bookingIds: z.array(IdSchema).min(1, 'Choose a ticket to refund').max(100).optional(),
+  /** Refund tickets that were already used at the door. */
+  force: z.boolean().optional(),
+  reason: z.string().trim().max(300, 'Reason is too long').optional(),
+});
+export type RefundBody = z.infer<typeof RefundBodySchema>;
+
+export const RefundResponseSchema = z.object({
+  order: StaffOrderSchema,
+  /** What this request refunded (0 when the tickets had been refunded already: a retry changes nothing). */
+  refundedCents: z.number().int(),
+  refundedBookingIds: z.array(z.string()),
+});
+export type RefundResponse = z.infer<typeof RefundResponseSchema>;
+
+export const ExchangeBodySchema = z.object({
+  moves: z
+    .array(
+      z.object({
+        bookingId: IdSchema,
+        /** The seat it moves to, in `showtimeId`'s hall (the ticket's own showtime when not given). */
+        seatId: IdSchema,
+        showtimeId: IdSchema.optional(),
+      }),
+    )
+    .min(1, 'Choose a ticket to move')
+    .max(20)
+    .refine((m) => new Set(m.map((x) => x.bookingId.toLowerCase())).size === m.length, {
+      message: 'Each ticket once',
+    }),
+  /** Move tickets that were already used at the door. */
+  force: z.boolean().optional(),
+});
+export type ExchangeBody = z.infer<typeof ExchangeBodySchema>;
+
+export const ExchangeResponseSchema = z.object({
+  order: StaffOrderSchema,
+  /** Given back because the new seats cost less, and still to collect because they cost more (this request). */
+  refundedCents: z.number().int(),
+  dueCents: z.number().int(),
+  movedBookingIds: z.array(z.string()),
+});
+export type ExchangeResponse = z.infer<typeof ExchangeResponseSchema>;
+
+export const CounterSaleBodySchema = z.object({
+  showtimeId: IdSchema,
+  seatIds: z
+    .array(IdSchema)
+    .min(1, 'Choose a seat')
+    .max(40, 'At most 40 seats at once')
+    .refine((ids) => new Set(ids.map((i) => i.toLowerCase())).size === ids.length, {
+      message: 'Each seat once',
+    }),
+  /** Each seat's ticket type; a seat not listed is sold as the default type. */
+  tickets: z
+    .array(z.object({ seatId: IdSchema, ticketTypeId: IdSchema }))
+    .max(40)
+    .optional(),
+  paymentMethod: PaymentMethodSchema,
+  /** The customer, when they want their tickets by email or in their account. */
+  customerEmail: z.email({ message: 'Enter a valid email address' }).max(254).optional(),
+  customerName: z.string().trim().max(100, 'Name is too long').optional(),
+  /**
+   * A key the client draws once per sale: the same sale sent again (a double click, a retry after a timeout) answers
+   * with the order it made instead of selling twice.
+   */
+  requestId: IdSchema.optional(),
+});
+export type CounterSaleBody = z.infer<typeof CounterSaleBodySchema>;
