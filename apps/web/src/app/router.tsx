@@ -82,6 +82,15 @@ const HallEditorScreen = lazyScreen(
   () => import('../features/admin-halls/components/hall-editor-screen'),
   'HallEditorScreen',
 );
+const CounterSaleScreen = lazyScreen(
+  () => import('../features/box-office/components/counter-sale-screen'),
+  'CounterSaleScreen',
+);
+const OrdersScreen = lazyScreen(
+  () => import('../features/box-office/components/orders-screen'),
+  'OrdersScreen',
+);
+const OrderScreen = lazyScreen(() => import('../features/box-office/components/order-screen'), 'OrderScreen');
 // The scanner (and its WebAssembly decoder) loads only on /admin/scan.
 const ScannerPage = lazyScreen(() => import('../features/scanner/components/scanner-page'), 'ScannerPage');
 
@@ -111,6 +120,9 @@ export function AppRoutes() {
           <Route path="/admin/halls" element={<HallsScreen />} />
           <Route path="/admin/halls/new" element={<HallEditorScreen />} />
           <Route path="/admin/halls/:id" element={<HallEditorScreen />} />
+          <Route path="/admin/box-office" element={<CounterSaleScreen />} />
+          <Route path="/admin/orders" element={<OrdersScreen />} />
+          <Route path="/admin/orders/:ref" element={<OrderScreen />} />
           <Route
             path="/admin/scan"
             element={

@@ -171,6 +171,33 @@ export const ROUTES: RouteSpec[] = [
   },
   { method: 'GET', path: '/api/showtimes/:id/prices', access: 'public', ids: (w) => [w.show.showtimeId] },
   { method: 'GET', path: '/api/admin/audit', access: 'admin' },
+  { method: 'GET', path: '/api/admin/orders', access: 'admin', query: () => ({ q: 'example', page: '1' }) },
+  { method: 'GET', path: '/api/admin/orders/:ref', access: 'admin' },
+  {
+    method: 'POST',
+    path: '/api/admin/orders/:ref/refund',
+    access: 'admin',
+    body: 'json',
+    validBody: (w) => ({ bookingIds: [w.paidBookingId], reason: 'Fuzz' }),
+  },
+  {
+    method: 'POST',
+    path: '/api/admin/orders/:ref/exchange',
+    access: 'admin',
+    body: 'json',
+    validBody: (w) => ({ moves: [{ bookingId: w.paidBookingId, seatId: w.show.allSeatIds[0] }] }),
+  },
+  {
+    method: 'POST',
+    path: '/api/admin/box-office/sales',
+    access: 'admin',
+    body: 'json',
+    validBody: (w) => ({
+      showtimeId: w.show.showtimeId,
+      seatIds: [w.show.allSeatIds[w.show.allSeatIds.length - 1]],
+      paymentMethod: 'cash',
+    }),
+  },
   { method: 'GET', path: '/api/admin/ticket-types', access: 'admin' },
   {
     method: 'POST',

@@ -17,6 +17,12 @@ export function AdminDashboard() {
           <Link to="/admin/halls" className="btn-secondary">
             Halls and layouts
           </Link>
+          <Link to="/admin/box-office" className="btn-secondary">
+            Box office
+          </Link>
+          <Link to="/admin/orders" className="btn-secondary">
+            Orders and refunds
+          </Link>
           <Link to="/admin/scan" className="btn-secondary">
             Scan tickets
           </Link>
