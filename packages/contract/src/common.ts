@@ -69,3 +69,4 @@ export const AuditResponseSchema = z.object({
   entries: z.array(AuditEntrySchema),
   next: z.string().nullable(),
 });
+export type AuditResponse = z.infer<typeof AuditResponseSchema>;

@@ -15,7 +15,8 @@ export const settingsRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       schema: {
         tags: ['settings'],
-        summary: 'Public settings: test mode (no real payments), currency, hold length and limit, the cinema’s time zone',
+        summary:
+          'Public settings: test mode (no real payments), currency, hold length and limit, the cinema’s time zone',
         response: { 200: SettingsSchema },
       },
     },

@@ -14,11 +14,20 @@ export function AdminDashboard() {
           <Link to="/admin/showtimes" className="btn-secondary">
             Manage showtimes
           </Link>
+          <Link to="/admin/schedule" className="btn-secondary">
+            Schedule recurring
+          </Link>
+          <Link to="/admin/week" className="btn-secondary">
+            Week by hall
+          </Link>
           <Link to="/admin/halls" className="btn-secondary">
             Halls and layouts
           </Link>
           <Link to="/admin/scan" className="btn-secondary">
             Scan tickets
+          </Link>
+          <Link to="/admin/audit" className="btn-secondary">
+            Audit log
           </Link>
         </nav>
       </div>
