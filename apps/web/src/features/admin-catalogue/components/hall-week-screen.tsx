@@ -173,7 +173,7 @@ function DayTimeline({ day, timeZone }: { day: TimelineDay; timeZone: string }) 
         <span>{clock(day.from)}</span>
         <span>24:00</span>
       </div>
-      <ul className="grid gap-1 text-sm sm:grid-cols-2 lg:grid-cols-3">
+      <ul className="flex flex-col gap-1 text-sm sm:flex-row sm:flex-wrap sm:gap-x-6">
         {day.segments.map((s, i) => (
           <li key={i} data-segment={s.kind} className={s.kind === 'free' ? 'text-slate-300' : 'text-white'}>
             <span className="tabular-nums">

@@ -375,8 +375,8 @@ export function ScheduleShowtimesScreen() {
                       {p.clash && (
                         <>
                           {' '}
-                          (“{p.clash.movie}” {localTime(p.clash.startsAt, timeZone)}–
-                          {localTime(p.clash.endsAt, timeZone)}, cleaning included)
+                          ({localTime(p.clash.startsAt, timeZone)}–{localTime(p.clash.endsAt, timeZone)},
+                          cleaning included)
                         </>
                       )}
                     </span>
