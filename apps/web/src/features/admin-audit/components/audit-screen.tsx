@@ -120,7 +120,9 @@ export function AuditScreen() {
       {entries.length > 0 && (
         <ol className="space-y-3" aria-label="Entries, newest first">
           {entries.map((entry) => {
-            const changes = auditChanges(entry.before, entry.after, timeZone);
+            const all = auditChanges(entry.before, entry.after, timeZone);
+            const changes = all.filter((c) => !c.reference);
+            const references = all.filter((c) => c.reference);
             return (
               <li key={entry.id} className="card p-4" data-audit-id={entry.id} data-action={entry.action}>
                 <p className="flex flex-wrap items-baseline gap-x-3 gap-y-1 text-sm">
@@ -180,6 +182,23 @@ export function AuditScreen() {
                       </tbody>
                     </table>
                   </div>
+                )}
+                {references.length > 0 && (
+                  <details className="mt-2 text-xs text-muted">
+                    <summary className="cursor-pointer">References</summary>
+                    <dl className="mt-1 grid grid-cols-[auto_1fr] gap-x-3 gap-y-0.5">
+                      {references.map((r) => (
+                        <div key={r.field} className="contents">
+                          <dt>{r.field}</dt>
+                          <dd className="font-mono break-all">
+                            {r.before === r.after || r.before === null || r.after === null
+                              ? (r.after ?? r.before)
+                              : `${r.before} → ${r.after}`}
+                          </dd>
+                        </div>
+                      ))}
+                    </dl>
+                  </details>
                 )}
               </li>
             );

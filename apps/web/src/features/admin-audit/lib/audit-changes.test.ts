@@ -15,10 +15,24 @@ describe('an audit entry read by a person', () => {
         { name: 'Hall 1', rows: 9, seats: 110, removed: 10 },
       ),
     ).toEqual([
-      { field: 'Name', before: 'Hall 1', after: 'Hall 1', changed: false },
-      { field: 'Rows', before: '10', after: '9', changed: true },
-      { field: 'Seats', before: '120', after: '110', changed: true },
-      { field: 'Removed', before: null, after: '10', changed: true },
+      { field: 'Name', before: 'Hall 1', after: 'Hall 1', changed: false, reference: false },
+      { field: 'Rows', before: '10', after: '9', changed: true, reference: false },
+      { field: 'Seats', before: '120', after: '110', changed: true, reference: false },
+      { field: 'Removed', before: null, after: '10', changed: true, reference: false },
+    ]);
+  });
+
+  it('tells references apart from what they name', () => {
+    expect(
+      auditChanges({ id: 'a', movieId: 'b', movie: 'Heat', auditoriumIds: ['c'] }, null).map((c) => [
+        c.field,
+        c.reference,
+      ]),
+    ).toEqual([
+      ['Id', true],
+      ['Movie id', true],
+      ['Movie', false],
+      ['Auditorium ids', true],
     ]);
   });
 

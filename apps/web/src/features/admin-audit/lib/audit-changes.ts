@@ -5,6 +5,8 @@ export interface AuditChange {
   before: string | null;
   after: string | null;
   changed: boolean;
+  /** A reference (id, movieId, auditoriumIds): shown apart, the names beside them say more. */
+  reference: boolean;
 }
 
 const ISO_INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})$/;
@@ -50,6 +52,12 @@ export function auditChanges(before: unknown, after: unknown, timeZone?: string)
   return keys.map((key) => {
     const was = readable(key, b[key], timeZone);
     const is = readable(key, a[key], timeZone);
-    return { field: fieldName(key), before: was, after: is, changed: was !== is };
+    return {
+      field: fieldName(key),
+      before: was,
+      after: is,
+      changed: was !== is,
+      reference: /^id$|Ids?$/.test(key),
+    };
   });
 }
