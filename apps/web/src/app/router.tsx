@@ -66,6 +66,18 @@ const ManageShowtimesScreen = lazyScreen(
   () => import('../features/admin-catalogue/components/manage-showtimes-screen'),
   'ManageShowtimesScreen',
 );
+const ScheduleShowtimesScreen = lazyScreen(
+  () => import('../features/admin-catalogue/components/schedule-showtimes-screen'),
+  'ScheduleShowtimesScreen',
+);
+const HallWeekScreen = lazyScreen(
+  () => import('../features/admin-catalogue/components/hall-week-screen'),
+  'HallWeekScreen',
+);
+const AuditScreen = lazyScreen(
+  () => import('../features/admin-audit/components/audit-screen'),
+  'AuditScreen',
+);
 const BookedSeatsScreen = lazyScreen(
   () => import('../features/admin-bookings/components/booked-seats-screen'),
   'BookedSeatsScreen',
@@ -115,6 +127,9 @@ export function AppRoutes() {
         <Route element={guarded(RequireAdmin)}>
           <Route path="/admin" element={<AdminDashboard />} />
           <Route path="/admin/showtimes" element={<ManageShowtimesScreen />} />
+          <Route path="/admin/schedule" element={<ScheduleShowtimesScreen />} />
+          <Route path="/admin/week" element={<HallWeekScreen />} />
+          <Route path="/admin/audit" element={<AuditScreen />} />
           <Route path="/admin/showtimes/:id/booked" element={<BookedSeatsScreen />} />
           <Route path="/admin/showtimes/:id/tickets" element={<ShowtimeQrCodesScreen />} />
           <Route path="/admin/halls" element={<HallsScreen />} />

@@ -14,6 +14,12 @@ export function AdminDashboard() {
           <Link to="/admin/showtimes" className="btn-secondary">
             Manage showtimes
           </Link>
+          <Link to="/admin/schedule" className="btn-secondary">
+            Schedule recurring
+          </Link>
+          <Link to="/admin/week" className="btn-secondary">
+            Week by hall
+          </Link>
           <Link to="/admin/halls" className="btn-secondary">
             Halls and layouts
           </Link>
@@ -25,6 +31,9 @@ export function AdminDashboard() {
           </Link>
           <Link to="/admin/scan" className="btn-secondary">
             Scan tickets
+          </Link>
+          <Link to="/admin/audit" className="btn-secondary">
+            Audit log
           </Link>
         </nav>
       </div>
