@@ -1,9 +1,10 @@
-import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
+import { useId, useRef, useState, type FormEvent } from 'react';
 import { Link } from 'react-router';
 import { formatMoney, SEAT_TYPE_NAMES } from '@cinema/contract/constants';
 import type { PaymentMethod, SeatType, StaffOrder } from '@cinema/contract';
 import { ApiError, errorText } from '../../../lib/api-client';
 import { formatDateTime } from '../../../lib/format';
+import { usePageHeading } from '../../../lib/use-page-heading';
 import { seatWithType } from '../../../lib/seat-text';
 import type { SeatCell } from '../../../components/seat-map/seat-view';
 import { FormMessages } from '../../../components/ui/form-messages';
@@ -31,14 +32,9 @@ export function CounterSaleScreen() {
   // One key per sale: a double click or a retry after a timeout answers with the same order, never a second sale.
   const requestId = useRef(crypto.randomUUID());
   const sale = useCounterSale();
-  const heading = useRef<HTMLHeadingElement>(null);
+  const heading = usePageHeading('Box office');
   const done = useRef<HTMLDivElement>(null);
   const id = useId();
-
-  useEffect(() => {
-    document.title = 'Box office · Cinema';
-    heading.current?.focus();
-  }, []);
 
   const priceOf = (c: Chosen): number | null => {
     const p = prices.data;

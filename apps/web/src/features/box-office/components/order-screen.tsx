@@ -4,6 +4,7 @@ import { formatMoney } from '@cinema/contract/constants';
 import type { StaffOrder, StaffOrderLine } from '@cinema/contract';
 import { ApiError, errorText } from '../../../lib/api-client';
 import { formatDateTime } from '../../../lib/format';
+import { usePageHeading } from '../../../lib/use-page-heading';
 import { seatWithType } from '../../../lib/seat-text';
 import type { SeatCell } from '../../../components/seat-map/seat-view';
 import { FormMessages } from '../../../components/ui/form-messages';
@@ -19,12 +20,7 @@ const lineName = (l: StaffOrderLine) => `${seatWithType(l.seat)} · ${l.movie}, 
 export function OrderScreen() {
   const { ref = '' } = useParams();
   const order = useStaffOrder(ref);
-  const heading = useRef<HTMLHeadingElement>(null);
-
-  useEffect(() => {
-    document.title = `Order ${ref.toUpperCase()} · Cinema`;
-    heading.current?.focus();
-  }, [ref]);
+  const heading = usePageHeading(`Order ${ref.toUpperCase()}`);
 
   return (
     <section>

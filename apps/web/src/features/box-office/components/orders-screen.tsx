@@ -1,7 +1,8 @@
-import { useEffect, useRef, useState, type FormEvent } from 'react';
+import { useState, type FormEvent } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { formatMoney } from '@cinema/contract/constants';
 import { formatDateTime } from '../../../lib/format';
+import { usePageHeading } from '../../../lib/use-page-heading';
 import { QueryStatus } from '../../../components/ui/query-status';
 import { useStaffOrders } from '../api/box-office';
 import { orderStatusText, paidByText } from '../lib/order-text';
@@ -14,12 +15,7 @@ export function OrdersScreen() {
   const page = Math.max(1, Number(params.get('page')) || 1);
   const [text, setText] = useState(q);
   const orders = useStaffOrders(q, page);
-  const heading = useRef<HTMLHeadingElement>(null);
-
-  useEffect(() => {
-    document.title = 'Orders · Cinema';
-    heading.current?.focus();
-  }, []);
+  const heading = usePageHeading('Orders');
 
   function onSubmit(e: FormEvent) {
     e.preventDefault();
