@@ -82,6 +82,14 @@ const HallEditorScreen = lazyScreen(
   () => import('../features/admin-halls/components/hall-editor-screen'),
   'HallEditorScreen',
 );
+const PricingScreen = lazyScreen(
+  () => import('../features/admin-pricing/components/pricing-screen'),
+  'PricingScreen',
+);
+const PromoCodesScreen = lazyScreen(
+  () => import('../features/admin-pricing/components/promo-codes-screen'),
+  'PromoCodesScreen',
+);
 // The scanner (and its WebAssembly decoder) loads only on /admin/scan.
 const ScannerPage = lazyScreen(() => import('../features/scanner/components/scanner-page'), 'ScannerPage');
 
@@ -111,6 +119,8 @@ export function AppRoutes() {
           <Route path="/admin/halls" element={<HallsScreen />} />
           <Route path="/admin/halls/new" element={<HallEditorScreen />} />
           <Route path="/admin/halls/:id" element={<HallEditorScreen />} />
+          <Route path="/admin/pricing" element={<PricingScreen />} />
+          <Route path="/admin/promo-codes" element={<PromoCodesScreen />} />
           <Route
             path="/admin/scan"
             element={
