@@ -5,6 +5,9 @@ import { errorText } from '../../../lib/api-client';
 import { seatWithType } from '../../../lib/seat-text';
 import { useQuote, useShowtimePrices } from '../api/get-quote';
 
+// Loaded with the basket, once seats are held.
+export { HoldCountdown } from './hold-countdown';
+
 /** What the basket has chosen: each seat's ticket type, and the promo code when it applies. */
 export type BasketChoice = Pick<CheckoutBody, 'tickets' | 'promoCode'>;
 

@@ -18,12 +18,13 @@ import { useNotice } from '../hooks/use-notice';
 import { useSeatUpdates } from '../hooks/use-seat-updates';
 import { hallGrid, seatCells } from '../lib/seat-cells';
 import { FindSeatsForm } from './find-seats-form';
-import { HoldCountdown } from './hold-countdown';
 import { SeatCounters } from './seat-counters';
 import type { BasketChoice } from './basket';
 
-// The basket (ticket types, promo code, the server's quote) loads once seats are held: the map comes first.
+// The basket (ticket types, promo code, the server's quote) and the hold's countdown load once seats are held: the
+// map comes first (and keeps within its bundle budget).
 const Basket = lazy(() => import('./basket').then((m) => ({ default: m.Basket })));
+const HoldCountdown = lazy(() => import('./basket').then((m) => ({ default: m.HoldCountdown })));
 
 /** A hold this page just made, used until a seat map read after it arrives (that one knows it too). */
 interface RecentHold {
@@ -311,7 +312,11 @@ export function SeatMapScreen() {
             {error}
           </p>
         )}
-        {hasHold && holds.expiresAt && <HoldCountdown expiresAt={holds.expiresAt} onExpire={onExpire} />}
+        {hasHold && holds.expiresAt && (
+          <Suspense fallback={null}>
+            <HoldCountdown expiresAt={holds.expiresAt} onExpire={onExpire} />
+          </Suspense>
+        )}
         <p className="text-sm text-slate-300">
           {selectedIds.length > 0
             ? `${selectedIds.length} selected · ${formatMoney(selectedIds.length * map.showtime.priceCents)}`
