@@ -17,6 +17,12 @@ export function AdminDashboard() {
           <Link to="/admin/halls" className="btn-secondary">
             Halls and layouts
           </Link>
+          <Link to="/admin/pricing" className="btn-secondary">
+            Prices and ticket types
+          </Link>
+          <Link to="/admin/promo-codes" className="btn-secondary">
+            Promo codes
+          </Link>
           <Link to="/admin/scan" className="btn-secondary">
             Scan tickets
           </Link>

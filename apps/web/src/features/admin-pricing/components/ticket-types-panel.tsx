@@ -10,6 +10,8 @@ function TicketTypeRow({ type, onSaved }: { type: TicketType; onSaved: (text: st
   const save = useSaveTicketType();
   const [name, setName] = useState(type.name);
   const [error, setError] = useState<string | null>(null);
+  // Shown at once; put back if the server refuses.
+  const [active, setActive] = useState(type.active);
   const renamed = name.trim() !== '' && name.trim() !== type.name;
 
   const send = (body: { name?: string; active?: boolean }, done: string) => {
@@ -18,7 +20,10 @@ function TicketTypeRow({ type, onSaved }: { type: TicketType; onSaved: (text: st
       { id: type.id, ...body },
       {
         onSuccess: () => onSaved(done),
-        onError: (err) => setError(errorText(err, 'Failed to save the ticket type')),
+        onError: (err) => {
+          setActive(type.active);
+          setError(errorText(err, 'Failed to save the ticket type'));
+        },
       },
     );
   };
@@ -49,14 +54,15 @@ function TicketTypeRow({ type, onSaved }: { type: TicketType; onSaved: (text: st
           <input
             type="checkbox"
             className="h-5 w-5"
-            checked={type.active}
+            checked={active}
             disabled={save.isPending}
-            onChange={(e) =>
+            onChange={(e) => {
+              setActive(e.target.checked);
               send(
                 { active: e.target.checked },
                 e.target.checked ? `${type.name} is sold again.` : `${type.name} is no longer sold.`,
-              )
-            }
+              );
+            }}
           />
           Sold<span className="sr-only"> as {type.name}</span>
         </label>
