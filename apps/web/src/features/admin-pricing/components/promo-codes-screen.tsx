@@ -237,7 +237,14 @@ export function PromoCodesScreen() {
                   <p className="font-mono text-base font-semibold text-white">
                     {p.code}{' '}
                     <span className="font-sans text-sm font-normal text-gold">{discountInWords(p)}</span>
-                    {!p.active && <span className="ml-2 font-sans text-sm text-muted">(ended)</span>}
+                    {!p.active ? (
+                      <span className="ml-2 font-sans text-sm text-muted">(ended)</span>
+                    ) : (
+                      p.validTo &&
+                      Date.parse(p.validTo) < Date.now() && (
+                        <span className="ml-2 font-sans text-sm text-muted">(expired)</span>
+                      )
+                    )}
                   </p>
                   <p className="text-slate-200">{validity(p)}</p>
                   <p className="text-slate-300">
