@@ -124,8 +124,33 @@ describe.skipIf(!hasChromium)('pricing, promo codes and orders in the browser', 
     await expectNoAxeViolations(page);
     await screenshot(page, 'promo-codes-desktop');
 
+    // A showtime may be given a card in its form; by default it takes the card valid at its start.
+    await page.goto('/admin');
+    const addShowtime = page.getByRole('form', { name: 'Add Showtime' });
+    const cardSelect = addShowtime.getByRole('combobox', { name: 'Price card' });
+    expect(await cardSelect.locator('option:checked').textContent()).toBe('The card valid at its start');
+    await cardSelect.selectOption({ label: 'E2E Standard' });
+    await addShowtime.getByLabel('Movie').selectOption({ label: 'The Pricing Picture' });
+    await addShowtime.getByLabel('Hall').selectOption({ label: 'Pricing Hall (32 seats)' });
+    const later = new Date(Date.now() + 10 * 24 * 3600_000);
+    const pad = (n: number) => String(n).padStart(2, '0');
+    await addShowtime
+      .getByLabel('Starts at')
+      .fill(`${later.getFullYear()}-${pad(later.getMonth() + 1)}-${pad(later.getDate())}T20:00`);
+    await addShowtime.getByRole('button', { name: 'Add showtime' }).click();
+    await addShowtime
+      .getByRole('status')
+      .filter({ hasText: /^Showtime added: .*, E2E Standard prices\.$/ })
+      .waitFor();
+    const listed = await apiAs(server.url, admin.token).get<{ priceCardId?: string | null }[]>(
+      '/admin/showtimes',
+    );
+    expect(listed.filter((s) => s.priceCardId).length).toBe(1);
+
     // Both pages on a phone.
     await page.setViewportSize(PHONE_390);
+    await page.goto('/admin/promo-codes');
+    await page.getByRole('list', { name: 'Promo codes' }).waitFor();
     await expectNoAxeViolations(page);
     await screenshot(page, 'promo-codes-phone');
     await page.goto('/admin/pricing');
