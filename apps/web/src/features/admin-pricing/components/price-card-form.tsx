@@ -111,11 +111,12 @@ export function PriceCardForm({
           />
         </label>
       </div>
+      <p id={`${id}-prices`} className="text-sm text-slate-300">
+        Prices in dollars; leave a price blank where a ticket type is not sold.
+      </p>
       <div className="overflow-x-auto">
-        <table className="w-full text-left text-sm">
-          <caption className="mb-2 text-left text-slate-300">
-            Prices in dollars; leave a price blank where a ticket type is not sold.
-          </caption>
+        <table className="w-full text-left text-sm" aria-describedby={`${id}-prices`}>
+          <caption className="sr-only">Prices</caption>
           <thead className="text-slate-300">
             <tr>
               <th scope="col" className="py-2 pr-3 font-semibold">
