@@ -460,6 +460,22 @@ const CASES: Case[] = [
     }),
   },
   {
+    route: 'PUT /api/admin/price-cards/:id',
+    expect: adminOnly(200),
+    request: async (_r, { app }) => {
+      const [card] = await app.database.db
+        .insert(priceCards)
+        .values({
+          name: `Matrix card ${randomUUID().slice(0, 8)}`,
+          weekdays: [1],
+          startsAt: '10:00',
+          endsAt: '12:00',
+        })
+        .returning({ id: priceCards.id });
+      return { method: 'PUT', url: `/api/admin/price-cards/${card!.id}`, ...json(await cardBody(app)) };
+    },
+  },
+  {
     route: 'DELETE /api/admin/price-cards/:id',
     expect: adminOnly(200),
     request: async (_r, { app }) => {

@@ -81,6 +81,16 @@ export function Layout() {
                         </NavLink>
                       </li>
                       <li>
+                        <NavLink to="/admin/pricing" className={linkClass}>
+                          Pricing
+                        </NavLink>
+                      </li>
+                      <li>
+                        <NavLink to="/admin/promo-codes" className={linkClass}>
+                          Promo codes
+                        </NavLink>
+                      </li>
+                      <li>
                         <NavLink to="/admin/box-office" className={linkClass}>
                           Box office
                         </NavLink>

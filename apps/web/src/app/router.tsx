@@ -103,6 +103,14 @@ const OrdersScreen = lazyScreen(
   'OrdersScreen',
 );
 const OrderScreen = lazyScreen(() => import('../features/box-office/components/order-screen'), 'OrderScreen');
+const PricingScreen = lazyScreen(
+  () => import('../features/admin-pricing/components/pricing-screen'),
+  'PricingScreen',
+);
+const PromoCodesScreen = lazyScreen(
+  () => import('../features/admin-pricing/components/promo-codes-screen'),
+  'PromoCodesScreen',
+);
 // The scanner (and its WebAssembly decoder) loads only on /admin/scan.
 const ScannerPage = lazyScreen(() => import('../features/scanner/components/scanner-page'), 'ScannerPage');
 
@@ -138,6 +146,8 @@ export function AppRoutes() {
           <Route path="/admin/box-office" element={<CounterSaleScreen />} />
           <Route path="/admin/orders" element={<OrdersScreen />} />
           <Route path="/admin/orders/:ref" element={<OrderScreen />} />
+          <Route path="/admin/pricing" element={<PricingScreen />} />
+          <Route path="/admin/promo-codes" element={<PromoCodesScreen />} />
           <Route
             path="/admin/scan"
             element={

@@ -216,6 +216,7 @@ export const ROUTES: RouteSpec[] = [
   { method: 'DELETE', path: '/api/admin/ticket-types/:id', access: 'admin' },
   { method: 'GET', path: '/api/admin/price-cards', access: 'admin' },
   { method: 'POST', path: '/api/admin/price-cards', access: 'admin', body: 'json' },
+  { method: 'PUT', path: '/api/admin/price-cards/:id', access: 'admin', body: 'json' },
   { method: 'DELETE', path: '/api/admin/price-cards/:id', access: 'admin' },
   { method: 'GET', path: '/api/admin/promo-codes', access: 'admin' },
   {

@@ -23,6 +23,12 @@ export function AdminDashboard() {
           <Link to="/admin/halls" className="btn-secondary">
             Halls and layouts
           </Link>
+          <Link to="/admin/pricing" className="btn-secondary">
+            Prices and ticket types
+          </Link>
+          <Link to="/admin/promo-codes" className="btn-secondary">
+            Promo codes
+          </Link>
           <Link to="/admin/box-office" className="btn-secondary">
             Box office
           </Link>
