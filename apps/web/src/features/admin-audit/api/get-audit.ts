@@ -1,4 +1,4 @@
-import { infiniteQueryOptions, useInfiniteQuery } from '@tanstack/react-query';
+import { queryOptions, useQuery } from '@tanstack/react-query';
 import type { AuditResponse } from '@cinema/contract';
 import { api } from '../../../lib/api-client';
 
@@ -19,14 +19,12 @@ export function getAudit(filter: AuditFilter, before: string | undefined, signal
   return api<AuditResponse>(`/admin/audit${query}`, { signal });
 }
 
-/** The log page by page: each "older" page starts after the last entry shown. */
-export const auditQueryOptions = (filter: AuditFilter) =>
-  infiniteQueryOptions({
-    queryKey: ['admin', 'audit', filter],
-    queryFn: ({ signal, pageParam }) => getAudit(filter, pageParam, signal),
-    initialPageParam: undefined as string | undefined,
-    getNextPageParam: (last) => last.next ?? undefined,
+/** One page of the log: the newest 50, or the 50 before the entry `before` (the previous page's `next`). */
+export const auditQueryOptions = (filter: AuditFilter, before?: string) =>
+  queryOptions({
+    queryKey: ['admin', 'audit', filter, before ?? null],
+    queryFn: ({ signal }) => getAudit(filter, before, signal),
     staleTime: 0,
   });
 
-export const useAudit = (filter: AuditFilter) => useInfiniteQuery(auditQueryOptions(filter));
+export const useAudit = (filter: AuditFilter, before?: string) => useQuery(auditQueryOptions(filter, before));

@@ -1,10 +1,10 @@
 import { useId, useState, type FormEvent } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { QueryStatus } from '../../../components/ui/query-status';
-import { errorText } from '../../../lib/api-client';
 import { useSettings } from '../../../lib/settings';
 import { usePageHeading } from '../../../lib/use-page-heading';
-import { useAudit } from '../api/get-audit';
+import type { AuditEntry } from '@cinema/contract';
+import { useAudit, type AuditFilter } from '../api/get-audit';
 import { auditChanges } from '../lib/audit-changes';
 
 /** Actions the server records, offered as suggestions; a kind of thing ("showtime") matches all of its actions. */
@@ -37,8 +37,6 @@ export function AuditScreen() {
   const actor = params.get('actor') ?? '';
   const [actionText, setActionText] = useState(action);
   const [actorText, setActorText] = useState(actor);
-  const audit = useAudit({ action: action || undefined, actor: actor || undefined });
-  const entries = audit.data?.pages.flatMap((p) => p.entries) ?? [];
   const id = useId();
 
   function filter(e: FormEvent) {
@@ -48,9 +46,6 @@ export function AuditScreen() {
     if (actorText.trim()) next.set('actor', actorText.trim());
     setParams(next);
   }
-
-  const when = (at: string) =>
-    new Date(at).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'medium', timeZone });
 
   return (
     <section>
@@ -113,113 +108,164 @@ export function AuditScreen() {
         </div>
       </form>
 
-      <QueryStatus query={audit} failure="Failed to load the audit log" />
-      {audit.isSuccess && entries.length === 0 && (
-        <p className="card">{action || actor ? 'No entries match.' : 'Nothing recorded yet.'}</p>
-      )}
-      {entries.length > 0 && (
-        <ol className="space-y-3" aria-label="Entries, newest first">
-          {entries.map((entry) => {
-            const all = auditChanges(entry.before, entry.after, timeZone);
-            const changes = all.filter((c) => !c.reference);
-            const references = all.filter((c) => c.reference);
-            return (
-              <li key={entry.id} className="card p-4" data-audit-id={entry.id} data-action={entry.action}>
-                <p className="flex flex-wrap items-baseline gap-x-3 gap-y-1 text-sm">
-                  <code className="rounded bg-panel-2 px-1.5 py-0.5 font-semibold text-gold">
-                    {entry.action}
-                  </code>
-                  <span className="text-white">{entry.actor}</span>
-                  <time dateTime={entry.at} className="text-muted">
-                    {when(entry.at)}
-                  </time>
-                  <span className="text-muted">
-                    {entry.subjectType}
-                    {entry.subjectId && (
-                      <>
-                        {' '}
-                        <span className="font-mono text-xs" title={entry.subjectId}>
-                          {entry.subjectId.slice(0, 8)}
-                        </span>
-                      </>
-                    )}
-                  </span>
-                </p>
-                {changes.length > 0 && (
-                  <div className="mt-3 overflow-x-auto">
-                    <table className="w-full text-left text-sm">
-                      <caption className="sr-only">{entry.action}: before and after</caption>
-                      <thead className="text-xs text-muted">
-                        <tr>
-                          <th scope="col" className="py-1 pr-3 font-medium">
-                            Field
-                          </th>
-                          <th scope="col" className="py-1 pr-3 font-medium">
-                            Before
-                          </th>
-                          <th scope="col" className="py-1 font-medium">
-                            After
-                          </th>
-                        </tr>
-                      </thead>
-                      <tbody>
-                        {changes.map((c) => (
-                          <tr key={c.field} className="border-t border-line/60 align-top">
-                            <th scope="row" className="py-1 pr-3 font-medium text-slate-200">
-                              {c.field}
-                            </th>
-                            <td className="py-1 pr-3 break-all text-slate-300">{c.before ?? '—'}</td>
-                            <td
-                              className={`py-1 break-all ${c.changed ? 'font-semibold text-white' : 'text-slate-300'}`}
-                            >
-                              {c.after ?? '—'}
-                              {c.changed && c.before !== null && c.after !== null && (
-                                <span className="sr-only"> (changed)</span>
-                              )}
-                            </td>
-                          </tr>
-                        ))}
-                      </tbody>
-                    </table>
-                  </div>
-                )}
-                {references.length > 0 && (
-                  <details className="mt-2 text-xs text-muted">
-                    <summary className="cursor-pointer">References</summary>
-                    <dl className="mt-1 grid grid-cols-[auto_1fr] gap-x-3 gap-y-0.5">
-                      {references.map((r) => (
-                        <div key={r.field} className="contents">
-                          <dt>{r.field}</dt>
-                          <dd className="font-mono break-all">
-                            {r.before === r.after || r.before === null || r.after === null
-                              ? (r.after ?? r.before)
-                              : `${r.before} → ${r.after}`}
-                          </dd>
-                        </div>
-                      ))}
-                    </dl>
-                  </details>
-                )}
-              </li>
-            );
-          })}
-        </ol>
-      )}
-      {audit.isFetchNextPageError && (
-        <p className="error mt-4" role="alert">
-          {errorText(audit.error, 'Failed to load older entries')}
+      {/* A new filter starts again from the newest entries. */}
+      <AuditPages
+        key={`${action}|${actor}`}
+        filter={{ action: action || undefined, actor: actor || undefined }}
+        timeZone={timeZone}
+      />
+    </section>
+  );
+}
+
+/** The pages shown so far: the newest, then each older one asked for by the last entry of the one before. */
+function AuditPages({ filter, timeZone }: { filter: AuditFilter; timeZone?: string }) {
+  const [cursors, setCursors] = useState<(string | undefined)[]>([undefined]);
+  return (
+    <>
+      {cursors.map((before, i) => (
+        <AuditPage
+          key={before ?? 'newest'}
+          filter={filter}
+          before={before}
+          page={i + 1}
+          timeZone={timeZone}
+          onOlder={i === cursors.length - 1 ? (next) => setCursors([...cursors, next]) : undefined}
+        />
+      ))}
+    </>
+  );
+}
+
+function AuditPage({
+  filter,
+  before,
+  page,
+  timeZone,
+  onOlder,
+}: {
+  filter: AuditFilter;
+  before?: string;
+  page: number;
+  timeZone?: string;
+  /** Given to the last page shown: asks for the entries older than its last. */
+  onOlder?: (next: string) => void;
+}) {
+  const audit = useAudit(filter, before);
+  const entries = audit.data?.entries ?? [];
+  const next = audit.data?.next;
+  return (
+    <>
+      <QueryStatus
+        query={audit}
+        failure={page === 1 ? 'Failed to load the audit log' : 'Failed to load older entries'}
+      />
+      {page === 1 && audit.isSuccess && entries.length === 0 && (
+        <p className="card">
+          {filter.action || filter.actor ? 'No entries match.' : 'Nothing recorded yet.'}
         </p>
       )}
-      {audit.hasNextPage && (
-        <button
-          type="button"
-          className="btn-secondary mt-4"
-          disabled={audit.isFetchingNextPage}
-          onClick={() => void audit.fetchNextPage()}
+      {entries.length > 0 && (
+        <ol
+          start={(page - 1) * 50 + 1}
+          className={`space-y-3 ${page > 1 ? 'mt-3' : ''}`}
+          aria-label={page === 1 ? 'Entries, newest first' : `Older entries, page ${page}`}
         >
-          {audit.isFetchingNextPage ? 'Loading…' : 'Older entries'}
+          {entries.map((entry) => (
+            <AuditEntryItem key={entry.id} entry={entry} timeZone={timeZone} />
+          ))}
+        </ol>
+      )}
+      {onOlder && next && (
+        <button type="button" className="btn-secondary mt-4" onClick={() => onOlder(next)}>
+          Older entries
         </button>
       )}
-    </section>
+    </>
+  );
+}
+
+function AuditEntryItem({ entry, timeZone }: { entry: AuditEntry; timeZone?: string }) {
+  const when = (at: string) =>
+    new Date(at).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'medium', timeZone });
+  const all = auditChanges(entry.before, entry.after, timeZone);
+  const changes = all.filter((c) => !c.reference);
+  const references = all.filter((c) => c.reference);
+  return (
+    <li key={entry.id} className="card p-4" data-audit-id={entry.id} data-action={entry.action}>
+      <p className="flex flex-wrap items-baseline gap-x-3 gap-y-1 text-sm">
+        <code className="rounded bg-panel-2 px-1.5 py-0.5 font-semibold text-gold">{entry.action}</code>
+        <span className="text-white">{entry.actor}</span>
+        <time dateTime={entry.at} className="text-muted">
+          {when(entry.at)}
+        </time>
+        <span className="text-muted">
+          {entry.subjectType}
+          {entry.subjectId && (
+            <>
+              {' '}
+              <span className="font-mono text-xs" title={entry.subjectId}>
+                {entry.subjectId.slice(0, 8)}
+              </span>
+            </>
+          )}
+        </span>
+      </p>
+      {changes.length > 0 && (
+        <div className="mt-3 overflow-x-auto">
+          <table className="w-full text-left text-sm">
+            <caption className="sr-only">{entry.action}: before and after</caption>
+            <thead className="text-xs text-muted">
+              <tr>
+                <th scope="col" className="py-1 pr-3 font-medium">
+                  Field
+                </th>
+                <th scope="col" className="py-1 pr-3 font-medium">
+                  Before
+                </th>
+                <th scope="col" className="py-1 font-medium">
+                  After
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              {changes.map((c) => (
+                <tr key={c.field} className="border-t border-line/60 align-top">
+                  <th scope="row" className="py-1 pr-3 font-medium text-slate-200">
+                    {c.field}
+                  </th>
+                  <td className="py-1 pr-3 break-all text-slate-300">{c.before ?? '—'}</td>
+                  <td
+                    className={`py-1 break-all ${c.changed ? 'font-semibold text-white' : 'text-slate-300'}`}
+                  >
+                    {c.after ?? '—'}
+                    {c.changed && c.before !== null && c.after !== null && (
+                      <span className="sr-only"> (changed)</span>
+                    )}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+      {references.length > 0 && (
+        <details className="mt-2 text-xs text-muted">
+          <summary className="cursor-pointer">References</summary>
+          <dl className="mt-1 grid grid-cols-[auto_1fr] gap-x-3 gap-y-0.5">
+            {references.map((r) => (
+              <div key={r.field} className="contents">
+                <dt>{r.field}</dt>
+                <dd className="font-mono break-all">
+                  {r.before === r.after || r.before === null || r.after === null
+                    ? (r.after ?? r.before)
+                    : `${r.before} → ${r.after}`}
+                </dd>
+              </div>
+            ))}
+          </dl>
+        </details>
+      )}
+    </li>
   );
 }

@@ -113,7 +113,7 @@ export function ManageShowtimesScreen() {
         <h2 className="mb-3 text-lg font-semibold text-white" aria-live="polite">
           {day === today ? 'Today, ' : ''}
           {formatDay(day)}
-          <span className="ml-2 text-sm font-normal text-muted">
+          <span className="block text-sm font-normal text-muted sm:ml-2 sm:inline">
             {showtimes.data ? `${total} ${total === 1 ? 'showtime' : 'showtimes'} · ` : ''}times in {timeZone}
           </span>
         </h2>
