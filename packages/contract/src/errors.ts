@@ -34,6 +34,7 @@ export const ErrorCodes = [
   'has_sold_tickets',
   'hold_limit',
   'hold_expired',
+  'more_time_used',
   'already_paid',
   'ticket_not_paid',
   'bad_signature',

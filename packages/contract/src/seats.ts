@@ -100,6 +100,15 @@ export type CancelHoldsBody = z.infer<typeof CancelHoldsBodySchema>;
 
 export const CancelHoldsResponseSchema = z.object({ ok: z.literal(true), cancelled: z.number().int() });
 
+/** `POST /api/showtimes/bookings/more-time`: "More time" for the caller's live holds, once in a hold's life. */
+export const MoreTimeBodySchema = CancelHoldsBodySchema;
+export const MoreTimeResponseSchema = z.object({
+  /** The holds' new expiry (the earliest of them). */
+  expiresAt: z.string(),
+  extended: z.number().int(),
+});
+export type MoreTimeResponse = z.infer<typeof MoreTimeResponseSchema>;
+
 /** Socket.IO events. */
 export const JoinShowtimeSchema = IdSchema;
 /** The acknowledgement of `join_showtime`: no room is joined unless ok. */

@@ -237,6 +237,16 @@ const CASES: Case[] = [
     }),
   },
   {
+    route: 'POST /api/showtimes/bookings/more-time',
+    // Someone else's hold is answered as one that is not live: nobody extends another's hold.
+    expect: { visitor: 401, owner: 200, other: 409, admin: 409 },
+    request: (_r, { w }) => ({
+      method: 'POST',
+      url: '/api/showtimes/bookings/more-time',
+      ...json({ bookingIds: [w.openBookingId] }),
+    }),
+  },
+  {
     route: 'DELETE /api/showtimes/bookings/cancel',
     expect: signedIn(200),
     request: (_r, { w }) => ({

@@ -32,6 +32,8 @@ export const bookings = pgTable(
     clientAddress: text('client_address'),
     /** When checkout extended this hold to the payment window: a hold is extended once (DESIGN §6.1). */
     extendedAt: timestamp('extended_at', { withTimezone: true }),
+    /** When the customer asked for "More time" on this hold: once in a hold's life (DESIGN §6.6). */
+    moreTimeAt: timestamp('more_time_at', { withTimezone: true }),
     confirmedAt: timestamp('confirmed_at', { withTimezone: true }),
     checkedInAt: timestamp('checked_in_at', { withTimezone: true }),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),

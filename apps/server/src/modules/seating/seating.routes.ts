@@ -1,6 +1,8 @@
 import negotiate from '@fastify/accept-negotiator';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import {
+  MoreTimeBodySchema,
+  MoreTimeResponseSchema,
   BestAvailableBodySchema,
   BestAvailableResponseSchema,
   CancelHoldsBodySchema,
@@ -14,7 +16,7 @@ import {
   type SeatMap,
 } from '@cinema/contract';
 import { perUser } from '../../plugins/rate-limit.ts';
-import { cancelHolds, findBestAvailable, holdSeats, type SeatingDeps } from './seating.service.ts';
+import { cancelHolds, findBestAvailable, holdSeats, moreTime, type SeatingDeps } from './seating.service.ts';
 
 /** Seat maps, holds and cancelling holds. */
 export const seatingRoutes: FastifyPluginAsyncZod = async (app) => {
@@ -94,6 +96,22 @@ export const seatingRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request) =>
       cancelHolds(app.deps, { userId: request.user!.id, bookingIds: request.body.bookingIds }),
+  );
+
+  app.post(
+    '/showtimes/bookings/more-time',
+    {
+      onRequest: app.requireUser,
+      config: { rateLimit: perUser(30, '1 minute') },
+      schema: {
+        tags: ['seats'],
+        summary: '“More time” for the caller’s own live holds: another HOLD_MINUTES, once in a hold’s life',
+        security: [{ bearer: [] }],
+        body: MoreTimeBodySchema,
+        response: { 200: MoreTimeResponseSchema, 400: ErrorSchema, 401: ErrorSchema, 409: ErrorSchema },
+      },
+    },
+    async (request) => moreTime(app.deps, { userId: request.user!.id, bookingIds: request.body.bookingIds }),
   );
 
   app.post(

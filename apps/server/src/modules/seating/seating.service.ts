@@ -461,6 +461,52 @@ export async function cancelHolds(
   return { ok: true, cancelled: cancelled.length };
 }
 
+/**
+ * "More time" (DESIGN §6.6, WCAG 2.2.1): the caller's live holds run another HOLD_MINUTES, once in a hold's life and
+ * never past HOLD_MINUTES + 30 minutes from the hold (the same cap as checkout's extension). 409 `more_time_used` when
+ * they had it already, `hold_expired` when none is live any more.
+ */
+export async function moreTime(
+  deps: Deps,
+  input: { userId: string; bookingIds: string[] },
+): Promise<{ expiresAt: string; extended: number }> {
+  const { db, events, config } = deps;
+  const ids = [...new Set(input.bookingIds.map((id) => id.toLowerCase()))];
+  const lifeSeconds = (config.holdMinutes + 30) * 60;
+  const extended = await db
+    .update(bookings)
+    .set({
+      expiresAt: sql`least(${bookings.expiresAt} + make_interval(secs => ${config.holdMinutes * 60}),
+        ${bookings.createdAt} + make_interval(secs => ${lifeSeconds}))`,
+      moreTimeAt: sql`now()`,
+      updatedAt: sql`now()`,
+    })
+    .where(
+      and(
+        inArray(bookings.id, ids),
+        eq(bookings.userId, input.userId),
+        liveHold,
+        isNull(bookings.moreTimeAt),
+      ),
+    )
+    .returning({ showtimeId: bookings.showtimeId, expiresAt: bookings.expiresAt });
+  if (extended.length === 0) {
+    const [used] = await db
+      .select({ id: bookings.id })
+      .from(bookings)
+      .where(and(inArray(bookings.id, ids), eq(bookings.userId, input.userId), liveHold))
+      .limit(1);
+    if (used) throw conflict('You have had more time for these seats already', 'more_time_used');
+    throw conflict('Your hold has expired or was cancelled. Please hold the seats again.', 'hold_expired');
+  }
+  // The holder's maps show the new expiry; nobody else's changes.
+  for (const showtimeId of new Set(extended.map((e) => e.showtimeId))) {
+    events.publish('seatMapStale', { showtimeId });
+  }
+  const earliest = Math.min(...extended.map((e) => e.expiresAt!.getTime()));
+  return { expiresAt: new Date(earliest).toISOString(), extended: extended.length };
+}
+
 /** True when a showtime with this id exists. */
 export async function showtimeExists(db: Queryable, showtimeId: string): Promise<boolean> {
   const rows = await db

@@ -101,6 +101,13 @@ export const ROUTES: RouteSpec[] = [
     ids: (w) => [w.show.showtimeId],
   },
   {
+    method: 'POST',
+    path: '/api/showtimes/bookings/more-time',
+    access: 'customer',
+    body: 'json',
+    validBody: (w) => ({ bookingIds: [w.heldBookingId] }),
+  },
+  {
     method: 'DELETE',
     path: '/api/showtimes/bookings/cancel',
     access: 'customer',

@@ -139,6 +139,7 @@ export function SeatMapScreen() {
   const holdRefused = Boolean(verdict && (verdict.companions.length > 0 || verdict.gap?.refused));
   const hasHold = holds.bookingIds.length > 0;
 
+  // When the hold runs out or gets more time: the seat map says what stands now.
   const onExpire = useCallback(() => {
     setRecent(null);
     void queryClient.invalidateQueries({ queryKey: seatMapQueryKey(showtimeId) });
@@ -299,6 +300,69 @@ export function SeatMapScreen() {
         />
       </div>
 
+      {/* The basket bar: what is chosen and the step's one primary action, in view while the map scrolls. */}
+      <div
+        className="sticky bottom-0 z-10 flex flex-wrap items-center gap-3 rounded-t-2xl border border-line bg-panel/95 px-4 py-3 shadow-[0_-8px_24px_rgba(0,0,0,0.45)] backdrop-blur"
+        data-testid="basket-bar"
+      >
+        <p className="grow text-sm text-slate-200">
+          {selectedIds.length > 0
+            ? `${selectedIds.length} selected · ${formatMoney(selectedIds.length * map.showtime.priceCents)}`
+            : hasHold
+              ? `${holds.bookingIds.length} held`
+              : 'Choose seats on the map.'}
+        </p>
+        <div className="flex flex-col gap-1">
+          <button
+            type="button"
+            className={hasHold && selectedIds.length === 0 ? 'btn-secondary' : 'btn-primary'}
+            disabled={selectedIds.length === 0 || holdRefused || busy}
+            aria-describedby={
+              selectedIds.length === 0 && !hasHold
+                ? 'hold-hint'
+                : holdRefused
+                  ? 'selection-advice'
+                  : undefined
+            }
+            onClick={holdSelected}
+          >
+            {hold.isPending ? 'Holding…' : 'Hold seats'}
+          </button>
+          {selectedIds.length === 0 && !hasHold && (
+            <span id="hold-hint" className="text-xs text-muted">
+              Select at least one seat
+            </span>
+          )}
+        </div>
+        <div className="flex flex-col gap-1">
+          <div className="flex gap-3">
+            <button
+              type="button"
+              className={hasHold && selectedIds.length === 0 ? 'btn-primary' : 'btn-secondary'}
+              disabled={!hasHold || busy}
+              aria-describedby={!hasHold ? 'checkout-hint' : undefined}
+              onClick={goToCheckout}
+            >
+              {checkout.isPending ? 'Starting checkout…' : 'Checkout'}
+            </button>
+            <button
+              type="button"
+              className="btn-danger"
+              disabled={!hasHold || busy}
+              aria-describedby={!hasHold ? 'checkout-hint' : undefined}
+              onClick={cancelHolds}
+            >
+              Cancel holds
+            </button>
+          </div>
+          {!hasHold && (
+            <span id="checkout-hint" className="text-xs text-muted">
+              Hold seats first
+            </span>
+          )}
+        </div>
+      </div>
+
       <div className="card flex flex-col gap-4">
         <div className="min-h-10" aria-live="polite">
           {notice && (
@@ -314,68 +378,19 @@ export function SeatMapScreen() {
         )}
         {hasHold && holds.expiresAt && (
           <Suspense fallback={null}>
-            <HoldCountdown expiresAt={holds.expiresAt} onExpire={onExpire} />
+            <HoldCountdown
+              expiresAt={holds.expiresAt}
+              onExpire={onExpire}
+              bookingIds={holds.bookingIds}
+              onExtended={onExpire}
+            />
           </Suspense>
         )}
-        <p className="text-sm text-slate-300">
-          {selectedIds.length > 0
-            ? `${selectedIds.length} selected · ${formatMoney(selectedIds.length * map.showtime.priceCents)}`
-            : hasHold
-              ? `${holds.bookingIds.length} held`
-              : 'Choose seats on the map.'}
-        </p>
         {hasHold && (
           <Suspense fallback={<p className="muted">Loading your basket…</p>}>
             <Basket showtimeId={showtimeId} bookingIds={holds.bookingIds} onChange={setChoice} />
           </Suspense>
         )}
-        <div className="flex flex-wrap items-start gap-3">
-          <div className="flex flex-col gap-1">
-            <button
-              type="button"
-              className="btn-primary"
-              disabled={selectedIds.length === 0 || holdRefused || busy}
-              aria-describedby={
-                selectedIds.length === 0 ? 'hold-hint' : holdRefused ? 'selection-advice' : undefined
-              }
-              onClick={holdSelected}
-            >
-              {hold.isPending ? 'Holding…' : 'Hold seats'}
-            </button>
-            {selectedIds.length === 0 && (
-              <span id="hold-hint" className="text-xs text-muted">
-                Select at least one seat
-              </span>
-            )}
-          </div>
-          <div className="flex flex-col gap-1">
-            <div className="flex gap-3">
-              <button
-                type="button"
-                className="btn-secondary"
-                disabled={!hasHold || busy}
-                aria-describedby={!hasHold ? 'checkout-hint' : undefined}
-                onClick={goToCheckout}
-              >
-                {checkout.isPending ? 'Starting checkout…' : 'Checkout'}
-              </button>
-              <button
-                type="button"
-                className="btn-danger"
-                disabled={!hasHold || busy}
-                aria-describedby={!hasHold ? 'checkout-hint' : undefined}
-                onClick={cancelHolds}
-              >
-                Cancel holds
-              </button>
-            </div>
-            {!hasHold && (
-              <span id="checkout-hint" className="text-xs text-muted">
-                Hold seats first
-              </span>
-            )}
-          </div>
-        </div>
         {/* After the buttons: Tab goes from the seats to Hold seats first. */}
         {rules && verdict && (
           <rules.SelectionAdvice id="selection-advice" verdict={verdict} onChoose={choose} />

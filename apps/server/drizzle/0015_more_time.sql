@@ -1,0 +1,1 @@
+ALTER TABLE "bookings" ADD COLUMN "more_time_at" timestamp with time zone;
