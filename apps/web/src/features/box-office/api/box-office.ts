@@ -4,6 +4,7 @@ import type {
   ExchangeBody,
   ExchangeResponse,
   ManagedShowtime,
+  SeatMap,
   RefundBody,
   RefundResponse,
   Showtime,
@@ -102,4 +103,16 @@ export const useShowtimePrices = (showtimeId: string) =>
     queryKey: ['showtime-prices', showtimeId],
     queryFn: ({ signal }) => api<ShowtimePrices>(`/showtimes/${enc(showtimeId)}/prices`, { signal }),
     enabled: Boolean(showtimeId),
+  });
+
+/**
+ * A showtime's seats as every seat map shows them (the customer's seat map reads the same, under the same key, so a
+ * refund or a sale here refreshes both); read again every 15 seconds while the desk has it open.
+ */
+export const useShowtimeSeats = (showtimeId: string) =>
+  useQuery({
+    queryKey: ['seat-map', showtimeId],
+    queryFn: ({ signal }) => api<SeatMap>(`/showtimes/${enc(showtimeId)}/seats`, { signal }),
+    staleTime: 0,
+    refetchInterval: 15_000,
   });

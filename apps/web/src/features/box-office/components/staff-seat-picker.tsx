@@ -4,8 +4,8 @@ import { SeatGrid } from '../../../components/seat-map/seat-grid';
 import { SeatLegend } from '../../../components/seat-map/seat-legend';
 import type { SeatCell, SeatView } from '../../../components/seat-map/seat-view';
 import { QueryStatus } from '../../../components/ui/query-status';
-import { useSeatMap } from '../../seat-map/api/get-seat-map';
-import { hallGrid, seatCells } from '../../seat-map/lib/seat-cells';
+import { useShowtimeSeats } from '../api/box-office';
+import { hallGrid, seatCells } from '../../../components/seat-map/seat-cells';
 
 /** At the counter a blocked (house) seat can be sold; held and sold seats cannot. */
 const staffUnavailable = (view: SeatView) => view === 'HELD' || view === 'CONFIRMED' || view === 'MINE';
@@ -29,7 +29,7 @@ export function StaffSeatPicker({
   onToggle: (seat: SeatCell) => void;
   label: string;
 }) {
-  const map = useSeatMap(showtimeId);
+  const map = useShowtimeSeats(showtimeId);
   if (!map.data) return <QueryStatus query={map} failure="Failed to load the seats" />;
   const grid = hallGrid(map.data);
   return (

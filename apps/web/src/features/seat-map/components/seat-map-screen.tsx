@@ -16,7 +16,7 @@ import { useCancelHolds } from '../api/cancel-holds';
 import { useStartCheckout } from '../api/start-checkout';
 import { useNotice } from '../hooks/use-notice';
 import { useSeatUpdates } from '../hooks/use-seat-updates';
-import { hallGrid, seatCells } from '../lib/seat-cells';
+import { hallGrid, seatCells } from '../../../components/seat-map/seat-cells';
 import { FindSeatsForm } from './find-seats-form';
 import { SeatCounters } from './seat-counters';
 import type { BasketChoice } from './basket';

@@ -4,7 +4,7 @@ import type { RuleCell, RuleRow, SeatMap } from '@cinema/contract';
 import { companionsWithoutWheelchair, singleSeatGapVerdict } from '@cinema/contract/constants';
 import type { SeatCell } from '../../../components/seat-map/seat-view';
 import { seatsInWords } from '../../../lib/seat-text';
-import type { HallGrid } from '../lib/seat-cells';
+import type { HallGrid } from '../../../components/seat-map/seat-cells';
 
 /** A choice that leaves seats alone: those seats, and the nearest choice that leaves none. */
 export interface GapAdvice {

@@ -1,6 +1,6 @@
 import type { SeatMap, SeatMapSeat } from '@cinema/contract';
 import { rowLabel } from '@cinema/contract/constants';
-import type { SeatCell, SeatView } from '../../../components/seat-map/seat-view';
+import type { SeatCell, SeatView } from './seat-view';
 
 /** The hall's grid: its rows front to back and its width in columns (gaps counted). */
 export interface HallGrid {
