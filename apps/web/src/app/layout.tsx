@@ -81,12 +81,19 @@ export function Layout() {
                         </NavLink>
                       </li>
                       <li>
-                        {/* A full page load: only the scanner's page may run its WebAssembly (CSP). */}
-                        <NavLink to="/admin/scan" reloadDocument className={linkClass}>
-                          Scan
+                        <NavLink to="/admin/users" className={linkClass}>
+                          Users
                         </NavLink>
                       </li>
                     </>
+                  )}
+                  {(user.role === 'ADMIN' || user.role === 'STAFF') && (
+                    <li>
+                      {/* A full page load: only the scanner's page may run its WebAssembly (CSP). */}
+                      <NavLink to="/admin/scan" reloadDocument className={linkClass}>
+                        Scan
+                      </NavLink>
+                    </li>
                   )}
                   <li>
                     <button

@@ -2,7 +2,7 @@ import { lazy, Suspense, type ComponentType, type ReactNode } from 'react';
 import { Outlet, Route, Routes } from 'react-router';
 import { ComingSoon } from '../components/ui/coming-soon';
 import { PageLoading } from '../components/ui/page-loading';
-import { HomeRedirect, RequireAdmin, RequireUser, RequireVisitor } from './guards';
+import { HomeRedirect, RequireAdmin, RequireStaff, RequireUser, RequireVisitor } from './guards';
 import { Layout } from './layout';
 import { logout } from './logout';
 // A visitor's first load: the shell and the sign-in and register screens, without react-query.
@@ -82,6 +82,10 @@ const HallEditorScreen = lazyScreen(
   () => import('../features/admin-halls/components/hall-editor-screen'),
   'HallEditorScreen',
 );
+const UsersScreen = lazyScreen(
+  () => import('../features/admin-users/components/users-screen'),
+  'UsersScreen',
+);
 // The scanner (and its WebAssembly decoder) loads only on /admin/scan.
 const ScannerPage = lazyScreen(() => import('../features/scanner/components/scanner-page'), 'ScannerPage');
 
@@ -106,11 +110,15 @@ export function AppRoutes() {
         <Route element={guarded(RequireAdmin)}>
           <Route path="/admin" element={<AdminDashboard />} />
           <Route path="/admin/showtimes" element={<ManageShowtimesScreen />} />
-          <Route path="/admin/showtimes/:id/booked" element={<BookedSeatsScreen />} />
           <Route path="/admin/showtimes/:id/tickets" element={<ShowtimeQrCodesScreen />} />
           <Route path="/admin/halls" element={<HallsScreen />} />
           <Route path="/admin/halls/new" element={<HallEditorScreen />} />
           <Route path="/admin/halls/:id" element={<HallEditorScreen />} />
+          <Route path="/admin/users" element={<UsersScreen />} />
+        </Route>
+        {/* The door: staff and admins (DESIGN §6.5). */}
+        <Route element={guarded(RequireStaff)}>
+          <Route path="/admin/showtimes/:id/booked" element={<BookedSeatsScreen />} />
           <Route
             path="/admin/scan"
             element={
