@@ -224,6 +224,43 @@ describe.skipIf(!hasChromium || !hasFfmpeg)(
       expect(by[second]).toBe(admin.user.name);
     });
 
+    it('lets an admin find an account and make it staff at /admin/users, refusing to demote the last admin', async () => {
+      const kim = await registerUser(server.url, { name: 'Kim Kiosk' });
+      await withBrowser([], async (browser) => {
+        for (const viewport of [PHONE_TALL, DESKTOP]) {
+          const { page, pageErrors, close } = await openPage(browser, server.url, viewport);
+          await useAccount(page, admin);
+          await page.goto('/admin/users');
+          await page.getByRole('heading', { name: 'Users and Roles' }).waitFor();
+          await page.getByLabel('Name or email').fill(viewport === DESKTOP ? kim.user.email : 'Kim Kiosk');
+          await page.getByRole('button', { name: 'Search' }).click();
+          const role = page.getByLabel('Role of Kim Kiosk');
+          await role.waitFor();
+          await expectNoAxeViolations(page);
+          await screenshot(page, `admin-users-${viewport.width}`);
+          if (viewport === PHONE_TALL) {
+            await role.selectOption('STAFF');
+            await page.getByRole('button', { name: 'Save role' }).click();
+            await expect.poll(() => page.getByRole('status').filter({ hasText: 'Saved' }).count()).toBe(1);
+          } else {
+            expect(await role.inputValue()).toBe('STAFF');
+            // The server's admin is the only one: demoting them is refused with the reason.
+            await page.getByLabel('Name or email').fill(admin.user.email);
+            await page.getByRole('button', { name: 'Search' }).click();
+            const own = page.getByLabel(`Role of ${admin.user.name}`);
+            await own.selectOption('USER');
+            await page.getByRole('button', { name: 'Save role' }).click();
+            await expect
+              .poll(() => page.getByRole('alert').first().textContent())
+              .toMatch(/last admin cannot be demoted/);
+            await screenshot(page, 'admin-users-last-admin');
+          }
+          expect(pageErrors).toEqual([]);
+          await close();
+        }
+      });
+    });
+
     it('keeps customers off the door and staff off admin pages', async () => {
       await withBrowser([], async (browser) => {
         const { page } = await openPage(browser, server.url, DESKTOP);

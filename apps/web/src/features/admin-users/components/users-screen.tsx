@@ -30,7 +30,7 @@ function UserRow({ user }: { user: AdminUser }) {
           </label>
           <select
             id={selectId}
-            className="input w-auto"
+            className="input w-auto max-w-full"
             value={role}
             onChange={(e) => setRole(e.target.value as Role)}
           >
@@ -48,7 +48,7 @@ function UserRow({ user }: { user: AdminUser }) {
               {errorText(save.error, 'The role could not be changed')}
             </span>
           )}
-          {save.isSuccess && role === user.role && <span role="status">Saved</span>}
+          {save.isSuccess && save.data.role === role && <span role="status">Saved</span>}
         </form>
       </td>
     </tr>
@@ -112,7 +112,7 @@ export function UsersScreen() {
             </thead>
             <tbody>
               {users.data.users.map((u) => (
-                <UserRow key={`${u.id}-${u.role}`} user={u} />
+                <UserRow key={u.id} user={u} />
               ))}
             </tbody>
           </table>

@@ -226,6 +226,22 @@ function DoorScreen({ showtimeId }: { showtimeId: string }) {
               : `refused: ${r.error ?? r.code}`,
         }));
       setConflicts((c) => [...problems, ...c]);
+      // A result still on screen for a ticket someone else let in first gives way to what the server says.
+      const lost = new Map(res.results.filter((r) => r.result !== 'checked_in').map((r) => [r.bookingId, r]));
+      setOutcome((o) => {
+        const r = o.kind === 'valid' ? lost.get(o.bookingId) : undefined;
+        if (o.kind !== 'valid' || !r) return o;
+        return r.result === 'conflict'
+          ? {
+              kind: 'already',
+              who: o.who,
+              seat: o.seat,
+              at: r.checkedInAt ?? '',
+              by: r.checkedInBy ?? 'someone',
+              device: r.deviceLabel ?? null,
+            }
+          : { kind: 'refused', title: 'NOT VALID', detail: r.error ?? 'Ticket is not valid' };
+      });
       const sentIds = new Set(pending.map((p) => p.bookingId));
       setQueue(queueRef.current.filter((q) => !sentIds.has(q.bookingId)));
       setSent(
