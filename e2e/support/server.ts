@@ -109,7 +109,7 @@ export function apiAs(url: string, token?: string) {
 }
 
 export interface Account {
-  user: { id: string; name: string; email: string; role: 'ADMIN' | 'USER' };
+  user: { id: string; name: string; email: string; role: 'ADMIN' | 'STAFF' | 'USER' };
   token: string;
   password: string;
 }

@@ -31,6 +31,13 @@ export const ConfigSchema = z
       .positive()
       .max(24 * 60)
       .default(10),
+    /** The door lets a showtime's ticket holders in from this many minutes before the start until its end. */
+    ENTRY_OPENS_MINUTES: z.coerce
+      .number()
+      .int()
+      .min(0)
+      .max(24 * 60)
+      .default(60),
     /** Live held seats one customer may have across every showtime (a rule of the cinema: always on). */
     MAX_HELD_SEATS: z.coerce.number().int().min(1).max(1000).default(10),
     /** Live held seats from one client address across all its accounts (an abuse limit: off with RATE_LIMIT=off). */
@@ -124,6 +131,7 @@ export const ConfigSchema = z
     adminPassword: c.ADMIN_PASSWORD,
     seedDemo: c.SEED_DEMO,
     holdMinutes: c.HOLD_MINUTES,
+    entryOpensMinutes: c.ENTRY_OPENS_MINUTES,
     maxHeldSeats: c.MAX_HELD_SEATS,
     maxHeldSeatsPerAddress: c.MAX_HELD_SEATS_PER_ADDRESS,
     seatGapRule: c.SEAT_GAP_RULE,

@@ -2,7 +2,8 @@ import { z } from 'zod';
 import { DisplayTextSchema } from './common.ts';
 import { PASSWORD_CHARACTER_RULES, PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from './constants.ts';
 
-export const RoleSchema = z.enum(['ADMIN', 'USER']);
+/** ADMIN runs the cinema; STAFF works the door and the counter; USER is a customer (DESIGN §6.5). */
+export const RoleSchema = z.enum(['ADMIN', 'STAFF', 'USER']);
 export type Role = z.infer<typeof RoleSchema>;
 
 export const UserSchema = z.object({
@@ -66,3 +67,17 @@ export const PasswordChangeBodySchema = z.object({
   newPassword: PasswordSchema,
 });
 export type PasswordChangeBody = z.input<typeof PasswordChangeBodySchema>;
+
+/** An account as admins find it at /admin/users. */
+export const AdminUserSchema = UserSchema.extend({ createdAt: z.string() });
+export type AdminUser = z.infer<typeof AdminUserSchema>;
+
+export const AdminUsersQuerySchema = z.object({
+  /** Part of a name or email; empty lists the admins and staff first. */
+  q: z.string().trim().max(100, 'Search is too long').optional(),
+});
+export const AdminUsersResponseSchema = z.object({ users: z.array(AdminUserSchema) });
+export type AdminUsersResponse = z.infer<typeof AdminUsersResponseSchema>;
+
+export const SetRoleBodySchema = z.object({ role: RoleSchema });
+export type SetRoleBody = z.infer<typeof SetRoleBodySchema>;

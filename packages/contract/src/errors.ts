@@ -50,5 +50,11 @@ export const ErrorCodes = [
   'in_use',
   'not_refundable',
   'checked_in',
+  'last_admin',
+  'wrong_showtime',
+  'too_early',
+  'too_late',
+  'not_checked_in',
+  'undo_expired',
 ] as const;
 export type ErrorCode = (typeof ErrorCodes)[number];

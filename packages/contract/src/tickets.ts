@@ -92,7 +92,31 @@ export const ShowtimeTicketSchema = z.object({
 });
 export type ShowtimeTicket = z.infer<typeof ShowtimeTicketSchema>;
 
-export const ScanBodySchema = z.object({ bookingId: IdSchema });
+/** A name for the scanning device, as staff type it ("Door 1"); recorded on each check-in. */
+export const DeviceLabelSchema = z
+  .string()
+  .trim()
+  .min(1, 'Device label is required')
+  .max(60, 'Device label is too long');
+
+export const ScanBodySchema = z.object({
+  bookingId: IdSchema,
+  /** The showtime being admitted (the web scanner always sends it); without it the spec's behaviour stays. */
+  showtimeId: IdSchema.optional(),
+  /** Admit outside the entry window (too_early / too_late); audited. */
+  force: z.boolean().optional(),
+  deviceLabel: DeviceLabelSchema.optional(),
+});
+export type ScanBody = z.infer<typeof ScanBodySchema>;
+
+/** A showtime's door counts: paid tickets, checked in, still to come. */
+export const DoorCountsSchema = z.object({
+  sold: z.number().int(),
+  checkedIn: z.number().int(),
+  toCome: z.number().int(),
+});
+export type DoorCounts = z.infer<typeof DoorCountsSchema>;
+
 export const ScanResponseSchema = z.object({
   ok: z.literal(true),
   alreadyCheckedIn: z.boolean(),
@@ -104,5 +128,100 @@ export const ScanResponseSchema = z.object({
   checkedInAt: z.string().optional(),
   /** A ticket paid through the test checkout: the scanner shows TEST in amber, never a green VALID. */
   testMode: z.boolean().optional(),
+  /** Who checked the ticket in (null when the check-in predates the door's records), and on which device. */
+  checkedInBy: z.object({ name: z.string() }).nullable().optional(),
+  deviceLabel: z.string().nullable().optional(),
+  /** Admitted outside the entry window by a staff override. */
+  forced: z.boolean().optional(),
+  /** The admitted showtime's counts after this scan (when the scan named the showtime). */
+  counts: DoorCountsSchema.optional(),
 });
 export type ScanResponse = z.infer<typeof ScanResponseSchema>;
+
+/** A refused scan: wrong_showtime names the ticket's own showtime; too_early / too_late the entry window. */
+export const ScanErrorSchema = ErrorSchema.extend({
+  ticket: z.object({ movie: z.string(), startsAt: z.string(), auditorium: z.string() }).optional(),
+  entryOpensAt: z.string().optional(),
+  entryClosesAt: z.string().optional(),
+});
+export type ScanError = z.infer<typeof ScanErrorSchema>;
+
+/** A showtime as the door sees it: its entry window (ENTRY_OPENS_MINUTES before the start until the end) and counts. */
+export const DoorShowtimeSchema = z.object({
+  id: z.string(),
+  movie: z.string(),
+  startsAt: z.string(),
+  endsAt: z.string(),
+  auditorium: z.string(),
+  entryOpensAt: z.string(),
+  entryOpen: z.boolean(),
+  counts: DoorCountsSchema,
+});
+export type DoorShowtime = z.infer<typeof DoorShowtimeSchema>;
+
+export const DoorShowtimesResponseSchema = z.object({ showtimes: z.array(DoorShowtimeSchema) });
+export type DoorShowtimesResponse = z.infer<typeof DoorShowtimesResponseSchema>;
+
+/** One ticket of the admitted showtime, kept on the scanning device to validate without a network. */
+export const DoorTicketSchema = z.object({
+  bookingId: z.string(),
+  status: z.enum(['CONFIRMED', 'CANCELLED', 'REFUNDED']),
+  name: z.string(),
+  seat: SeatPlaceSchema,
+  checkedInAt: z.string().nullable(),
+  checkedInBy: z.string().nullable(),
+  testMode: z.boolean(),
+});
+export type DoorTicket = z.infer<typeof DoorTicketSchema>;
+
+export const DoorListResponseSchema = z.object({
+  showtime: DoorShowtimeSchema,
+  tickets: z.array(DoorTicketSchema),
+  /** The server's clock when the list was read, so a device can tell how old its copy is. */
+  at: z.string(),
+});
+export type DoorListResponse = z.infer<typeof DoorListResponseSchema>;
+
+export const ScanUndoBodySchema = z.object({ bookingId: IdSchema });
+export const ScanUndoResponseSchema = z.object({
+  ok: z.literal(true),
+  bookingId: z.string(),
+  counts: DoorCountsSchema,
+});
+export type ScanUndoResponse = z.infer<typeof ScanUndoResponseSchema>;
+
+/** Check-ins a scanner made without a network, sent when it is back; sending the same batch again changes nothing. */
+export const ScanSyncBodySchema = z.object({
+  showtimeId: IdSchema,
+  deviceLabel: DeviceLabelSchema,
+  checkIns: z
+    .array(
+      z.object({
+        bookingId: IdSchema,
+        /** When the device admitted the ticket. */
+        scannedAt: z.iso.datetime({ offset: true, message: 'Invalid time' }),
+        force: z.boolean().optional(),
+      }),
+    )
+    .min(1, 'Nothing to send')
+    .max(500, 'At most 500 check-ins at once'),
+});
+export type ScanSyncBody = z.infer<typeof ScanSyncBodySchema>;
+
+export const ScanSyncResultSchema = z.object({
+  bookingId: z.string(),
+  /** checked_in: this device's check-in stands; conflict: someone else's came first; refused: not admissible. */
+  result: z.enum(['checked_in', 'conflict', 'refused']),
+  code: z.string().optional(),
+  error: z.string().optional(),
+  checkedInAt: z.string().optional(),
+  checkedInBy: z.string().nullable().optional(),
+  deviceLabel: z.string().nullable().optional(),
+});
+export type ScanSyncResult = z.infer<typeof ScanSyncResultSchema>;
+
+export const ScanSyncResponseSchema = z.object({
+  results: z.array(ScanSyncResultSchema),
+  counts: DoorCountsSchema,
+});
+export type ScanSyncResponse = z.infer<typeof ScanSyncResponseSchema>;

@@ -25,8 +25,10 @@ declare module 'fastify' {
   interface FastifyInstance {
     /** onRequest/preHandler: checks the bearer token's session (into `request.user`); 401 unless it lives. */
     requireUser: (request: FastifyRequest) => Promise<void>;
-    /** onRequest/preHandler: as requireUser, then 403 for customers. */
+    /** onRequest/preHandler: as requireUser, then 403 for customers and staff. */
     requireAdmin: (request: FastifyRequest) => Promise<void>;
+    /** onRequest/preHandler: as requireUser, then 403 for customers: admins and staff (the door, the counter). */
+    requireStaff: (request: FastifyRequest) => Promise<void>;
     /**
      * For a route anyone may call whose answer differs only for some users: the caller's user, checked against the
      * database, if `wanted(user.id)`; null for visitors, dead sessions and users not wanted. A token this process
@@ -155,6 +157,10 @@ export const authPlugin = fp(
     });
     app.decorate('requireAdmin', async (request: FastifyRequest) => {
       if ((await signedIn(request)).role !== 'ADMIN') throw forbidden('Admins only');
+    });
+    app.decorate('requireStaff', async (request: FastifyRequest) => {
+      const { role } = await signedIn(request);
+      if (role !== 'ADMIN' && role !== 'STAFF') throw forbidden('Staff only');
     });
     app.decorate('userIf', async (request: FastifyRequest, wanted: (userId: string) => boolean) => {
       const token = bearerToken(request);

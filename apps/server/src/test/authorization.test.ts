@@ -4,12 +4,21 @@ import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fas
 import { io as connect, type Socket } from 'socket.io-client';
 import { eq } from 'drizzle-orm';
 import { SOCKET_EVENTS, type StaffOrder } from '@cinema/contract';
-import { checkoutSessions, paymentRefunds, priceCards, promoCodes, ticketTypes } from '../db/schema/index.ts';
+import {
+  bookings,
+  checkoutSessions,
+  paymentRefunds,
+  priceCards,
+  promoCodes,
+  ticketTypes,
+  users,
+} from '../db/schema/index.ts';
 import { createSession } from '../plugins/auth.ts';
 import { createShowtimeFixture } from './fixtures.ts';
 import {
   createTestApp,
   engines,
+  signedInUser,
   STRONG_PASSWORD,
   uniqueEmail,
   type SignedIn,
@@ -18,8 +27,8 @@ import {
 import { plainRows, ROUTES } from './reliability/route-table.ts';
 import { createWorld, multipart, tinyPng, type World } from './reliability/world.ts';
 
-/** Visitor (no token), the owner of the bookings (Alice), another customer (Bob), an admin. */
-type Role = 'visitor' | 'owner' | 'other' | 'admin';
+/** Visitor (no token), the owner of the bookings (Alice), another customer (Bob), door staff (Sam), an admin. */
+type Role = 'visitor' | 'owner' | 'other' | 'staff' | 'admin';
 
 interface Case {
   /** `METHOD /path` exactly as in the route table. */
@@ -44,20 +53,52 @@ const allRoles = (status: number): Record<Role, number> => ({
   visitor: status,
   owner: status,
   other: status,
+  staff: status,
   admin: status,
 });
 const signedIn = (status: number): Record<Role, number> => ({
   visitor: 401,
   owner: status,
   other: status,
+  staff: status,
   admin: status,
 });
+/** Admins only: staff cannot reach the catalogue, prices, refunds or roles (DESIGN §6.5). */
 const adminOnly = (status: number): Record<Role, number> => ({
   visitor: 401,
   owner: 403,
   other: 403,
+  staff: 403,
   admin: status,
 });
+/** The door (and the counter): staff and admins. */
+const staffToo = (status: number): Record<Role, number> => ({
+  visitor: 401,
+  owner: 403,
+  other: 403,
+  staff: status,
+  admin: status,
+});
+
+/** The thing the last request acted on, for its case's check. */
+let lastTarget = '';
+
+/** A paid ticket of Alice's on a free seat, checked in now by the world's staff member when `checkedIn`. */
+async function paidTicket(ctx: CaseContext, checkedIn = false): Promise<string> {
+  const [row] = await ctx.app.database.db
+    .insert(bookings)
+    .values({
+      showtimeId: ctx.w.show.showtimeId,
+      seatId: ctx.freeSeat(),
+      userId: ctx.w.alice.id,
+      status: 'CONFIRMED',
+      priceCents: 1000,
+      confirmedAt: new Date(),
+      ...(checkedIn && { checkedInAt: new Date(), checkedInBy: ctx.w.staff.id, checkedInDevice: 'Door 1' }),
+    })
+    .returning({ id: bookings.id });
+  return row!.id;
+}
 
 const json = (body: unknown) => ({ payload: body as InjectOptions['payload'] });
 
@@ -161,7 +202,7 @@ const CASES: Case[] = [
     request: () => ({ method: 'GET', url: '/api/user/me' }),
     check: (role, res, { w }) => {
       if (role === 'visitor') return;
-      const me = { owner: w.alice, other: w.bob, admin: w.admin }[role];
+      const me = { owner: w.alice, other: w.bob, staff: w.staff, admin: w.admin }[role];
       expect((res.json() as { email: string }).email).toBe(me.email);
     },
   },
@@ -169,7 +210,8 @@ const CASES: Case[] = [
     route: 'PUT /api/user/profile',
     expect: signedIn(200),
     request: (role, { w }) => {
-      const me = role === 'visitor' ? w.alice : { owner: w.alice, other: w.bob, admin: w.admin }[role];
+      const me =
+        role === 'visitor' ? w.alice : { owner: w.alice, other: w.bob, staff: w.staff, admin: w.admin }[role];
       return { method: 'PUT', url: '/api/user/profile', ...json({ name: me.name, email: me.email }) };
     },
   },
@@ -239,7 +281,7 @@ const CASES: Case[] = [
   {
     route: 'POST /api/showtimes/bookings/more-time',
     // Someone else's hold is answered as one that is not live: nobody extends another's hold.
-    expect: { visitor: 401, owner: 200, other: 409, admin: 409 },
+    expect: { visitor: 401, owner: 200, other: 409, staff: 409, admin: 409 },
     request: (_r, { w }) => ({
       method: 'POST',
       url: '/api/showtimes/bookings/more-time',
@@ -269,7 +311,7 @@ const CASES: Case[] = [
   {
     route: 'POST /api/pay/checkout',
     // Someone else's booking is answered as one that does not exist (DESIGN §6.1).
-    expect: { visitor: 401, owner: 200, other: 404, admin: 404 },
+    expect: { visitor: 401, owner: 200, other: 404, staff: 404, admin: 404 },
     request: (_r, { w }) => ({
       method: 'POST',
       url: '/api/pay/checkout',
@@ -278,7 +320,7 @@ const CASES: Case[] = [
   },
   {
     route: 'GET /api/pay/lookup',
-    expect: { visitor: 401, owner: 200, other: 404, admin: 404 },
+    expect: { visitor: 401, owner: 200, other: 404, staff: 404, admin: 404 },
     request: (_r, { w }) => ({ method: 'GET', url: `/api/pay/lookup?session_id=${w.paidSessionId}` }),
     check: (role, res, { w }) => {
       if (role === 'owner') expect(res.body).toContain(w.paidBookingId);
@@ -344,7 +386,7 @@ const CASES: Case[] = [
   },
   {
     route: 'GET /api/me/orders/:ref',
-    expect: { visitor: 401, owner: 200, other: 404, admin: 404 },
+    expect: { visitor: 401, owner: 200, other: 404, staff: 404, admin: 404 },
     request: async (_r, { app, w }) => ({
       method: 'GET',
       url: `/api/me/orders/${await refOf(app, w.paidSessionId)}`,
@@ -352,7 +394,7 @@ const CASES: Case[] = [
   },
   {
     route: 'POST /api/pay/quote',
-    expect: { visitor: 401, owner: 200, other: 404, admin: 404 },
+    expect: { visitor: 401, owner: 200, other: 404, staff: 404, admin: 404 },
     request: (_r, { w }) => ({
       method: 'POST',
       url: '/api/pay/quote',
@@ -414,7 +456,7 @@ const CASES: Case[] = [
   },
   {
     route: 'POST /api/admin/box-office/sales',
-    expect: adminOnly(200),
+    expect: staffToo(200),
     request: async (_r, { app }) => {
       const f = await createShowtimeFixture(app.database.db, { rows: 1, cols: 1 });
       return {
@@ -649,11 +691,11 @@ const CASES: Case[] = [
   },
   {
     route: 'GET /api/admin/showtimes/:id/booked',
-    expect: adminOnly(200),
+    expect: staffToo(200),
     request: (_r, { w }) => ({ method: 'GET', url: `/api/admin/showtimes/${w.show.showtimeId}/booked` }),
     check: (role, res, { w }) => {
-      // The buyers' emails: staff only.
-      if (role === 'admin') expect(res.body).toContain(w.alice.email);
+      // The buyers' emails: admins and door staff only.
+      if (role === 'admin' || role === 'staff') expect(res.body).toContain(w.alice.email);
       else expect(res.body).not.toContain(w.alice.email);
     },
   },
@@ -664,14 +706,91 @@ const CASES: Case[] = [
   },
   {
     route: 'POST /api/admin/scan',
-    expect: adminOnly(200),
+    expect: staffToo(200),
     request: (_r, { w }) => ({
       method: 'POST',
       url: '/api/admin/scan',
       ...json({ bookingId: w.paidBookingId }),
     }),
     check: (role, res, { w }) => {
-      if (role !== 'admin') expect(res.body).not.toContain(w.alice.email);
+      if (role !== 'admin' && role !== 'staff') expect(res.body).not.toContain(w.alice.email);
+    },
+  },
+  {
+    route: 'POST /api/admin/scan/undo',
+    expect: staffToo(200),
+    request: async (_r, ctx) => {
+      lastTarget = await paidTicket(ctx, true);
+      return { method: 'POST', url: '/api/admin/scan/undo', ...json({ bookingId: lastTarget }) };
+    },
+    check: async (role, res, { app }) => {
+      const [row] = await app.database.db
+        .select({ at: bookings.checkedInAt })
+        .from(bookings)
+        .where(eq(bookings.id, lastTarget));
+      // Undone by staff and admins; refused callers leave the check-in as it was.
+      if (res.statusCode === 200) expect(row!.at, role).toBeNull();
+      else expect(row!.at, role).toBeInstanceOf(Date);
+    },
+  },
+  {
+    route: 'POST /api/admin/scan/sync',
+    expect: staffToo(200),
+    request: async (role, ctx) => ({
+      method: 'POST',
+      url: '/api/admin/scan/sync',
+      ...json({
+        showtimeId: ctx.w.show.showtimeId,
+        deviceLabel: 'Door 2',
+        checkIns: [
+          {
+            // Refused callers never reach the ticket: they need no seat of their own.
+            bookingId: role === 'staff' || role === 'admin' ? await paidTicket(ctx) : randomUUID(),
+            scannedAt: new Date().toISOString(),
+            force: true,
+          },
+        ],
+      }),
+    }),
+    check: (role, res) => {
+      if (res.statusCode === 200)
+        expect((res.json() as { results: { result: string }[] }).results[0]!.result, role).toBe('checked_in');
+    },
+  },
+  {
+    route: 'GET /api/admin/scan/showtimes',
+    expect: staffToo(200),
+    request: () => ({ method: 'GET', url: '/api/admin/scan/showtimes' }),
+  },
+  {
+    route: 'GET /api/admin/scan/showtimes/:id',
+    expect: staffToo(200),
+    request: (_r, { w }) => ({ method: 'GET', url: `/api/admin/scan/showtimes/${w.show.showtimeId}` }),
+    check: (role, res, { w }) => {
+      if (role !== 'admin' && role !== 'staff') expect(res.body).not.toContain(w.alice.name);
+    },
+  },
+  {
+    route: 'GET /api/admin/users',
+    expect: adminOnly(200),
+    request: (_r, { w }) => ({
+      method: 'GET',
+      url: `/api/admin/users?q=${encodeURIComponent(w.alice.email)}`,
+    }),
+  },
+  {
+    route: 'PUT /api/admin/users/:id/role',
+    expect: adminOnly(200),
+    request: async (_r, { app }) => {
+      lastTarget = (await signedInUser(app, { name: 'Role Target' })).id;
+      return { method: 'PUT', url: `/api/admin/users/${lastTarget}/role`, ...json({ role: 'ADMIN' }) };
+    },
+    check: async (role, _res, { app }) => {
+      const [row] = await app.database.db
+        .select({ role: users.role })
+        .from(users)
+        .where(eq(users.id, lastTarget));
+      expect(row!.role, role).toBe(role === 'admin' ? 'ADMIN' : 'USER');
     },
   },
 ];
@@ -692,7 +811,7 @@ describe.each(engines)('authorization matrix on %s', (engine) => {
 
   const tokenOf = async (role: Role): Promise<Record<string, string>> => {
     if (role === 'visitor') return {};
-    const who: SignedIn = { owner: w.alice, other: w.bob, admin: w.admin }[role];
+    const who: SignedIn = { owner: w.alice, other: w.bob, staff: w.staff, admin: w.admin }[role];
     // A fresh session per request: logout and password change end sessions and must not end the next test's.
     return { authorization: `Bearer ${await createSession(app.database.db, who.id)}` };
   };
@@ -702,9 +821,9 @@ describe.each(engines)('authorization matrix on %s', (engine) => {
   });
 
   for (const c of CASES) {
-    it(`${c.route}: visitor ${c.expect.visitor}, owner ${c.expect.owner}, other customer ${c.expect.other}, admin ${c.expect.admin}`, async () => {
-      // Strangers first, then the admin, the owner last: her own action may use up what the others must not touch.
-      for (const role of ['visitor', 'other', 'admin', 'owner'] as const) {
+    it(`${c.route}: visitor ${c.expect.visitor}, owner ${c.expect.owner}, other customer ${c.expect.other}, staff ${c.expect.staff}, admin ${c.expect.admin}`, async () => {
+      // Strangers first, then staff and the admin, the owner last: her own action may use up what the others must not touch.
+      for (const role of ['visitor', 'other', 'staff', 'admin', 'owner'] as const) {
         const headers = await tokenOf(role);
         const ctx: CaseContext = { app, w, headers, freeSeat: () => free.shift()! };
         const req = await c.request(role, ctx);

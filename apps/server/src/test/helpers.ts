@@ -105,10 +105,11 @@ export interface SignedIn {
 /** Creates a user directly (no HTTP, no rate limit) and signs them in. */
 export async function signedInUser(
   app: FastifyInstance,
-  opts: { role?: 'ADMIN' | 'USER'; email?: string; name?: string; password?: string } = {},
+  opts: { role?: 'ADMIN' | 'STAFF' | 'USER'; email?: string; name?: string; password?: string } = {},
 ): Promise<SignedIn> {
-  const email = opts.email ?? uniqueEmail(opts.role === 'ADMIN' ? 'admin' : 'user');
-  const name = opts.name ?? (opts.role === 'ADMIN' ? 'Ada Admin' : 'Cathy Customer');
+  const email = opts.email ?? uniqueEmail(opts.role?.toLowerCase() ?? 'user');
+  const name =
+    opts.name ?? { ADMIN: 'Ada Admin', STAFF: 'Sam Staff', USER: 'Cathy Customer' }[opts.role ?? 'USER'];
   const user = await createUser(app.database.db, {
     name,
     email,
@@ -120,6 +121,8 @@ export async function signedInUser(
 }
 
 export const signedInAdmin = (app: FastifyInstance) => signedInUser(app, { role: 'ADMIN' });
+export const signedInStaff = (app: FastifyInstance, name?: string) =>
+  signedInUser(app, { role: 'STAFF', ...(name && { name }) });
 
 /** The parsed JSON body of an injected response. */
 export function json<T = any>(res: LightMyRequestResponse): T {

@@ -2,7 +2,8 @@ import type { ReactNode } from 'react';
 import { Navigate, useLocation } from 'react-router';
 import { useSession } from '../lib/session';
 
-export const homeFor = (role: string | undefined) => (role === 'ADMIN' ? '/admin' : '/movies');
+export const homeFor = (role: string | undefined) =>
+  role === 'ADMIN' ? '/admin' : role === 'STAFF' ? '/admin/scan' : '/movies';
 
 /** Signed-in only: a visitor goes to /login, remembering where they were headed. */
 export function RequireUser({ children }: { children: ReactNode }) {
@@ -18,6 +19,15 @@ export function RequireAdmin({ children }: { children: ReactNode }) {
   const location = useLocation();
   if (!user) return <Navigate to="/login" replace state={{ from: location.pathname + location.search }} />;
   if (user.role !== 'ADMIN') return <Navigate to="/movies" replace />;
+  return children;
+}
+
+/** Staff and admins (the door): a visitor goes to /login (remembering the origin), a customer to /movies. */
+export function RequireStaff({ children }: { children: ReactNode }) {
+  const { user } = useSession();
+  const location = useLocation();
+  if (!user) return <Navigate to="/login" replace state={{ from: location.pathname + location.search }} />;
+  if (user.role !== 'ADMIN' && user.role !== 'STAFF') return <Navigate to="/movies" replace />;
   return children;
 }
 

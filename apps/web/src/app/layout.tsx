@@ -63,6 +63,7 @@ export function Layout() {
                       Profile
                     </NavLink>
                   </li>
+                  {/* The header keeps the daily desks; every other admin screen is one click away on Admin. */}
                   {user.role === 'ADMIN' && (
                     <>
                       <li>
@@ -75,21 +76,10 @@ export function Layout() {
                           Manage
                         </NavLink>
                       </li>
-                      <li>
-                        <NavLink to="/admin/halls" className={linkClass}>
-                          Halls
-                        </NavLink>
-                      </li>
-                      <li>
-                        <NavLink to="/admin/pricing" className={linkClass}>
-                          Pricing
-                        </NavLink>
-                      </li>
-                      <li>
-                        <NavLink to="/admin/promo-codes" className={linkClass}>
-                          Promo codes
-                        </NavLink>
-                      </li>
+                    </>
+                  )}
+                  {(user.role === 'ADMIN' || user.role === 'STAFF') && (
+                    <>
                       <li>
                         <NavLink to="/admin/box-office" className={linkClass}>
                           Box office

@@ -2,7 +2,7 @@ import { lazy, Suspense, type ComponentType, type ReactNode } from 'react';
 import { Outlet, Route, Routes } from 'react-router';
 import { ComingSoon } from '../components/ui/coming-soon';
 import { PageLoading } from '../components/ui/page-loading';
-import { HomeRedirect, RequireAdmin, RequireUser, RequireVisitor } from './guards';
+import { HomeRedirect, RequireAdmin, RequireStaff, RequireUser, RequireVisitor } from './guards';
 import { Layout } from './layout';
 import { logout } from './logout';
 // A visitor's first load: the shell and the sign-in and register screens, without react-query.
@@ -111,6 +111,10 @@ const PromoCodesScreen = lazyScreen(
   () => import('../features/admin-pricing/components/promo-codes-screen'),
   'PromoCodesScreen',
 );
+const UsersScreen = lazyScreen(
+  () => import('../features/admin-users/components/users-screen'),
+  'UsersScreen',
+);
 // The scanner (and its WebAssembly decoder) loads only on /admin/scan.
 const ScannerPage = lazyScreen(() => import('../features/scanner/components/scanner-page'), 'ScannerPage');
 
@@ -138,16 +142,20 @@ export function AppRoutes() {
           <Route path="/admin/schedule" element={<ScheduleShowtimesScreen />} />
           <Route path="/admin/week" element={<HallWeekScreen />} />
           <Route path="/admin/audit" element={<AuditScreen />} />
-          <Route path="/admin/showtimes/:id/booked" element={<BookedSeatsScreen />} />
           <Route path="/admin/showtimes/:id/tickets" element={<ShowtimeQrCodesScreen />} />
           <Route path="/admin/halls" element={<HallsScreen />} />
           <Route path="/admin/halls/new" element={<HallEditorScreen />} />
           <Route path="/admin/halls/:id" element={<HallEditorScreen />} />
+          <Route path="/admin/pricing" element={<PricingScreen />} />
+          <Route path="/admin/promo-codes" element={<PromoCodesScreen />} />
+          <Route path="/admin/users" element={<UsersScreen />} />
+        </Route>
+        {/* The door and the box office: staff and admins (DESIGN §6.4, §6.5). */}
+        <Route element={guarded(RequireStaff)}>
+          <Route path="/admin/showtimes/:id/booked" element={<BookedSeatsScreen />} />
           <Route path="/admin/box-office" element={<CounterSaleScreen />} />
           <Route path="/admin/orders" element={<OrdersScreen />} />
           <Route path="/admin/orders/:ref" element={<OrderScreen />} />
-          <Route path="/admin/pricing" element={<PricingScreen />} />
-          <Route path="/admin/promo-codes" element={<PromoCodesScreen />} />
           <Route
             path="/admin/scan"
             element={

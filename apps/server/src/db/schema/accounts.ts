@@ -9,12 +9,13 @@ export const users = pgTable(
     /** Stored trimmed and lower-cased, so the unique constraint is case-insensitive. */
     email: text('email').notNull().unique('users_email_unique'),
     passwordHash: text('password_hash').notNull(),
-    role: text('role', { enum: ['ADMIN', 'USER'] })
+    /** ADMIN runs the cinema; STAFF works the door and the counter (DESIGN §6.5); USER is a customer. */
+    role: text('role', { enum: ['ADMIN', 'STAFF', 'USER'] })
       .notNull()
       .default('USER'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [check('users_role_check', sql`${t.role} in ('ADMIN', 'USER')`)],
+  (t) => [check('users_role_check', sql`${t.role} in ('ADMIN', 'STAFF', 'USER')`)],
 );
 
 /** Revocable sessions: only a hash of the bearer token is stored. */

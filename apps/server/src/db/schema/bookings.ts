@@ -36,6 +36,9 @@ export const bookings = pgTable(
     moreTimeAt: timestamp('more_time_at', { withTimezone: true }),
     confirmedAt: timestamp('confirmed_at', { withTimezone: true }),
     checkedInAt: timestamp('checked_in_at', { withTimezone: true }),
+    /** Who checked the ticket in at the door, and the label of the device they scanned with (DESIGN §6.5). */
+    checkedInBy: uuid('checked_in_by').references(() => users.id, { onDelete: 'set null' }),
+    checkedInDevice: text('checked_in_device'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },

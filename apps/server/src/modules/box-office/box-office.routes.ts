@@ -17,7 +17,10 @@ import type { PaymentDeps } from '../payments/payment-deps.ts';
 import { counterSale, exchangeTickets, refundOrder } from './money.service.ts';
 import { getStaffOrder, searchOrders } from './staff-orders.service.ts';
 
-/** The box office (DESIGN §6.4): finding orders, refunds, exchanges and counter sales. */
+/**
+ * The box office (DESIGN §6.4): finding orders, refunds and exchanges (admins), and counter sales (staff and admins,
+ * §6.5).
+ */
 export const boxOfficeRoutes: FastifyPluginAsyncZod = async (app) => {
   const deps: PaymentDeps = { ...app.deps, providers: app.paymentProviders };
   const common = { tags: ['box office'], security: [{ bearer: [] }] };
@@ -105,7 +108,7 @@ export const boxOfficeRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/admin/box-office/sales',
     {
-      onRequest: app.requireAdmin,
+      onRequest: app.requireStaff,
       schema: {
         ...common,
         summary:

@@ -27,10 +27,10 @@ export const ticketsRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/admin/showtimes/:id/booked',
     {
-      onRequest: app.requireAdmin,
+      onRequest: app.requireStaff,
       schema: {
         tags: ['tickets', 'admin'],
-        summary: 'Paid seats of a showtime with their buyers',
+        summary: 'Paid seats of a showtime with their buyers (admins and staff)',
         security: [{ bearer: [] }],
         params: IdParamsSchema,
         response: {

@@ -19,6 +19,10 @@ export const ticketDetails = (db: Queryable) =>
     .select({
       bookingId: bookings.id,
       status: bookings.status,
+      showtimeId: bookings.showtimeId,
+      endsAt: showtimes.endsAt,
+      checkedInBy: bookings.checkedInBy,
+      checkedInDevice: bookings.checkedInDevice,
       email: users.email,
       name: users.name,
       row: seats.row,

@@ -4,7 +4,8 @@ import type { World } from './world.ts';
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE';
 
 /**
- * Who may call a route: anyone; a signed-in customer (or admin); an admin; whoever holds the checkout session's
+ * Who may call a route: anyone; a signed-in customer (or admin); an admin (or, for the door, staff too: the
+ * authorization matrix says which); whoever holds the checkout session's
  * unguessable id (the local hosted payment page, like a provider's); the payment provider (signed webhook).
  */
 export type Access = 'public' | 'customer' | 'admin' | 'session' | 'signed';
@@ -325,6 +326,40 @@ export const ROUTES: RouteSpec[] = [
     access: 'admin',
     body: 'json',
     validBody: (w) => ({ bookingId: w.paidBookingId }),
+  },
+  {
+    method: 'POST',
+    path: '/api/admin/scan/undo',
+    access: 'admin',
+    body: 'json',
+    validBody: (w) => ({ bookingId: w.paidBookingId }),
+  },
+  {
+    method: 'POST',
+    path: '/api/admin/scan/sync',
+    access: 'admin',
+    body: 'json',
+    validBody: (w) => ({
+      showtimeId: w.show.showtimeId,
+      deviceLabel: 'Door 1',
+      checkIns: [{ bookingId: w.paidBookingId, scannedAt: new Date().toISOString() }],
+    }),
+  },
+  { method: 'GET', path: '/api/admin/scan/showtimes', access: 'admin' },
+  {
+    method: 'GET',
+    path: '/api/admin/scan/showtimes/:id',
+    access: 'admin',
+    ids: (w) => [w.show.showtimeId],
+  },
+  { method: 'GET', path: '/api/admin/users', access: 'admin', query: (w) => ({ q: w.bob.email }) },
+  {
+    method: 'PUT',
+    path: '/api/admin/users/:id/role',
+    access: 'admin',
+    body: 'json',
+    ids: (w) => [w.bob.id],
+    validBody: () => ({ role: 'USER' }),
   },
 ];
 

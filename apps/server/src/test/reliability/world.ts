@@ -6,6 +6,8 @@ import { signedInUser, type SignedIn } from '../helpers.ts';
 /** A small cinema with something at stake for every route: a poster, holds, an open checkout and a paid ticket. */
 export interface World {
   admin: SignedIn;
+  /** Sam works the door (role STAFF). */
+  staff: SignedIn;
   /** Alice owns every booking and session below. */
   alice: SignedIn;
   /** Bob is another customer, with nothing of his own. */
@@ -75,6 +77,7 @@ async function checkoutOver(app: FastifyInstance, who: SignedIn, bookingIds: str
 /** Builds the world over HTTP where a customer would (holds, checkout, payment), directly where staff set up. */
 export async function createWorld(app: FastifyInstance): Promise<World> {
   const admin = await signedInUser(app, { role: 'ADMIN', name: 'Ada Admin' });
+  const staff = await signedInUser(app, { role: 'STAFF', name: 'Sam Staff' });
   const alice = await signedInUser(app, { name: 'Alice Owner' });
   const bob = await signedInUser(app, { name: 'Bob Other' });
   const show = await createShowtimeFixture(app.database.db, { rows: 4, cols: 6 });
@@ -104,6 +107,7 @@ export async function createWorld(app: FastifyInstance): Promise<World> {
 
   return {
     admin,
+    staff,
     alice,
     bob,
     show,

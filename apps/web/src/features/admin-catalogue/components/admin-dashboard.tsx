@@ -38,6 +38,9 @@ export function AdminDashboard() {
           <Link to="/admin/scan" className="btn-secondary">
             Scan tickets
           </Link>
+          <Link to="/admin/users" className="btn-secondary">
+            Users and roles
+          </Link>
           <Link to="/admin/audit" className="btn-secondary">
             Audit log
           </Link>

@@ -3,7 +3,7 @@ import type {
   CounterSaleBody,
   ExchangeBody,
   ExchangeResponse,
-  ManagedShowtime,
+  DoorShowtimesResponse,
   SeatMap,
   RefundBody,
   RefundResponse,
@@ -72,19 +72,12 @@ export function useCounterSale() {
   });
 }
 
-/** Showtimes the box office sells: from the start of today for a week, in start order. */
+/** Showtimes the box office sells: those not over yet that start within a week (the door's list), in start order. */
 export function useSellableShowtimes() {
   return useQuery({
     queryKey: ['admin', 'box-office', 'showtimes'],
-    queryFn: ({ signal }) => {
-      const from = new Date();
-      from.setHours(0, 0, 0, 0);
-      const to = new Date(from.getTime() + 8 * 24 * 3600_000);
-      return api<ManagedShowtime[]>(
-        `/admin/showtimes/manage?from=${enc(from.toISOString())}&to=${enc(to.toISOString())}&page=1`,
-        { signal },
-      );
-    },
+    queryFn: async ({ signal }) =>
+      (await api<DoorShowtimesResponse>('/admin/scan/showtimes', { signal })).showtimes,
     staleTime: 30_000,
   });
 }

@@ -5,6 +5,7 @@ import type { PaymentMethod, SeatType, StaffOrder } from '@cinema/contract';
 import { ApiError, errorText } from '../../../lib/api-client';
 import { formatDateTime } from '../../../lib/format';
 import { usePageHeading } from '../../../lib/use-page-heading';
+import { useSession } from '../../../lib/session';
 import { seatWithType } from '../../../lib/seat-text';
 import type { SeatCell } from '../../../components/seat-map/seat-view';
 import { FormMessages } from '../../../components/ui/form-messages';
@@ -20,6 +21,7 @@ interface Chosen {
 
 /** /admin/box-office: sell seats at the counter, cash or card, blocked (house) seats too. */
 export function CounterSaleScreen() {
+  const { user } = useSession();
   const showtimes = useSellableShowtimes();
   const [showtimeId, setShowtimeId] = useState('');
   const prices = useShowtimePrices(showtimeId);
@@ -39,8 +41,8 @@ export function CounterSaleScreen() {
   const priceOf = (c: Chosen): number | null => {
     const p = prices.data;
     if (!p) return null;
-    const show = showtimes.data?.find((s) => s.id === showtimeId);
-    if (c.ticketTypeId === null) return p.priceCard ? null : (show?.priceCents ?? null);
+    // No ticket types at all: every seat sells at the showtime's one price.
+    if (c.ticketTypeId === null) return p.prices[0]?.priceCents ?? null;
     return (
       p.prices.find((x) => x.ticketTypeId === c.ticketTypeId && x.seatType === (c.seat.type as SeatType))
         ?.priceCents ?? null
@@ -112,7 +114,7 @@ export function CounterSaleScreen() {
           Sold: order <strong>{sold.ref}</strong>, {sold.lines.length} ticket
           {sold.lines.length === 1 ? '' : 's'}, {formatMoney(sold.totalCents)} by{' '}
           {sold.paymentMethod === 'cash' ? 'cash' : 'card'}.{' '}
-          <Link to={`/admin/orders/${sold.ref}`}>Open the order</Link>
+          {user?.role === 'ADMIN' && <Link to={`/admin/orders/${sold.ref}`}>Open the order</Link>}
         </div>
       )}
       {showtimes.data && (
@@ -135,8 +137,7 @@ export function CounterSaleScreen() {
               <option value="">Choose a showtime</option>
               {showtimes.data.map((s) => (
                 <option key={s.id} value={s.id}>
-                  {formatDateTime(s.startsAt)} · {s.movie} · {s.auditorium}
-                  {s.capacity !== undefined ? ` (${s.capacity - s.confirmed - s.held} free)` : ''}
+                  {formatDateTime(s.startsAt)} · {s.movie} · {s.auditorium} ({s.counts.sold} sold)
                 </option>
               ))}
             </select>

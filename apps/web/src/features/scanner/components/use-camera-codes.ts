@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState, type RefObject } from 'react';
-import { getQrDetector } from './qr-decoder';
+import { loadQrDetector } from './qr-decoder';
 
 export const DECODE_INTERVAL_MS = 300;
 
@@ -41,8 +41,11 @@ export function useCameraCodes(videoRef: RefObject<HTMLVideoElement | null>, onC
         if (!video) return;
         video.srcObject = stream;
         await video.play().catch(() => undefined);
+        // The decoder's WebAssembly is loaded before the camera counts as live: the door may lose the network
+        // before the first code comes into view.
+        const detector = await loadQrDetector();
+        if (stopped) return;
         setState({ kind: 'live' });
-        const detector = getQrDetector();
         timer = setInterval(async () => {
           if (busy || stopped || video.readyState < 2) return;
           busy = true;
