@@ -52,7 +52,10 @@ describe.skipIf(!hasChromium)('pricing, promo codes and orders in the browser', 
   it('lets an admin keep ticket types and a price card, edit the card, and add a promo code', async () => {
     const { page, pageErrors } = await pages.open(browser, server.url, admin, DESKTOP);
     await page.goto('/admin');
-    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Pricing' }).click();
+    await page
+      .getByRole('navigation', { name: 'Admin tools' })
+      .getByRole('link', { name: 'Prices and ticket types' })
+      .click();
     await page.getByRole('heading', { name: 'Pricing', level: 1 }).waitFor();
     expect(await page.title()).toBe('Pricing · Cinema');
     // The page opens with its heading focused, for a screen reader to start there.
@@ -101,7 +104,11 @@ describe.skipIf(!hasChromium)('pricing, promo codes and orders in the browser', 
     await screenshot(page, 'pricing-desktop');
 
     // A promo code: 20% off, ten uses in all, one per customer.
-    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Promo codes' }).click();
+    await page.goto('/admin');
+    await page
+      .getByRole('navigation', { name: 'Admin tools' })
+      .getByRole('link', { name: 'Promo codes' })
+      .click();
     await page.getByRole('heading', { name: 'Promo codes', level: 1 }).waitFor();
     const promo = page.getByRole('form', { name: 'New promo code' });
     await promo.getByLabel('Code').fill('e2e20');
