@@ -20,6 +20,7 @@ import { rateLimitPlugin } from './plugins/rate-limit.ts';
 import { redisPlugin } from './plugins/redis.ts';
 import { realtimePlugin } from './plugins/realtime.ts';
 import { webPlugin } from './plugins/web.ts';
+import { metricsPlugin } from './plugins/metrics.ts';
 import { LOG_REDACT_PATHS, logSerializers, securityPlugin, swaggerCsp } from './plugins/security.ts';
 import { socketGuardPlugin } from './plugins/socket-guard.ts';
 import { embeddedMaintenance } from './plugins/embedded-maintenance.ts';
@@ -87,6 +88,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(corsPlugin);
   await app.register(dbPlugin, { database });
   await app.register(eventsPlugin);
+  await app.register(metricsPlugin);
   await app.register(redisPlugin);
   await app.register(realtimePlugin, { redisUrl: config.redisUrl });
   await app.register(socketGuardPlugin);
