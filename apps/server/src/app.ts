@@ -44,6 +44,7 @@ import { boxOfficeRoutes } from './modules/box-office/box-office.routes.ts';
 import { paymentProvidersPlugin } from './modules/payments/providers/registry.ts';
 import { paymentEvents } from './modules/payments/payment-events.ts';
 import { ticketsRoutes } from './modules/tickets/tickets.routes.ts';
+import { backupRoutes } from './modules/backup/backup.routes.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -136,6 +137,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       await api.register(auditRoutes);
       await api.register(boxOfficeRoutes);
       await api.register(ticketsRoutes);
+      await api.register(backupRoutes);
     },
     { prefix: '/api' },
   );

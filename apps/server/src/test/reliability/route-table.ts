@@ -171,6 +171,7 @@ export const ROUTES: RouteSpec[] = [
   },
   { method: 'GET', path: '/api/showtimes/:id/prices', access: 'public', ids: (w) => [w.show.showtimeId] },
   { method: 'GET', path: '/api/admin/audit', access: 'admin' },
+  { method: 'GET', path: '/api/admin/backup', access: 'admin' },
   { method: 'GET', path: '/api/admin/orders', access: 'admin', query: () => ({ q: 'example', page: '1' }) },
   { method: 'GET', path: '/api/admin/orders/:ref', access: 'admin' },
   {
