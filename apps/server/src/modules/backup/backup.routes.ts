@@ -1,5 +1,6 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { conflict } from '../../errors.ts';
+import { perUser } from '../../plugins/rate-limit.ts';
 
 /**
  * A consistent copy of the embedded database while the server runs (`npm run backup`): PGlite's data directory as
@@ -12,6 +13,8 @@ export const backupRoutes: FastifyPluginAsyncZod = async (app) => {
     '/admin/backup',
     {
       onRequest: app.requireAdmin,
+      // Each is a copy of the whole database: a few a minute are plenty.
+      config: { rateLimit: perUser(10, '1 minute') },
       schema: {
         tags: ['admin'],
         summary: 'A backup of the embedded database (a gzipped tarball for `npm run restore`)',
