@@ -20,6 +20,8 @@ import { rateLimitPlugin } from './plugins/rate-limit.ts';
 import { redisPlugin } from './plugins/redis.ts';
 import { realtimePlugin } from './plugins/realtime.ts';
 import { webPlugin } from './plugins/web.ts';
+import { metricsPlugin } from './plugins/metrics.ts';
+import { requestIdMixin, requestIdOf, requestIdPlugin } from './request-id.ts';
 import { LOG_REDACT_PATHS, logSerializers, securityPlugin, swaggerCsp } from './plugins/security.ts';
 import { socketGuardPlugin } from './plugins/socket-guard.ts';
 import { embeddedMaintenance } from './plugins/embedded-maintenance.ts';
@@ -43,6 +45,7 @@ import { usersRoutes } from './modules/users/users.routes.ts';
 import { paymentProvidersPlugin } from './modules/payments/providers/registry.ts';
 import { paymentEvents } from './modules/payments/payment-events.ts';
 import { ticketsRoutes } from './modules/tickets/tickets.routes.ts';
+import { backupRoutes } from './modules/backup/backup.routes.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -53,6 +56,8 @@ declare module 'fastify' {
 export interface BuildOptions {
   /** An already opened database (tests share one per file); otherwise the configured one is opened. */
   database?: Database;
+  /** Where log lines go instead of stdout (tests read them). */
+  logStream?: { write(line: string): void };
 }
 
 /** The whole application as one Fastify plugin tree; server.ts listens, tests inject. */
@@ -62,7 +67,12 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       level: config.logLevel,
       redact: { paths: LOG_REDACT_PATHS, censor: '[redacted]' },
       serializers: logSerializers,
+      mixin: requestIdMixin,
+      ...(options.logStream ? { stream: options.logStream } : {}),
     },
+    // Our own check of X-Request-Id (fastify would take any value): see request-id.ts.
+    requestIdHeader: false,
+    genReqId: requestIdOf,
     bodyLimit: 1024 * 1024,
     // Forwarded-for headers are believed only from as many proxies as configured: otherwise any client could
     // pick its own address and slip past the per-address limits.
@@ -83,11 +93,13 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
 
   const database =
     options.database ?? (await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir }));
+  await app.register(requestIdPlugin);
   await app.register(errorsPlugin);
   await app.register(securityPlugin);
   await app.register(corsPlugin);
   await app.register(dbPlugin, { database });
   await app.register(eventsPlugin);
+  await app.register(metricsPlugin);
   await app.register(redisPlugin);
   await app.register(realtimePlugin, { redisUrl: config.redisUrl });
   await app.register(socketGuardPlugin);
@@ -127,6 +139,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       await api.register(boxOfficeRoutes);
       await api.register(usersRoutes);
       await api.register(ticketsRoutes);
+      await api.register(backupRoutes);
     },
     { prefix: '/api' },
   );

@@ -92,6 +92,10 @@ export const ConfigSchema = z
     /** Seconds between sweeps of expired holds. */
     SWEEP_SECONDS: z.coerce.number().positive().max(3600).default(5),
     WEB_DIST: z.string().optional(),
+    /** GET /metrics (Prometheus): off (404), or on and open to anyone who can reach it. */
+    METRICS: z.enum(['on', 'off'], { message: 'must be on or off' }).default('off'),
+    /** Serves GET /metrics to `Authorization: Bearer <this>` only (turns metrics on). */
+    METRICS_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
     /** Server processes sharing the port (node:cluster); more than one needs DATABASE_URL and REDIS_URL. */
     WORKERS: z.coerce.number().int().min(1).max(64).default(1),
   })
@@ -151,6 +155,7 @@ export const ConfigSchema = z
     logLevel: c.LOG_LEVEL,
     sweepSeconds: c.SWEEP_SECONDS,
     webDist: c.WEB_DIST,
+    metrics: { enabled: c.METRICS === 'on' || c.METRICS_TOKEN !== undefined, token: c.METRICS_TOKEN },
     workers: c.WORKERS,
   }));
 

@@ -20,6 +20,10 @@ export interface DomainEventMap {
   checkoutsClosed: {
     sessions: { provider: 'local' | 'stripe' | 'none' | 'box_office'; providerSessionId: string }[];
   };
+  /** A paid checkout session was fulfilled (once): its seats confirmed, and those lost meanwhile refunded. */
+  paymentFulfilled: { confirmed: number; refunded: number };
+  /** The sweeper ran once and expired this many holds (none is a run too). */
+  holdsSwept: { expired: number };
 }
 
 export type DomainEventName = keyof DomainEventMap;
@@ -35,6 +39,8 @@ export class DomainEvents {
     seatsChanged: [],
     seatMapStale: [],
     checkoutsClosed: [],
+    paymentFulfilled: [],
+    holdsSwept: [],
   };
 
   constructor(private readonly log: FastifyBaseLogger) {}

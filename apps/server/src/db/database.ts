@@ -21,6 +21,10 @@ export type Queryable = Db | Tx;
 export interface Database {
   db: Db;
   engine: 'pglite' | 'postgres';
+  /** node-postgres's pool (connections total, idle, and callers waiting for one); none for the embedded engine. */
+  pool?: { readonly totalCount: number; readonly idleCount: number; readonly waitingCount: number };
+  /** The embedded engine itself (backups); none for PostgreSQL. */
+  pglite?: PGlite;
   close(): Promise<void>;
 }
 
@@ -53,7 +57,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
       await lock.query('select pg_advisory_unlock($1)', [MIGRATION_LOCK]).catch(() => undefined);
       lock.release();
     }
-    return { db, engine: 'postgres', close: () => pool.end() };
+    return { db, engine: 'postgres', pool, close: () => pool.end() };
   }
   const dataDir = options.dataDir === 'memory://' ? undefined : path.resolve(options.dataDir);
   if (dataDir) await mkdir(dataDir, { recursive: true });
@@ -65,7 +69,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
   });
   const db = drizzlePglite({ client: withoutPerQueryParsers(client), schema }) as unknown as Db;
   await migratePglite(db as never, { migrationsFolder });
-  return { db, engine: 'pglite', close: () => client.close() };
+  return { db, engine: 'pglite', pglite: client, close: () => client.close() };
 }
 
 const asText = (value: string) => value;

@@ -212,6 +212,10 @@ export async function fulfilCheckout(
       })),
       ...outcome.changes,
     ]);
+    deps.events.publish('paymentFulfilled', {
+      confirmed: outcome.confirmed.length,
+      refunded: outcome.lost.length,
+    });
   }
   await sendPendingRefunds(deps, sessionId);
   return {

@@ -18,9 +18,10 @@ export const seatEvents = fp(
     events.subscribe('seatsChanged', (update) => realtime.broadcastSeats(update));
     events.subscribe('seatMapStale', ({ showtimeId }) => void seatMaps.invalidate(showtimeId));
 
-    runPeriodically(app, app.config.sweepSeconds * 1000, 'sweeping expired holds', () =>
-      sweepExpiredHolds(app.deps),
-    );
+    runPeriodically(app, app.config.sweepSeconds * 1000, 'sweeping expired holds', async () => {
+      const expired = await sweepExpiredHolds(app.deps);
+      events.publish('holdsSwept', { expired });
+    });
   },
   { name: 'seat-events', dependencies: ['events', 'realtime', 'seat-map-cache'] },
 );

@@ -25,6 +25,8 @@ export interface RouteSpec {
   ids?: (w: World) => string[];
   /** Answers with HTML pages (the local test checkout) rather than JSON. */
   html?: boolean;
+  /** Each answer takes a while (a copy of the whole database): its fuzzing gets more time. */
+  slow?: boolean;
 }
 
 const future = () => new Date(Date.now() + 400 * 24 * 3600_000 + Math.floor(Math.random() * 1e6) * 60_000);
@@ -179,6 +181,7 @@ export const ROUTES: RouteSpec[] = [
   },
   { method: 'GET', path: '/api/showtimes/:id/prices', access: 'public', ids: (w) => [w.show.showtimeId] },
   { method: 'GET', path: '/api/admin/audit', access: 'admin' },
+  { method: 'GET', path: '/api/admin/backup', access: 'admin', slow: true },
   { method: 'GET', path: '/api/admin/orders', access: 'admin', query: () => ({ q: 'example', page: '1' }) },
   { method: 'GET', path: '/api/admin/orders/:ref', access: 'admin' },
   {

@@ -1,0 +1,111 @@
+import { execFile } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import type { FastifyInstance } from 'fastify';
+import { afterAll, describe, expect, it } from 'vitest';
+import { buildApp } from '../../app.ts';
+import { testConfig } from '../../config.ts';
+import { openDatabase } from '../../db/database.ts';
+import { serverRoot } from '../../paths.ts';
+import { createShowtimeFixture } from '../../test/fixtures.ts';
+import { signedInUser, STRONG_PASSWORD } from '../../test/helpers.ts';
+
+const run = promisify(execFile);
+const repoRoot = path.resolve(serverRoot, '../..');
+
+async function startOn(dataDir: string): Promise<FastifyInstance> {
+  const database = await openDatabase({ dataDir });
+  const app = await buildApp(testConfig({ DATA_DIR: dataDir, SWEEP_SECONDS: '3600' }), { database });
+  await app.ready();
+  return app;
+}
+
+describe('npm run backup / npm run restore (embedded engine)', () => {
+  const dirs: string[] = [];
+  const apps: FastifyInstance[] = [];
+  afterAll(async () => {
+    for (const app of apps) await app.close().catch(() => undefined);
+    for (const dir of dirs) await rm(dir, { recursive: true, force: true });
+  });
+  const tempDir = async (name: string) => {
+    const dir = await mkdtemp(path.join(tmpdir(), `cinema-${name}-`));
+    dirs.push(dir);
+    return dir;
+  };
+
+  it('backs up a running server and restores into a fresh data directory with every paid ticket', async () => {
+    const live = await tempDir('live');
+    const app = await startOn(live);
+    apps.push(app);
+    const address = await app.listen({ port: 0, host: '127.0.0.1' });
+    const show = await createShowtimeFixture(app.database.db);
+    const admin = await signedInUser(app, { role: 'ADMIN', password: STRONG_PASSWORD });
+    const customers = [await signedInUser(app), await signedInUser(app)];
+
+    // Each customer pays for two seats through the local hosted checkout.
+    for (const [i, who] of customers.entries()) {
+      const held = await app.inject({
+        method: 'POST',
+        url: `/api/showtimes/${show.showtimeId}/hold`,
+        headers: who.headers,
+        payload: { seatIds: show.allSeatIds.slice(i * 2, i * 2 + 2) },
+      });
+      expect(held.statusCode, held.body).toBe(201);
+      const checkout = await app.inject({
+        method: 'POST',
+        url: '/api/pay/checkout',
+        headers: who.headers,
+        payload: { bookingIds: (held.json() as { bookingIds: string[] }).bookingIds },
+      });
+      const { sessionId } = checkout.json() as { sessionId: string };
+      const paid = await app.inject({ method: 'POST', url: `/api/pay/local/${sessionId}/pay` });
+      expect(paid.statusCode).toBe(303);
+    }
+    const ticketsOf = (on: FastifyInstance) =>
+      Promise.all(
+        customers.map(async (who) => {
+          const res = await on.inject({ method: 'GET', url: '/api/me/tickets', headers: who.headers });
+          expect(res.statusCode, res.body).toBe(200);
+          return (res.json() as { tickets: unknown[] }).tickets;
+        }),
+      );
+    const before = await ticketsOf(app);
+    expect(before.map((t) => t.length)).toEqual([2, 2]);
+
+    // The server keeps running (and selling) while the backup is taken.
+    const file = path.join(await tempDir('backup'), 'cinema.tar.gz');
+    const holdDuring = app.inject({
+      method: 'POST',
+      url: `/api/showtimes/${show.showtimeId}/hold`,
+      headers: customers[0]!.headers,
+      payload: { seatIds: [show.allSeatIds[10]!] },
+    });
+    const backup = await run(process.execPath, ['scripts/backup.mjs', '--out', file], {
+      cwd: repoRoot,
+      env: { ...process.env, BACKUP_URL: address, ADMIN_EMAIL: admin.email, ADMIN_PASSWORD: STRONG_PASSWORD },
+    });
+    expect(backup.stdout).toContain('Backup written');
+    expect((await holdDuring).statusCode).toBe(201);
+    await app.close();
+
+    const fresh = path.join(await tempDir('restored'), 'data');
+    const restore = await run(process.execPath, ['scripts/restore.mjs', file], {
+      cwd: repoRoot,
+      env: { ...process.env, DATA_DIR: fresh },
+    });
+    expect(restore.stdout).toContain('(4 paid seats)');
+    // Restoring over a database is refused.
+    await expect(
+      run(process.execPath, ['scripts/restore.mjs', file], {
+        cwd: repoRoot,
+        env: { ...process.env, DATA_DIR: fresh },
+      }),
+    ).rejects.toMatchObject({ stderr: expect.stringContaining('is not empty') });
+
+    const restored = await startOn(fresh);
+    apps.push(restored);
+    expect(await ticketsOf(restored)).toEqual(before);
+  }, 240_000);
+});
