@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { Server } from 'socket.io';
+import { CONNECT_WAIT_MS, connectWaitMs } from './redis.ts';
 import { SOCKET_EVENTS, type SeatsUpdate } from '@cinema/contract';
 
 export interface Realtime {
@@ -18,9 +19,6 @@ declare module 'fastify' {
 }
 
 export const showtimeRoom = (showtimeId: string) => `showtime:${showtimeId}`;
-
-/** How long the start waits for Redis before going on without it (it keeps reconnecting in the background). */
-const CONNECT_WAIT_MS = 3000;
 
 /**
  * Socket.IO on the same HTTP server; with a Redis URL, broadcasts cross server processes.
@@ -79,7 +77,7 @@ export const realtimePlugin = fp(
         if (!pub.isReady || !sub.isReady) return;
         linked = true;
         if (downSince === null) return;
-        app.log.info(
+        app.log.warn(
           { downMs: Date.now() - downSince, dropped },
           'REDIS_URL is back: open seat maps read themselves again',
         );
@@ -92,7 +90,8 @@ export const realtimePlugin = fp(
       for (const client of [pub, sub]) {
         client.on('error', lost);
         client.on('end', () => lost(new Error('connection closed')));
-        client.on('ready', back);
+        // Not inside the client's own 'ready' handling: it is still settling its connection then.
+        client.on('ready', () => setTimeout(back, 50));
       }
       // The adapter publishes without waiting for the answer: a refused publish is noted here, never left unhandled.
       const publisher = new Proxy(pub, {
@@ -110,16 +109,32 @@ export const realtimePlugin = fp(
           return typeof value === 'function' ? (value as (...a: unknown[]) => unknown).bind(target) : value;
         },
       });
-      const connected = Promise.all([pub.connect(), sub.connect()]).then(
+      const subConnected = sub.connect();
+      const connected = Promise.all([pub.connect(), subConnected]).then(
         () => true,
         () => false,
       );
+      // node-redis (5.x) mishandles subscriptions sent from its offline queue: the first message on them fails to
+      // decode and drops the connection. The adapter subscribes as it is created, so its subscriptions wait for the
+      // first connection; after that the client subscribes again by itself on every reconnect.
+      const subscriber = new Proxy(sub, {
+        get(target, prop, receiver) {
+          if (prop === 'subscribe' || prop === 'pSubscribe' || prop === 'sSubscribe') {
+            const method = Reflect.get(target, prop, target) as (...a: unknown[]) => Promise<unknown>;
+            return (...args: unknown[]) =>
+              subConnected.then(() => method.apply(target, args)).catch((err: unknown) => lost(err));
+          }
+          const value: unknown = Reflect.get(target, prop, receiver);
+          return typeof value === 'function' ? (value as (...a: unknown[]) => unknown).bind(target) : value;
+        },
+      });
+      const waitMs = connectWaitMs(app);
       const ready = await Promise.race([
         connected,
-        new Promise<boolean>((r) => setTimeout(() => r(false), CONNECT_WAIT_MS)),
+        new Promise<boolean>((r) => setTimeout(() => r(false), waitMs)),
       ]);
-      if (!ready) lost(new Error(`no answer within ${CONNECT_WAIT_MS} ms`));
-      io.adapter(createAdapter(publisher, sub));
+      if (!ready) lost(new Error(`no answer within ${waitMs} ms`));
+      io.adapter(createAdapter(publisher, subscriber));
       redisClients.push(pub, sub);
     }
     app.decorate('realtime', {

@@ -7,6 +7,7 @@ import { batchPerTurn } from '../../batch.ts';
 import type { SeatMap } from '@cinema/contract';
 import type { Db } from '../../db/database.ts';
 import { setNewest } from '../../bounded-map.ts';
+import { CONNECT_WAIT_MS, connectWaitMs } from '../../plugins/redis.ts';
 import { loadSeatMap, presentSeat, type SeatMapSnapshot } from './seating.service.ts';
 
 /** The selection rules every seat map carries (SEAT_GAP_RULE). */
@@ -22,8 +23,6 @@ const MAX_AGE_MS = 2000;
 const ALL = '*';
 const KEY_PREFIX = 'cinema:seat-map:';
 const VERSION_TTL_SECONDS = 7 * 24 * 3600;
-/** How long the start waits for Redis before going on without it (it keeps reconnecting in the background). */
-const CONNECT_WAIT_MS = 3000;
 /**
  * Reads of one map (by clients that accept gzip) after which it is compressed. A 600-seat map is about 52 KB of
  * JSON and 16 KB gzipped (level 1); compressing it takes about 0.3 ms on the thread pool, about what ten smaller
@@ -273,7 +272,7 @@ export class SeatMapCache {
     }
     // A map read while the bump was under way may predate it: drop once more, then trust.
     this.dropAllLocally();
-    if (!this.trusted) this.deps.log.info('seat-map versions are back');
+    if (!this.trusted) this.deps.log.warn('seat-map versions are back');
     this.trusted = true;
   }
 
@@ -348,14 +347,16 @@ export const seatMapCachePlugin = fp(
       client.on('end', () => {
         if (!closing) cache?.distrust();
       });
-      client.on('ready', () => void cache?.redisBack());
+      // Not inside the client's own 'ready' handling: it is still settling its connection then.
+      client.on('ready', () => setTimeout(() => void cache?.redisBack(), 50));
       const connected = client.connect().then(
         () => true,
         () => false,
       );
+      const waitMs = connectWaitMs(app);
       const ready = await Promise.race([
         connected,
-        new Promise<boolean>((r) => setTimeout(() => r(false), CONNECT_WAIT_MS)),
+        new Promise<boolean>((r) => setTimeout(() => r(false), waitMs)),
       ]);
       if (!ready) startedWithout = true;
       shared = redisVersions(client);
@@ -373,7 +374,7 @@ export const seatMapCachePlugin = fp(
       { db: app.database.db, log: app.log, rules, timeZone: app.config.timeZone },
       shared,
     );
-    if (startedWithout) cache.distrust(new Error(`REDIS_URL did not answer within ${CONNECT_WAIT_MS} ms`));
+    if (startedWithout) cache.distrust(new Error('REDIS_URL did not answer at start'));
     const settled = cache;
     if (shared) app.addHook('onSend', async () => settled.settled());
     app.decorate('seatMaps', cache);
