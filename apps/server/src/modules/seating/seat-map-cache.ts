@@ -326,7 +326,8 @@ declare module 'fastify' {
 export const seatMapCachePlugin = fp(
   async function seatMapCachePlugin(app: FastifyInstance) {
     let shared: SharedVersions | undefined;
-    let cache: SeatMapCache | undefined;
+    // The cache is made once the connection is set up; the connection's events reach it from then on.
+    const made: { cache?: SeatMapCache } = {};
     let startedWithout = false;
     if (app.config.redisUrl) {
       // No offline queue: with Redis unreachable a read falls back to the database instead of waiting. The start
@@ -342,13 +343,13 @@ export const seatMapCachePlugin = fp(
       });
       let closing = false;
       client.on('error', (err) => {
-        if (!closing) cache?.distrust(err);
+        if (!closing) made.cache?.distrust(err);
       });
       client.on('end', () => {
-        if (!closing) cache?.distrust();
+        if (!closing) made.cache?.distrust();
       });
       // Not inside the client's own 'ready' handling: it is still settling its connection then.
-      client.on('ready', () => setTimeout(() => void cache?.redisBack(), 50));
+      client.on('ready', () => setTimeout(() => void made.cache?.redisBack(), 50));
       const connected = client.connect().then(
         () => true,
         () => false,
@@ -370,13 +371,13 @@ export const seatMapCachePlugin = fp(
       });
     }
     const rules = { singleSeatGap: app.config.seatGapRule };
-    cache = new SeatMapCache(
+    const cache = new SeatMapCache(
       { db: app.database.db, log: app.log, rules, timeZone: app.config.timeZone },
       shared,
     );
     if (startedWithout) cache.distrust(new Error('REDIS_URL did not answer at start'));
-    const settled = cache;
-    if (shared) app.addHook('onSend', async () => settled.settled());
+    made.cache = cache;
+    if (shared) app.addHook('onSend', async () => cache.settled());
     app.decorate('seatMaps', cache);
   },
   { name: 'seat-map-cache', dependencies: ['db'] },
