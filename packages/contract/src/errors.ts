@@ -57,6 +57,10 @@ export const ErrorCodes = [
   'checked_in',
   /** 503: the database (or the disk under it) is briefly away; try again after the Retry-After header's seconds. */
   'service_unavailable',
+  /** 422: an Idempotency-Key sent again with a different request. */
+  'idempotency_key_reused',
+  /** 409: a retry while the request first sent with its Idempotency-Key is still being handled. */
+  'idempotency_key_in_progress',
 ] as const;
 export type ErrorCode = (typeof ErrorCodes)[number];
 
