@@ -5,6 +5,7 @@ import { AppError } from '../errors.ts';
 import { sql } from 'drizzle-orm';
 import { pgErrorCode } from '../db/database.ts';
 import { isUnavailable, RETRY_AFTER_SECONDS } from '../db/unavailable.ts';
+import { checkDisk } from '../modules/health/health.service.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -40,7 +41,10 @@ export class Outages {
     this.answered++;
     if (this.since !== null) return;
     this.since = Date.now();
-    this.log.warn({ err }, 'the database is unavailable: requests answer 503 until it is back');
+    this.log.warn(
+      { err },
+      'the database is unavailable (away, too slow, or out of disk): requests answer 503 until it is back',
+    );
     this.probe = setInterval(() => void this.tryAgain(), PROBE_EVERY_MS);
     this.probe.unref();
   }
@@ -94,7 +98,14 @@ const statusCodes: Record<number, string> = {
 /** One error handler: every failure leaves as `{ error, code }` with its status; a 500 never shows internals. */
 export const errorsPlugin = fp(
   async function errorsPlugin(app: FastifyInstance) {
-    const outages = new Outages(app.log, () => app.database.db.execute(sql`select 1`));
+    // Back means answering again, and (on the embedded engine) room on its disk again: a full disk still reads.
+    const embeddedDir = () =>
+      app.database.engine === 'pglite' && app.config.dataDir !== 'memory://' ? app.config.dataDir : null;
+    const outages = new Outages(app.log, async () => {
+      await app.database.db.execute(sql`select 1`);
+      const dir = embeddedDir();
+      if (dir && !(await checkDisk(dir)).ok) throw new Error('the disk is still full');
+    });
     app.decorate('outages', outages);
     app.addHook('onClose', async () => outages.stop());
     app.setErrorHandler((err: FastifyError | AppError, request, reply) => {
