@@ -116,3 +116,45 @@ export async function startPrivatePostgres(): Promise<PrivatePostgres> {
     },
   };
 }
+
+/** A small file system of its own (tmpfs, root only), to fill up. */
+export interface SmallDisk {
+  dir: string;
+  /** Writes a file taking all the room that is left. */
+  fill(): void;
+  /** Removes that file. */
+  free(): void;
+  destroy(): Promise<void>;
+}
+
+export const canMountDisk = process.getuid?.() === 0 && process.platform === 'linux';
+
+export function mountSmallDisk(megabytes: number): SmallDisk {
+  const dir = mkdtempSync(path.join(tmpdir(), 'cinema-disk-'));
+  execFileSync('mount', ['-t', 'tmpfs', '-o', `size=${megabytes}m`, 'tmpfs', dir]);
+  const filler = path.join(dir, 'filler');
+  return {
+    dir,
+    fill() {
+      try {
+        execFileSync('dd', ['if=/dev/zero', `of=${filler}`, 'bs=1M'], { stdio: 'ignore' });
+      } catch {
+        // dd stops with an error once the disk is full: that is the point
+      }
+    },
+    free() {
+      rmSync(filler, { force: true });
+    },
+    async destroy() {
+      for (let i = 0; i < 20; i++) {
+        try {
+          execFileSync('umount', [dir], { stdio: 'ignore' });
+          break;
+        } catch {
+          await wait(250);
+        }
+      }
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}

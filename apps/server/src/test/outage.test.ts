@@ -4,7 +4,9 @@ import { io as connect, type Socket } from 'socket.io-client';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { SOCKET_EVENTS } from '@cinema/contract';
 import {
+  canMountDisk,
   canRunPrivatePostgres,
+  mountSmallDisk,
   hasRedisServer,
   startPrivatePostgres,
   startPrivateRedis,
@@ -276,4 +278,63 @@ describe.skipIf(!hasRedisServer)('Redis away at start', () => {
     expect(alive(server)).toBe(true);
     console.info(`Redis away at start: listening after ${startMs} ms`);
   }, 90_000);
+});
+
+describe.skipIf(!canMountDisk)('a full disk under the embedded engine', () => {
+  it('answers 503 (never hangs or 500s), reports the disk in health, and sells again once room is freed', async () => {
+    const disk = mountSmallDisk(120);
+    cleanups.push(() => disk.destroy());
+    const server = await startServerProcess(
+      { ...adminEnv, DATA_DIR: `${disk.dir}/data` },
+      { timeoutMs: 90_000 },
+    );
+    cleanups.push(() => server.stop());
+    const world = await makeWorld(server.url, 4);
+    const tally = newTally();
+    const traffic = runTraffic(server.url, world, tally);
+    await wait(1500);
+    disk.fill();
+    const filledAt = Date.now();
+    // New accounts need new pages in the tables' files: with no room for them, they are refused with a 503.
+    const signUps: number[] = [];
+    for (let i = 0; i < 20; i++) {
+      const res = await call(server.url, 'POST', '/api/auth/register', {
+        body: {
+          name: `Full Disk ${i}`,
+          email: `full-${i}-${Date.now()}@example.com`,
+          password: 'Popcorn#2026',
+        },
+      });
+      signUps.push(res.status);
+    }
+    await wait(1000);
+    const full = await call(server.url, 'GET', '/api/health');
+    const during503 = (tally.statuses[503] ?? 0) + signUps.filter((s) => s === 503).length;
+    disk.free();
+    const freedAt = Date.now();
+    await wait(4000);
+    await traffic.stop();
+
+    expect(alive(server)).toBe(true);
+    expect(tally.unanswered).toEqual([]);
+    expect(serverErrors(tally)).toBe(0);
+    expect(tally.bad503).toEqual([]);
+    expect(signUps.every((s) => s === 201 || s === 503)).toBe(true);
+    expect(during503).toBeGreaterThan(0);
+    expect(full.status).toBe(503);
+    expect(full.body.checks).toMatchObject({
+      database: 'up',
+      disk: 'down',
+      diskFreeBytes: expect.any(Number),
+    });
+    const recovered = recoveryMs(tally, freedAt);
+    expect(recovered).not.toBeNull();
+    const health = await call(server.url, 'GET', '/api/health');
+    expect(health.status).toBe(200);
+    expect(health.body.checks).toMatchObject({ database: 'up', disk: 'up' });
+    console.info(
+      `Full disk (embedded): ${tally.sent} requests, all answered; ${during503} × 503 while full ` +
+        `(${freedAt - filledAt} ms); holds again ${recovered} ms after room was freed`,
+    );
+  }, 150_000);
 });
