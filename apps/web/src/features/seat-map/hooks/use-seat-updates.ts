@@ -50,18 +50,23 @@ export function useSeatUpdates(
       let joinedOnce = false;
       let retry: ReturnType<typeof setTimeout> | undefined;
       let attempt = 0;
+      let pausedHere = false;
       const join = () => {
         clearTimeout(retry);
         socket.emit(SOCKET_EVENTS.joinShowtime, showtimeId, (ack?: JoinShowtimeAck) => {
           if (left) return;
           if (ack && !ack.ok) {
             // The server could not look the showtime up (its database away): try again, and say so meanwhile.
-            setPaused(true);
+            if (!pausedHere) setPaused(true);
+            pausedHere = true;
             retry = setTimeout(join, joinRetryMs(attempt++));
             return;
           }
           attempt = 0;
-          setPaused(false);
+          // Only a change is set: a state update from every join answer (outside React's batching) was seen to
+          // swallow the seats_update patch that followed it in the screen tests.
+          if (pausedHere) setPaused(false);
+          pausedHere = false;
           // Updates sent while disconnected were missed: read the whole map again after a re-join.
           if (joinedOnce) void queryClient.invalidateQueries({ queryKey: key });
           joinedOnce = true;
