@@ -118,6 +118,22 @@ function audit(): Audit {
 
 const mb = (bytes: number | null) => (bytes === null ? 'n/a' : `${(bytes / MB).toFixed(0)} MB`);
 
+const KEEP_FROM = '<!-- hand-written: kept by npm run reliability -->';
+const KEEP_TO = '<!-- end of hand-written -->';
+
+/** The hand-written block of the current docs/reliability.md, markers included, or null. */
+function handWrittenSection(): string | null {
+  let current = '';
+  try {
+    current = readFileSync(path.join(root, 'docs', 'reliability.md'), 'utf8');
+  } catch {
+    return null;
+  }
+  const from = current.indexOf(KEEP_FROM);
+  const to = current.indexOf(KEEP_TO);
+  return from >= 0 && to > from ? current.slice(from, to + KEEP_TO.length) : null;
+}
+
 function render(data: {
   fuzz: { engine: Engine; report: FuzzReport }[];
   crash: CrashReport[];
@@ -267,6 +283,13 @@ function render(data: {
   }
   for (const v of abuseViolations) lines.push(`- ${v}`);
   lines.push('');
+  // The outage figures are measured by hand (apps/server/src/test/outage.test.ts needs root, a private PostgreSQL
+  // cluster and redis-server) and written between the markers: they are carried over as they are.
+  const kept = handWrittenSection();
+  if (kept) {
+    lines.push(kept);
+    lines.push('');
+  }
   lines.push('## Dependencies');
   lines.push('');
   if (data.audit.ran) {

@@ -18,6 +18,7 @@ import { corsPlugin } from './plugins/cors.ts';
 import { eventsPlugin } from './plugins/events.ts';
 import { rateLimitPlugin } from './plugins/rate-limit.ts';
 import { redisPlugin } from './plugins/redis.ts';
+import { idempotencyPlugin } from './plugins/idempotency.ts';
 import { realtimePlugin } from './plugins/realtime.ts';
 import { webPlugin } from './plugins/web.ts';
 import { metricsPlugin } from './plugins/metrics.ts';
@@ -92,7 +93,12 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   app.decorate('config', config);
 
   const database =
-    options.database ?? (await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir }));
+    options.database ??
+    (await openDatabase({
+      databaseUrl: config.databaseUrl,
+      dataDir: config.dataDir,
+      timeouts: config.dbTimeouts,
+    }));
   await app.register(requestIdPlugin);
   await app.register(errorsPlugin);
   await app.register(securityPlugin);
@@ -109,6 +115,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(paymentEvents);
   await app.register(authPlugin);
   await app.register(rateLimitPlugin);
+  await app.register(idempotencyPlugin);
   await app.register(fastifyMultipart, { limits: { fileSize: MAX_POSTER_BYTES, files: 1, fields: 20 } });
   await app.register(fastifySwagger, {
     openapi: {

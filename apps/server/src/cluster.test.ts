@@ -1,5 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { restartDelayMs } from './cluster.ts';
 import { ConfigError, loadConfig } from './config.ts';
 import { createPostgresDatabase, postgresUrl, redisUrl } from './test/helpers.ts';
 import { startServerProcess, type ServerProcess } from './test/server-process.ts';
@@ -73,7 +74,11 @@ describe.skipIf(!postgresUrl || !redisUrl)('WORKERS=2 on PostgreSQL and Redis', 
     expect(workers).toHaveLength(2);
     for (let i = 0; i < 6; i++) {
       const res = await fetch(`${server.url}/api/health`);
-      expect(await res.json()).toEqual({ ok: true, database: 'postgres' });
+      expect(await res.json()).toEqual({
+        ok: true,
+        database: 'postgres',
+        checks: { database: 'up', redis: 'up' },
+      });
     }
 
     process.kill(workers[0]!, 'SIGKILL');
@@ -90,4 +95,14 @@ describe.skipIf(!postgresUrl || !redisUrl)('WORKERS=2 on PostgreSQL and Redis', 
     expect(server.child.exitCode).toBe(0);
     for (const pid of now) expect(() => process.kill(pid, 0)).toThrow();
   }, 90_000);
+});
+
+describe('replacing workers that keep dying', () => {
+  it('replaces the first at once, then backs off up to 30 s, and never gives up', () => {
+    expect(restartDelayMs(1)).toBe(0);
+    expect(restartDelayMs(2)).toBe(250);
+    expect(restartDelayMs(3)).toBe(500);
+    expect(restartDelayMs(6)).toBe(4000);
+    expect(restartDelayMs(100)).toBe(30_000);
+  });
 });

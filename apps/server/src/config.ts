@@ -18,6 +18,10 @@ export const ConfigSchema = z
       .string()
       .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// URL')
       .optional(),
+    /** PostgreSQL timeouts in ms: waiting for a connection, one statement, waiting for a row lock. */
+    DB_CONNECT_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(5000),
+    DB_STATEMENT_TIMEOUT_MS: z.coerce.number().int().min(100).max(3_600_000).default(15_000),
+    DB_LOCK_TIMEOUT_MS: z.coerce.number().int().min(100).max(3_600_000).default(5000),
     REDIS_URL: z
       .string()
       .regex(/^rediss?:\/\//, 'must be a redis:// URL')
@@ -130,6 +134,11 @@ export const ConfigSchema = z
     host: c.HOST,
     dataDir: c.DATA_DIR,
     databaseUrl: c.DATABASE_URL,
+    dbTimeouts: {
+      connectMs: c.DB_CONNECT_TIMEOUT_MS,
+      statementMs: c.DB_STATEMENT_TIMEOUT_MS,
+      lockMs: c.DB_LOCK_TIMEOUT_MS,
+    },
     redisUrl: c.REDIS_URL,
     adminEmail: c.ADMIN_EMAIL,
     adminPassword: c.ADMIN_PASSWORD,

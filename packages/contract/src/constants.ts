@@ -44,6 +44,11 @@ export const SOCKET_EVENTS = {
   joinShowtime: 'join_showtime',
   leaveShowtime: 'leave_showtime',
   seatsUpdate: 'seats_update',
+  /**
+   * Updates may have been missed (the server lost Redis, which carries them between its processes, and has it
+   * back): every open seat map reads itself again. No payload.
+   */
+  seatsResync: 'seats_resync',
 } as const;
 
 // ---------------------------------------------------------------------------------------------------------------

@@ -11,6 +11,12 @@ export type ApiError = z.infer<typeof ErrorSchema>;
 export const SeatConflictErrorSchema = ErrorSchema.extend({
   seatIds: z.array(z.string()),
 });
+/** A 503 while a dependency is away: also in the Retry-After header. */
+export const UnavailableErrorSchema = ErrorSchema.extend({
+  retryAfterSeconds: z.number().int().positive(),
+});
+export type UnavailableError = z.infer<typeof UnavailableErrorSchema>;
+
 export type SeatConflictError = z.infer<typeof SeatConflictErrorSchema>;
 
 export const ErrorCodes = [
@@ -56,5 +62,28 @@ export const ErrorCodes = [
   'too_late',
   'not_checked_in',
   'undo_expired',
+  /** 503: the database (or the disk under it) is briefly away; try again after the Retry-After header's seconds. */
+  'service_unavailable',
+  /** 422: an Idempotency-Key sent again with a different request. */
+  'idempotency_key_reused',
+  /** 409: a retry while the request first sent with its Idempotency-Key is still being handled. */
+  'idempotency_key_in_progress',
 ] as const;
 export type ErrorCode = (typeof ErrorCodes)[number];
+
+/** What `/api/health` looked at: each dependency up or down (Redis only when configured, disk on the embedded engine). */
+export const HealthChecksSchema = z.object({
+  database: z.enum(['up', 'down']),
+  redis: z.enum(['up', 'down']).optional(),
+  disk: z.enum(['up', 'down']).optional(),
+  /** Free bytes where the embedded database writes. */
+  diskFreeBytes: z.number().optional(),
+});
+export const HealthSchema = z.object({
+  ok: z.literal(true),
+  /** The engine: pglite or postgres. */
+  database: z.string(),
+  checks: HealthChecksSchema,
+});
+export type Health = z.infer<typeof HealthSchema>;
+export const HealthDownSchema = UnavailableErrorSchema.extend({ checks: HealthChecksSchema });

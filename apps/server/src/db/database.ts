@@ -36,26 +36,63 @@ export interface DatabaseOptions {
   /** PGlite data directory; `memory://` keeps it in memory. */
   dataDir: string;
   poolSize?: number;
+  /** PostgreSQL's timeouts (ms); the defaults when absent. */
+  timeouts?: Partial<DatabaseTimeouts>;
 }
+
+export interface DatabaseTimeouts {
+  /** Waiting for a connection (a new one, or a free one from the pool). */
+  connectMs: number;
+  /** One statement. */
+  statementMs: number;
+  /** Waiting for a lock on a row or table. */
+  lockMs: number;
+}
+
+export const DEFAULT_TIMEOUTS: DatabaseTimeouts = { connectMs: 5000, statementMs: 15_000, lockMs: 5000 };
 
 const MIGRATION_LOCK = 727_000;
 
 /** Opens the configured database and applies the committed migrations. */
 export async function openDatabase(options: DatabaseOptions): Promise<Database> {
   if (options.databaseUrl) {
-    const pool = new pg.Pool({ connectionString: options.databaseUrl, max: options.poolSize ?? 20 });
-    // An idle client losing its connection must not crash the process.
+    const timeouts = { ...DEFAULT_TIMEOUTS, ...options.timeouts };
+    const pool = new pg.Pool({
+      connectionString: options.databaseUrl,
+      max: options.poolSize ?? 20,
+      // A database that does not answer fails a request after this long instead of queueing it for ever.
+      connectionTimeoutMillis: timeouts.connectMs,
+      // A statement (or a wait for a row lock) that takes longer is cancelled: Pay never waits for ever.
+      options: `-c statement_timeout=${timeouts.statementMs} -c lock_timeout=${timeouts.lockMs}`,
+    });
+    // A client losing its connection must not crash the process: an idle one reports to the pool, and one checked
+    // out (a transaction in flight when PostgreSQL restarts) to its own listener; its query fails and the request
+    // answers 503 (plugins/errors.ts).
     pool.on('error', () => {});
+    pool.on('connect', (client) => {
+      client.on('error', () => {});
+    });
     const db = drizzlePg({ client: pool, schema }) as unknown as Db;
+    // Migrations run on their own connections, without the statement timeout (rewriting a big table may take long).
     // Several processes starting at once on a fresh database would race to create the same objects (and fail):
     // they take turns, and the later ones find nothing left to do.
-    const lock = await pool.connect();
+    const migrations = new pg.Pool({ connectionString: options.databaseUrl, max: 2 });
+    migrations.on('error', () => {});
+    migrations.on('connect', (client) => client.on('error', () => {}));
     try {
-      await lock.query('select pg_advisory_lock($1)', [MIGRATION_LOCK]);
-      await migratePg(db as never, { migrationsFolder });
+      const lock = await migrations.connect();
+      try {
+        await lock.query('select pg_advisory_lock($1)', [MIGRATION_LOCK]);
+        await migratePg(drizzlePg({ client: migrations, schema }) as never, { migrationsFolder });
+      } finally {
+        await lock.query('select pg_advisory_unlock($1)', [MIGRATION_LOCK]).catch(() => undefined);
+        lock.release();
+      }
+    } catch (err) {
+      await pool.end().catch(() => undefined);
+      throw err;
     } finally {
-      await lock.query('select pg_advisory_unlock($1)', [MIGRATION_LOCK]).catch(() => undefined);
-      lock.release();
+      await migrations.end().catch(() => undefined);
     }
     return { db, engine: 'postgres', pool, close: () => pool.end() };
   }

@@ -3,7 +3,7 @@ import { sql } from 'drizzle-orm';
 import { createShowtimeFixture } from '../test/fixtures.ts';
 import { createTestApp, signedInUser, type SignedIn, type TestApp } from '../test/helpers.ts';
 import { queryRows } from './database.ts';
-import { maintainEmbeddedDatabase } from './maintenance.ts';
+import { checkpointEmbeddedDatabase, maintainEmbeddedDatabase } from './maintenance.ts';
 
 interface TableStats {
   live: number;
@@ -91,5 +91,26 @@ describe('maintenance of the embedded engine', () => {
     expect(pass.analyzed).toContain('seats');
     expect(pass.vacuumed).not.toContain('seats');
     expect(f.allSeatIds).toHaveLength(120);
+  });
+
+  it('checkpoints: the redo point moves past the changes made since the last one', async () => {
+    const db = t.app.database.db;
+    const redo = async () =>
+      (
+        await queryRows<{ lsn: string }>(db, sql`select redo_lsn::text as lsn from pg_control_checkpoint()`)
+      )[0]!.lsn;
+    const lsn = async () =>
+      (await queryRows<{ lsn: string }>(db, sql`select pg_current_wal_lsn()::text as lsn`))[0]!.lsn;
+    const before = await redo();
+    await createShowtimeFixture(db, { rows: 5, cols: 5 });
+    const written = await lsn();
+    await checkpointEmbeddedDatabase(db);
+    const after = await redo();
+    const asNumber = (l: string) => {
+      const [hi, lo] = l.split('/');
+      return BigInt(`0x${hi}`) * 2n ** 32n + BigInt(`0x${lo}`);
+    };
+    expect(asNumber(after)).toBeGreaterThan(asNumber(before));
+    expect(asNumber(after)).toBeGreaterThanOrEqual(asNumber(written));
   });
 });

@@ -2,7 +2,82 @@ import type { FastifyInstance, FastifyError } from 'fastify';
 import fp from 'fastify-plugin';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { AppError } from '../errors.ts';
+import { sql } from 'drizzle-orm';
 import { pgErrorCode } from '../db/database.ts';
+import { isUnavailable, RETRY_AFTER_SECONDS } from '../db/unavailable.ts';
+import { checkDisk } from '../modules/health/health.service.ts';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** The database's outages as requests met them (plugins/errors.ts). */
+    outages: Outages;
+  }
+}
+
+/** How often the database is tried while it is away, to say when it is back. */
+const PROBE_EVERY_MS = 1000;
+
+/**
+ * Requests that met the database away: the first is logged with its error, the rest are counted, and a probe every
+ * second says (once) when it is back and how many requests were answered 503 meanwhile.
+ */
+export class Outages {
+  private since: number | null = null;
+  private answered = 0;
+  private probe: NodeJS.Timeout | null = null;
+
+  constructor(
+    private readonly log: FastifyInstance['log'],
+    private readonly check: () => Promise<unknown>,
+  ) {}
+
+  /** True while an outage is under way. */
+  get active(): boolean {
+    return this.since !== null;
+  }
+
+  /** A request met the dependency away (it answers 503). */
+  noted(err: unknown): void {
+    this.answered++;
+    if (this.since !== null) return;
+    this.since = Date.now();
+    this.log.warn(
+      { err },
+      'the database is unavailable (away, too slow, or out of disk): requests answer 503 until it is back',
+    );
+    this.probe = setInterval(() => void this.tryAgain(), PROBE_EVERY_MS);
+    this.probe.unref();
+  }
+
+  private probing = false;
+  private async tryAgain() {
+    if (this.probing || this.since === null) return;
+    this.probing = true;
+    try {
+      await this.check();
+      this.log.warn({ downMs: Date.now() - this.since, answered503: this.answered }, 'the database is back');
+      this.stop();
+    } catch {
+      // still away
+    } finally {
+      this.probing = false;
+    }
+  }
+
+  stop(): void {
+    if (this.probe) clearInterval(this.probe);
+    this.probe = null;
+    this.since = null;
+    this.answered = 0;
+  }
+}
+
+/** The 503 body (and Retry-After header) of a request that met a dependency away. */
+export const UNAVAILABLE_BODY = {
+  error: 'The service is briefly unavailable, please try again in a few seconds',
+  code: 'service_unavailable',
+  retryAfterSeconds: RETRY_AFTER_SECONDS,
+} as const;
 
 // Text the database cannot store (a NUL character, bytes that are not UTF-8) came from the client: a 400.
 const PG_UNSTORABLE_TEXT = new Set(['22021', '22P05']);
@@ -23,6 +98,16 @@ const statusCodes: Record<number, string> = {
 /** One error handler: every failure leaves as `{ error, code }` with its status; a 500 never shows internals. */
 export const errorsPlugin = fp(
   async function errorsPlugin(app: FastifyInstance) {
+    // Back means answering again, and (on the embedded engine) room on its disk again: a full disk still reads.
+    const embeddedDir = () =>
+      app.database.engine === 'pglite' && app.config.dataDir !== 'memory://' ? app.config.dataDir : null;
+    const outages = new Outages(app.log, async () => {
+      await app.database.db.execute(sql`select 1`);
+      const dir = embeddedDir();
+      if (dir && !(await checkDisk(dir)).ok) throw new Error('the disk is still full');
+    });
+    app.decorate('outages', outages);
+    app.addHook('onClose', async () => outages.stop());
     app.setErrorHandler((err: FastifyError | AppError, request, reply) => {
       if (err instanceof AppError) {
         return reply.status(err.statusCode).send({ error: err.message, code: err.code, ...err.extra });
@@ -41,6 +126,10 @@ export const errorsPlugin = fp(
         return reply
           .status(400)
           .send({ error: 'Text contains characters that cannot be stored', code: 'bad_request' });
+      }
+      if (isUnavailable(err)) {
+        outages.noted(err);
+        return reply.status(503).header('retry-after', String(RETRY_AFTER_SECONDS)).send(UNAVAILABLE_BODY);
       }
       const status = typeof err.statusCode === 'number' ? err.statusCode : 500;
       if (status >= 400 && status < 500) {

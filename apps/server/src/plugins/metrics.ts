@@ -12,7 +12,13 @@ import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom
 export const metricsPlugin = fp(
   async function metricsPlugin(app: FastifyInstance) {
     const { enabled, token } = app.config.metrics;
-    if (!enabled) return;
+    if (!enabled) {
+      // A 404 of its own: the web app's fallback would otherwise answer /metrics with its page.
+      app.get('/metrics', { schema: { hide: true } }, async (_request, reply) =>
+        reply.status(404).send({ error: 'Metrics are off (METRICS=on or METRICS_TOKEN)', code: 'not_found' }),
+      );
+      return;
+    }
 
     const register = new Registry();
     collectDefaultMetrics({ register });

@@ -15,7 +15,14 @@ declare module 'fastify' {
 }
 
 /** How long the start waits for Redis before going on without it (it keeps reconnecting in the background). */
-const CONNECT_WAIT_MS = 3000;
+export const CONNECT_WAIT_MS = 3000;
+
+/**
+ * How long a later Redis user waits for its own connection at start: not at all when this plugin's connection has
+ * just waited in vain (the start waits once for a Redis that is away, not once per connection).
+ */
+export const connectWaitMs = (app: FastifyInstance) =>
+  app.hasDecorator('redis') && app.redis && !app.redis.isReady ? 0 : CONNECT_WAIT_MS;
 
 export const redisPlugin = fp(
   async function redisPlugin(app: FastifyInstance) {
@@ -29,7 +36,7 @@ export const redisPlugin = fp(
       disableOfflineQueue: true,
       socket: {
         connectTimeout: CONNECT_WAIT_MS,
-        reconnectStrategy: (retries) => Math.min(100 * 2 ** retries, 5000),
+        reconnectStrategy: (retries) => Math.min(100 * 2 ** retries, 2000),
       },
     });
     let down = false;
@@ -40,7 +47,7 @@ export const redisPlugin = fp(
       down = true;
     });
     client.on('ready', () => {
-      if (down) app.log.info('redis (shared budgets) is back');
+      if (down) app.log.warn('redis (shared budgets) is back');
       down = false;
     });
     const connected = client.connect().then(
@@ -52,7 +59,10 @@ export const redisPlugin = fp(
       new Promise((r) => setTimeout(() => r(false), CONNECT_WAIT_MS)),
     ]);
     if (!ready)
-      app.log.warn({ redisUrl: app.config.redisUrl }, 'REDIS_URL did not answer; starting without it');
+      app.log.warn(
+        { redisUrl: app.config.redisUrl },
+        'REDIS_URL did not answer: starting without it (limits per process, seat updates within this process) and trying again in the background',
+      );
     app.decorate('redis', client);
     app.addHook('onClose', async () => {
       client.destroy();

@@ -1,7 +1,8 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { ErrorSchema } from '@cinema/contract';
-import { checkDatabase } from './health.service.ts';
+import { HealthSchema, HealthDownSchema, type Health } from '@cinema/contract';
+import { RETRY_AFTER_SECONDS } from '../../db/unavailable.ts';
+import { checkDatabase, checkDisk } from './health.service.ts';
 
 export const healthRoutes: FastifyPluginAsyncZod = async (app) => {
   // No database and no work: the baseline the benchmark compares real routes with (and a cheap liveness probe).
@@ -17,20 +18,45 @@ export const healthRoutes: FastifyPluginAsyncZod = async (app) => {
     async () => ({ ok: true as const }),
   );
 
+  const embeddedDir =
+    app.database.engine === 'pglite' && app.config.dataDir !== 'memory://' ? app.config.dataDir : null;
+
   app.get(
     '/health',
     {
       schema: {
         tags: ['health'],
-        summary: 'Liveness and database check',
-        response: { 200: z.object({ ok: z.literal(true), database: z.string() }), 503: ErrorSchema },
+        summary:
+          'Readiness: the database, Redis (when configured) and the embedded database’s disk; 503 when one is down',
+        response: { 200: HealthSchema, 503: HealthDownSchema },
       },
     },
     async (_request, reply) => {
-      if (!(await checkDatabase(app.database.db))) {
-        return reply.status(503).send({ error: 'Database unreachable', code: 'internal_error' });
+      const [database, disk] = await Promise.all([
+        checkDatabase(app.database.db),
+        embeddedDir ? checkDisk(embeddedDir) : Promise.resolve(null),
+      ]);
+      const redis = app.config.redisUrl ? app.realtime.linked() && app.redis?.isReady === true : null;
+      const checks: Health['checks'] = {
+        database: database ? 'up' : 'down',
+        ...(redis === null ? {} : { redis: redis ? 'up' : 'down' }),
+        ...(disk ? { disk: disk.ok ? 'up' : 'down', diskFreeBytes: disk.freeBytes } : {}),
+      };
+      const down = Object.entries(checks)
+        .filter(([, v]) => v === 'down')
+        .map(([k]) => k);
+      if (down.length > 0) {
+        return reply
+          .status(503)
+          .header('retry-after', String(RETRY_AFTER_SECONDS))
+          .send({
+            error: `Unavailable: ${down.join(', ')} down`,
+            code: 'service_unavailable',
+            retryAfterSeconds: RETRY_AFTER_SECONDS,
+            checks,
+          });
       }
-      return { ok: true as const, database: app.database.engine };
+      return { ok: true as const, database: app.database.engine, checks };
     },
   );
 };

@@ -209,3 +209,12 @@ export function renderMissingCheckoutPage(page: ClientPage): string {
 <p><a href="${page('/movies')}">Back to Movies</a></p>`,
   );
 }
+
+/** The page while the database is briefly away (a 503): nothing was charged, and the same address works again. */
+export function renderUnavailableCheckoutPage(retryAfterSeconds: number): string {
+  return layout(
+    'Checkout briefly unavailable — Cinema',
+    `<h1>Checkout briefly unavailable</h1>
+<p class="alert info" role="status">We cannot reach our records right now. Nothing was charged. Please reload this page in ${retryAfterSeconds} seconds: your seats stay held until the time shown on it.</p>`,
+  );
+}

@@ -5,11 +5,13 @@ import {
   localCheckoutCsp,
   renderLocalCheckoutPage,
   renderMissingCheckoutPage,
+  renderUnavailableCheckoutPage,
   type PageNotice,
 } from './local-checkout.page.ts';
 import { cancelLocalCheckout, getCheckoutSummary, payLocalCheckout } from './local-checkout.service.ts';
 import type { PaymentDeps } from './payment-deps.ts';
 import { clientPage } from '../../config.ts';
+import { isUnavailable, RETRY_AFTER_SECONDS } from '../../db/unavailable.ts';
 
 // Not validated as a UUID by the schema: a bad link gets the HTML "not found" page, not a JSON error.
 const ParamsSchema = z.object({ id: z.string().max(100) });
@@ -34,6 +36,15 @@ export const localCheckoutRoutes: FastifyPluginAsyncZod<{ deps: PaymentDeps }> =
   app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_req, _body, done) =>
     done(null, {}),
   );
+
+  // A customer on this page gets a page while the database is away, not the API's JSON; anything else goes on to
+  // the API's error handler.
+  app.setErrorHandler((err, _request, reply) => {
+    if (!isUnavailable(err)) throw err;
+    app.outages.noted(err);
+    reply.header('retry-after', String(RETRY_AFTER_SECONDS));
+    return sendPage(reply, 503, renderUnavailableCheckoutPage(RETRY_AFTER_SECONDS), csp);
+  });
 
   const page = (path: string) => clientPage(deps.config, path);
   // Pay and Cancel redirect to the web app, which may live on another origin (CLIENT_URL).

@@ -30,10 +30,12 @@ export const paymentsRoutes: FastifyPluginAsyncZod = async (app) => {
     '/pay/checkout',
     {
       onRequest: app.requireUser,
+      preHandler: app.idempotent,
       config: { rateLimit: perUser(30, '1 minute') },
       schema: {
         tags: ['payments'],
-        summary: "Start paying for the caller's own live holds; the browser then goes to `url`",
+        summary:
+          "Start paying for the caller's own live holds; the browser then goes to `url` (an Idempotency-Key header replays the first answer to retries)",
         security: [{ bearer: [] }],
         body: CheckoutBodySchema,
         response: {
@@ -43,6 +45,7 @@ export const paymentsRoutes: FastifyPluginAsyncZod = async (app) => {
           403: ErrorSchema,
           404: CheckoutErrorSchema,
           409: CheckoutErrorSchema,
+          422: ErrorSchema,
           429: ErrorSchema,
           502: ErrorSchema,
         },

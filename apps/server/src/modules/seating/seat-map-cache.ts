@@ -7,6 +7,7 @@ import { batchPerTurn } from '../../batch.ts';
 import type { SeatMap } from '@cinema/contract';
 import type { Db } from '../../db/database.ts';
 import { setNewest } from '../../bounded-map.ts';
+import { CONNECT_WAIT_MS, connectWaitMs } from '../../plugins/redis.ts';
 import { loadSeatMap, presentSeat, type SeatMapSnapshot } from './seating.service.ts';
 
 /** The selection rules every seat map carries (SEAT_GAP_RULE). */
@@ -126,6 +127,8 @@ export interface SharedVersions {
   /** The versions a showtime's map depends on: its own and the one of "every map". */
   read(showtimeId: string): Promise<string>;
   bump(showtimeId: string): Promise<void>;
+  /** Whether Redis is connected right now. */
+  ready(): boolean;
 }
 
 function redisVersions(client: ReturnType<typeof createClient>): SharedVersions {
@@ -140,6 +143,7 @@ function redisVersions(client: ReturnType<typeof createClient>): SharedVersions 
     async bump(showtimeId) {
       await client.set(KEY_PREFIX + showtimeId, randomUUID(), { EX: VERSION_TTL_SECONDS });
     },
+    ready: () => client.isReady,
   };
 }
 
@@ -153,6 +157,8 @@ export class SeatMapCache {
   private readonly loading = new Map<string, Loading>();
   /** The last version change sent to Redis: one connection answers in order, so once it is done all are. */
   private lastBump: Promise<void> = Promise.resolve();
+  /** False from the moment Redis fails until it is back: maps are then read from the database and not kept. */
+  private trusted = true;
 
   constructor(
     private readonly deps: { db: Db; log: FastifyBaseLogger; rules: SeatMapRules; timeZone: string },
@@ -185,10 +191,16 @@ export class SeatMapCache {
     let version = '';
     if (this.shared) {
       try {
+        // Until Redis is back (and every map kept from before it went away has been dropped), versions mean nothing.
+        if (!this.trusted) {
+          // A failure without a reconnect (no 'ready' to wait for): try again while it answers.
+          if (this.shared.ready()) void this.redisBack();
+          throw new Error('seat-map versions are not trusted until Redis is back');
+        }
         version = await this.shared.read(id);
       } catch (err) {
         // Without the versions nothing here can be trusted: read the database, keep nothing.
-        this.deps.log.warn({ err }, 'seat-map versions unavailable; reading the database');
+        this.distrust(err);
         return {
           entry: buildEntry(
             await loadSeatMap(this.deps.db, id, this.deps.timeZone),
@@ -213,9 +225,7 @@ export class SeatMapCache {
   invalidate(showtimeId?: string): Promise<void> {
     const id = showtimeId?.toLowerCase() ?? ALL;
     if (id === ALL) {
-      for (const loading of this.loading.values()) loading.superseded = true;
-      this.loading.clear();
-      this.entries.clear();
+      this.dropAllLocally();
     } else {
       this.entries.delete(id);
       const loading = this.loading.get(id);
@@ -223,13 +233,53 @@ export class SeatMapCache {
       this.loading.delete(id);
     }
     if (!this.shared) return Promise.resolve();
-    const bump = this.shared
-      .bump(id)
-      .catch((err: unknown) =>
-        this.deps.log.warn({ err, showtimeId: id }, 'could not share a seat-map change'),
-      );
+    const bump = this.shared.bump(id).catch((err: unknown) => this.distrust(err));
     this.lastBump = bump;
     return bump;
+  }
+
+  /**
+   * Redis failed (or went away): changes made meanwhile by other processes cannot be seen in the versions, so maps
+   * are read from the database, and nothing is kept, until `redisBack`. Logged once per outage.
+   */
+  distrust(err?: unknown): void {
+    if (!this.shared || !this.trusted) return;
+    this.trusted = false;
+    this.deps.log.warn({ err }, 'seat-map versions unavailable: seat maps are read from the database');
+  }
+
+  /**
+   * Redis answers again: every map kept from before the outage is dropped here, and (through a new version of
+   * every map) in every other process, before versions are trusted again.
+   */
+  redisBack(): Promise<void> {
+    this.recovering ??= this.recover().finally(() => {
+      this.recovering = null;
+    });
+    return this.recovering;
+  }
+
+  private recovering: Promise<void> | null = null;
+
+  private async recover(): Promise<void> {
+    if (!this.shared) return;
+    this.dropAllLocally();
+    try {
+      await this.shared.bump(ALL);
+    } catch (err) {
+      this.distrust(err);
+      return;
+    }
+    // A map read while the bump was under way may predate it: drop once more, then trust.
+    this.dropAllLocally();
+    if (!this.trusted) this.deps.log.warn('seat-map versions are back');
+    this.trusted = true;
+  }
+
+  private dropAllLocally() {
+    for (const loading of this.loading.values()) loading.superseded = true;
+    this.loading.clear();
+    this.entries.clear();
   }
 
   /** Resolves once every change made so far is visible to every process. */
@@ -276,15 +326,48 @@ declare module 'fastify' {
 export const seatMapCachePlugin = fp(
   async function seatMapCachePlugin(app: FastifyInstance) {
     let shared: SharedVersions | undefined;
+    // The cache is made once the connection is set up; the connection's events reach it from then on.
+    const made: { cache?: SeatMapCache } = {};
+    let startedWithout = false;
     if (app.config.redisUrl) {
-      // No offline queue: with Redis unreachable a read falls back to the database instead of waiting.
+      // No offline queue: with Redis unreachable a read falls back to the database instead of waiting. The start
+      // waits a few seconds for Redis, then goes on without it (maps are then read from the database).
       const { createClient } = await import('redis');
-      const client = createClient({ url: app.config.redisUrl, disableOfflineQueue: true });
-      client.on('error', (err) => app.log.error({ err }, 'redis (seat-map versions) error'));
-      await client.connect();
+      const client = createClient({
+        url: app.config.redisUrl,
+        disableOfflineQueue: true,
+        socket: {
+          connectTimeout: CONNECT_WAIT_MS,
+          reconnectStrategy: (retries) => Math.min(100 * 2 ** retries, 2000),
+        },
+      });
+      let closing = false;
+      client.on('error', (err) => {
+        if (!closing) made.cache?.distrust(err);
+      });
+      client.on('end', () => {
+        if (!closing) made.cache?.distrust();
+      });
+      // Not inside the client's own 'ready' handling: it is still settling its connection then.
+      client.on('ready', () => setTimeout(() => void made.cache?.redisBack(), 50));
+      const connected = client.connect().then(
+        () => true,
+        () => false,
+      );
+      const waitMs = connectWaitMs(app);
+      const ready = await Promise.race([
+        connected,
+        new Promise<boolean>((r) => setTimeout(() => r(false), waitMs)),
+      ]);
+      if (!ready) startedWithout = true;
       shared = redisVersions(client);
+      app.addHook('preClose', async () => {
+        closing = true;
+      });
       app.addHook('onClose', async () => {
-        await client.close().catch(() => undefined);
+        await Promise.resolve()
+          .then(() => client.close())
+          .catch(() => client.destroy());
       });
     }
     const rules = { singleSeatGap: app.config.seatGapRule };
@@ -292,6 +375,8 @@ export const seatMapCachePlugin = fp(
       { db: app.database.db, log: app.log, rules, timeZone: app.config.timeZone },
       shared,
     );
+    if (startedWithout) cache.distrust(new Error('REDIS_URL did not answer at start'));
+    made.cache = cache;
     if (shared) app.addHook('onSend', async () => cache.settled());
     app.decorate('seatMaps', cache);
   },

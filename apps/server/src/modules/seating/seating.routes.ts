@@ -54,10 +54,12 @@ export const seatingRoutes: FastifyPluginAsyncZod = async (app) => {
     '/showtimes/:id/hold',
     {
       onRequest: app.requireUser,
+      preHandler: app.idempotent,
       config: { rateLimit: perUser(60, '1 minute') },
       schema: {
         tags: ['seats'],
-        summary: 'Hold seats, all or nothing, until expiresAt',
+        summary:
+          'Hold seats, all or nothing, until expiresAt (an Idempotency-Key header replays the first answer to retries)',
         security: [{ bearer: [] }],
         params: IdParamsSchema,
         body: HoldBodySchema,
@@ -67,6 +69,7 @@ export const seatingRoutes: FastifyPluginAsyncZod = async (app) => {
           401: ErrorSchema,
           404: ErrorSchema,
           409: HoldErrorSchema,
+          422: ErrorSchema,
           429: ErrorSchema,
         },
       },

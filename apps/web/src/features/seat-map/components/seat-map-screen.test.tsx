@@ -21,6 +21,8 @@ const socket = vi.hoisted(() => {
   return {
     connected: true,
     sent: [] as unknown[][],
+    /** The answers to the next join_showtime calls (then { ok: true }). */
+    joinAnswers: [] as unknown[],
     on(event: string, listener: Listener) {
       listeners.set(event, (listeners.get(event) ?? new Set()).add(listener));
     },
@@ -30,7 +32,7 @@ const socket = vi.hoisted(() => {
     emit(event: string, ...args: unknown[]) {
       this.sent.push([event, ...args.filter((a) => typeof a !== 'function')]);
       const ack = args.find((a) => typeof a === 'function') as Listener | undefined;
-      ack?.({ ok: true });
+      ack?.((event === 'join_showtime' && this.joinAnswers.shift()) || { ok: true });
     },
     /** The server sends `event` to this client. */
     receive(event: string, payload: unknown) {
@@ -39,6 +41,7 @@ const socket = vi.hoisted(() => {
     reset() {
       listeners.clear();
       this.sent = [];
+      this.joinAnswers = [];
     },
   };
 });
@@ -201,6 +204,27 @@ describe('the seat map', () => {
     await waitFor(() => expect(seatButton(/^Row A, seat 4, sold$/)).toBeInTheDocument());
     expect(seatMapReads()).toHaveLength(2);
   });
+
+  it('reads the whole map again on seats_resync (the server may have missed updates)', async () => {
+    await openSeatMap();
+    await waitFor(() => expect(socket.sent).toContainEqual(['join_showtime', SHOWTIME]));
+    expect(seatMapReads()).toHaveLength(1);
+    seats = seats.map((s) => (s.id === 'seat-1-3' ? { ...s, status: 'CONFIRMED' } : s));
+    act(() => socket.receive('seats_resync', undefined));
+    await waitFor(() => expect(seatButton(/^Row A, seat 3, sold$/)).toBeInTheDocument(), { timeout: 4000 });
+    expect(seatMapReads()).toHaveLength(2);
+  }, 15_000);
+
+  it('says live updates are paused while the server cannot join it, and joins again by itself', async () => {
+    socket.joinAnswers = [{ ok: false, error: 'Could not join the showtime, try again' }];
+    await openSeatMap();
+    expect(await screen.findByText(/Live seat updates are paused/)).toBeInTheDocument();
+    // Tried again a second later, and this time joined.
+    await waitFor(() => expect(socket.sent.filter(([e]) => e === 'join_showtime')).toHaveLength(2), {
+      timeout: 3000,
+    });
+    await waitFor(() => expect(screen.queryByText(/Live seat updates are paused/)).not.toBeInTheDocument());
+  }, 15_000);
 
   it("ignores updates of another showtime's map", async () => {
     await openSeatMap();

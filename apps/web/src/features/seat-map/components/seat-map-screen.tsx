@@ -103,7 +103,7 @@ export function SeatMapScreen() {
       return next;
     });
   }, []);
-  useSeatUpdates(showtimeId, onUpdate);
+  const live = useSeatUpdates(showtimeId, onUpdate);
 
   const grid = useMemo(() => (map ? hallGrid(map) : { rows: [], cols: 1 }), [map]);
   const cells: SeatCell[] = useMemo(
@@ -368,6 +368,12 @@ export function SeatMapScreen() {
           {notice && (
             <p className="notice" role="status">
               {notice}
+            </p>
+          )}
+          {live.paused && (
+            <p className="notice" role="status">
+              Live seat updates are paused while we reconnect; retrying. Seats may have changed: Hold seats
+              still checks them.
             </p>
           )}
         </div>

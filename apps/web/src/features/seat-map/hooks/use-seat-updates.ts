@@ -1,6 +1,6 @@
-import { useEffect, useRef } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
-import type { SeatMap, SeatsUpdate } from '@cinema/contract';
+import type { JoinShowtimeAck, SeatMap, SeatsUpdate } from '@cinema/contract';
 import { SOCKET_EVENTS } from '@cinema/contract/constants';
 import { seatMapQueryKey } from '../api/get-seat-map';
 
@@ -19,14 +19,23 @@ function patchSeatMap(map: SeatMap, update: SeatsUpdate): SeatMap {
   };
 }
 
+/** Waits between attempts to join a showtime the server could not join us to: 1 s, doubling up to 30 s. */
+export const joinRetryMs = (attempt: number) => Math.min(1000 * 2 ** attempt, 30_000);
+
 /**
- * Watches the showtime's room: joins it (again after every reconnect) and keeps the seat map in step with
- * `seats_update`, with no reload. `onUpdate` hears every change for this showtime. The Socket.IO client loads
- * with the first seat map, not with the app.
+ * Watches the showtime's room: joins it (again after every reconnect, and again with backoff while the server
+ * answers that it cannot), keeps the seat map in step with `seats_update`, with no reload, and reads the whole map
+ * again on `seats_resync` (the server may have missed updates). `onUpdate` hears every change for this showtime.
+ * The Socket.IO client loads with the first seat map, not with the app. Returns whether live updates are paused
+ * (the server could not join us yet): the screen says so.
  */
-export function useSeatUpdates(showtimeId: string, onUpdate?: (update: SeatsUpdate) => void) {
+export function useSeatUpdates(
+  showtimeId: string,
+  onUpdate?: (update: SeatsUpdate) => void,
+): { paused: boolean } {
   const queryClient = useQueryClient();
   const onUpdateRef = useRef(onUpdate);
+  const [paused, setPaused] = useState(false);
   useEffect(() => {
     onUpdateRef.current = onUpdate;
   });
@@ -39,8 +48,25 @@ export function useSeatUpdates(showtimeId: string, onUpdate?: (update: SeatsUpda
       const socket = getSocket();
       const key = seatMapQueryKey(showtimeId);
       let joinedOnce = false;
+      let retry: ReturnType<typeof setTimeout> | undefined;
+      let attempt = 0;
+      let pausedHere = false;
       const join = () => {
-        socket.emit(SOCKET_EVENTS.joinShowtime, showtimeId, () => {
+        clearTimeout(retry);
+        socket.emit(SOCKET_EVENTS.joinShowtime, showtimeId, (ack?: JoinShowtimeAck) => {
+          if (left) return;
+          if (ack && !ack.ok) {
+            // The server could not look the showtime up (its database away): try again, and say so meanwhile.
+            if (!pausedHere) setPaused(true);
+            pausedHere = true;
+            retry = setTimeout(join, joinRetryMs(attempt++));
+            return;
+          }
+          attempt = 0;
+          // Only a change is set: a state update from every join answer (outside React's batching) was seen to
+          // swallow the seats_update patch that followed it in the screen tests.
+          if (pausedHere) setPaused(false);
+          pausedHere = false;
           // Updates sent while disconnected were missed: read the whole map again after a re-join.
           if (joinedOnce) void queryClient.invalidateQueries({ queryKey: key });
           joinedOnce = true;
@@ -56,12 +82,16 @@ export function useSeatUpdates(showtimeId: string, onUpdate?: (update: SeatsUpda
         void queryClient.invalidateQueries({ queryKey: key });
         onUpdateRef.current?.(update);
       };
+      const onResync = () => void queryClient.invalidateQueries({ queryKey: key });
       socket.on('connect', join);
       socket.on(SOCKET_EVENTS.seatsUpdate, onSeatsUpdate);
+      socket.on(SOCKET_EVENTS.seatsResync, onResync);
       if (socket.connected) join();
       stop = () => {
+        clearTimeout(retry);
         socket.off('connect', join);
         socket.off(SOCKET_EVENTS.seatsUpdate, onSeatsUpdate);
+        socket.off(SOCKET_EVENTS.seatsResync, onResync);
         socket.emit(SOCKET_EVENTS.leaveShowtime);
       };
     });
@@ -70,4 +100,5 @@ export function useSeatUpdates(showtimeId: string, onUpdate?: (update: SeatsUpda
       stop?.();
     };
   }, [showtimeId, queryClient]);
+  return { paused };
 }
