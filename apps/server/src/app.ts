@@ -38,6 +38,7 @@ import { checkinRoutes } from './modules/checkin/checkin.routes.ts';
 import { paymentsRoutes } from './modules/payments/payments.routes.ts';
 import { pricingRoutes } from './modules/pricing/pricing.routes.ts';
 import { auditRoutes } from './modules/audit/audit.routes.ts';
+import { reportsRoutes } from './modules/reports/reports.routes.ts';
 import { paymentProvidersPlugin } from './modules/payments/providers/registry.ts';
 import { paymentEvents } from './modules/payments/payment-events.ts';
 import { ticketsRoutes } from './modules/tickets/tickets.routes.ts';
@@ -122,6 +123,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       await api.register(paymentsRoutes);
       await api.register(pricingRoutes);
       await api.register(auditRoutes);
+      await api.register(reportsRoutes);
       await api.register(ticketsRoutes);
     },
     { prefix: '/api' },

@@ -171,6 +171,12 @@ export const ROUTES: RouteSpec[] = [
   },
   { method: 'GET', path: '/api/showtimes/:id/prices', access: 'public', ids: (w) => [w.show.showtimeId] },
   { method: 'GET', path: '/api/admin/audit', access: 'admin' },
+  {
+    method: 'GET',
+    path: '/api/admin/reports/sales',
+    access: 'admin',
+    query: () => ({ from: '2026-01-01', to: '2026-01-31', groupBy: 'movie' }),
+  },
   { method: 'GET', path: '/api/admin/ticket-types', access: 'admin' },
   {
     method: 'POST',

@@ -1,0 +1,269 @@
+// Sales reports (DESIGN §6.4): admits by ticket type, gross, discounts, refunds, net, occupancy of sellable seats and
+// check-in rate, by day, movie or showtime. A sale counts on its showtime's day on the cinema's clocks.
+import { sql } from 'drizzle-orm';
+import type { SalesFigures, SalesReport, SalesReportQuery, SalesReportRow } from '@cinema/contract';
+import { queryRows, type Queryable } from '../../db/database.ts';
+import { instantAt } from '../showtimes/local-time.ts';
+
+/** The name a line sold before ticket types existed is reported under. */
+export const UNTYPED_TICKET = 'Unspecified';
+
+interface ShowtimeRow {
+  id: string;
+  starts_at: Date | string;
+  day: string;
+  movie_id: string;
+  title: string;
+  hall_name: string;
+  sellable: number | string;
+}
+
+interface SalesRow {
+  showtime_id: string;
+  ticket_type: string | null;
+  admits: number | string;
+  checked_in: number | string;
+  gross: number | string;
+  discounts: number | string;
+  refunds: number | string;
+}
+
+interface Accumulator {
+  admitsByType: Map<string, number>;
+  admits: number;
+  gross: number;
+  discounts: number;
+  refunds: number;
+  sellable: number;
+  checkedIn: number;
+  showtimes: number;
+}
+
+const empty = (): Accumulator => ({
+  admitsByType: new Map(),
+  admits: 0,
+  gross: 0,
+  discounts: 0,
+  refunds: 0,
+  sellable: 0,
+  checkedIn: 0,
+  showtimes: 0,
+});
+
+function addDays(day: string, days: number): string {
+  return new Date(Date.parse(`${day}T00:00:00Z`) + days * 86_400_000).toISOString().slice(0, 10);
+}
+
+/**
+ * The report. Two statements: the span's showtimes with their sellable seats, and the paid lines of those showtimes
+ * summed per showtime and ticket type (a hash join of bookings, order lines and orders, with refunds summed per line
+ * first); the grouping is done here, over at most a few thousand showtimes.
+ */
+export async function salesReport(
+  db: Queryable,
+  opts: { timeZone: string; includeTestSales: boolean },
+  query: Pick<SalesReportQuery, 'from' | 'to' | 'groupBy'>,
+): Promise<SalesReport> {
+  const start = instantAt(query.from, '00:00', opts.timeZone).at;
+  const end = instantAt(addDays(query.to, 1), '00:00', opts.timeZone).at;
+  const testFilter = opts.includeTestSales ? sql`` : sql`and cs.provider <> 'local'`;
+
+  const [showtimeRows, salesRows, typeRows] = await Promise.all([
+    queryRows<ShowtimeRow>(
+      db,
+      sql`select st.id, st.starts_at,
+            to_char(st.starts_at at time zone ${opts.timeZone}, 'YYYY-MM-DD') as day,
+            st.movie_id, m.title, h.name as hall_name, coalesce(se.sellable, 0) as sellable
+          from showtimes st
+          join movies m on m.id = st.movie_id
+          join halls h on h.id = st.hall_id
+          left join (
+            select hall_id, count(*) as sellable from seats
+            where not blocked and retired_at is null group by hall_id
+          ) se on se.hall_id = st.hall_id
+          where st.starts_at >= ${start.toISOString()} and st.starts_at < ${end.toISOString()}
+          order by st.starts_at, h.name`,
+    ),
+    queryRows<SalesRow>(
+      db,
+      sql`select b.showtime_id, l.ticket_type_name as ticket_type,
+            count(*) filter (where b.status = 'CONFIRMED') as admits,
+            count(*) filter (where b.status = 'CONFIRMED' and b.checked_in_at is not null) as checked_in,
+            sum(coalesce(l.list_price_cents, l.price_cents + l.discount_cents)) as gross,
+            sum(l.discount_cents) as discounts,
+            coalesce(sum(r.refunded), 0) as refunds
+          from showtimes st
+          join bookings b on b.showtime_id = st.id
+          join checkout_session_bookings l on l.booking_id = b.id
+          join checkout_sessions cs on cs.id = l.session_id
+          left join (
+            select session_booking_id, sum(amount_cents) as refunded from payment_refunds group by session_booking_id
+          ) r on r.session_booking_id = l.id
+          where st.starts_at >= ${start.toISOString()} and st.starts_at < ${end.toISOString()}
+            and cs.paid_at is not null and cs.status in ('paid', 'refunded', 'partially_refunded')
+            ${testFilter}
+          group by b.showtime_id, l.ticket_type_name`,
+    ),
+    queryRows<{ name: string; position: number }>(db, sql`select name, position from ticket_types`),
+  ]);
+
+  // Ticket types in the admin's order (by position), then any other name a line was sold under, by name.
+  const position = new Map(typeRows.map((t) => [t.name, Number(t.position)]));
+  const typeNames = [...new Set(salesRows.map((r) => r.ticket_type ?? UNTYPED_TICKET))].sort(
+    (a, b) =>
+      (position.get(a) ?? Number.MAX_SAFE_INTEGER) - (position.get(b) ?? Number.MAX_SAFE_INTEGER) ||
+      a.localeCompare(b),
+  );
+
+  const salesByShowtime = new Map<string, SalesRow[]>();
+  for (const r of salesRows) {
+    const list = salesByShowtime.get(r.showtime_id) ?? [];
+    list.push(r);
+    salesByShowtime.set(r.showtime_id, list);
+  }
+
+  const groups = new Map<string, { row: Omit<SalesReportRow, keyof SalesFigures>; acc: Accumulator }>();
+  const totals = empty();
+  for (const st of showtimeRows) {
+    const startsAt = new Date(st.starts_at).toISOString();
+    const key = query.groupBy === 'day' ? st.day : query.groupBy === 'movie' ? st.movie_id : st.id;
+    let group = groups.get(key);
+    if (!group) {
+      const row =
+        query.groupBy === 'day'
+          ? { key, label: st.day, movieTitle: null, startsAt: null, hallName: null }
+          : query.groupBy === 'movie'
+            ? { key, label: st.title, movieTitle: st.title, startsAt: null, hallName: null }
+            : {
+                key,
+                label: `${st.title} · ${st.day} ${localTime(new Date(startsAt), opts.timeZone)} · ${st.hall_name}`,
+                movieTitle: st.title,
+                startsAt,
+                hallName: st.hall_name,
+              };
+      group = { row, acc: empty() };
+      groups.set(key, group);
+    }
+    for (const acc of [group.acc, totals]) {
+      acc.showtimes += 1;
+      acc.sellable += Number(st.sellable);
+      for (const s of salesByShowtime.get(st.id) ?? []) {
+        const type = s.ticket_type ?? UNTYPED_TICKET;
+        acc.admitsByType.set(type, (acc.admitsByType.get(type) ?? 0) + Number(s.admits));
+        acc.admits += Number(s.admits);
+        acc.checkedIn += Number(s.checked_in);
+        acc.gross += Number(s.gross);
+        acc.discounts += Number(s.discounts);
+        acc.refunds += Number(s.refunds);
+      }
+    }
+  }
+
+  const figures = (acc: Accumulator): SalesFigures => ({
+    admitsByType: typeNames.map((ticketType) => ({
+      ticketType,
+      admits: acc.admitsByType.get(ticketType) ?? 0,
+    })),
+    admits: acc.admits,
+    grossCents: acc.gross,
+    discountCents: acc.discounts,
+    refundCents: acc.refunds,
+    netCents: acc.gross - acc.discounts - acc.refunds,
+    sellableSeats: acc.sellable,
+    occupancy: acc.sellable > 0 ? acc.admits / acc.sellable : null,
+    checkedIn: acc.checkedIn,
+    checkInRate: acc.admits > 0 ? acc.checkedIn / acc.admits : null,
+    showtimes: acc.showtimes,
+  });
+
+  const rows = [...groups.values()].map((g) => ({ ...g.row, ...figures(g.acc) }));
+  if (query.groupBy === 'movie')
+    rows.sort((a, b) => a.label.localeCompare(b.label) || a.key.localeCompare(b.key));
+  return {
+    from: query.from,
+    to: query.to,
+    groupBy: query.groupBy,
+    timeZone: opts.timeZone,
+    testSales: opts.includeTestSales ? 'included' : 'excluded',
+    rows,
+    totals: figures(totals),
+  };
+}
+
+const timeFormats = new Map<string, Intl.DateTimeFormat>();
+function localTime(at: Date, timeZone: string): string {
+  let format = timeFormats.get(timeZone);
+  if (!format) {
+    format = new Intl.DateTimeFormat('en-GB', {
+      timeZone,
+      hour: '2-digit',
+      minute: '2-digit',
+      hourCycle: 'h23',
+    });
+    timeFormats.set(timeZone, format);
+  }
+  return format.format(at);
+}
+
+/** A cell as CSV: quoted when it must be, and text a spreadsheet would run as a formula made inert. */
+function cell(value: string | number | null, text = false): string {
+  if (value === null) return '';
+  if (typeof value === 'number') return String(value);
+  const safe = text && /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
+  return /[",\r\n]/.test(safe) ? `"${safe.replaceAll('"', '""')}"` : safe;
+}
+
+const money = (cents: number) => (cents / 100).toFixed(2);
+const percent = (ratio: number | null) => (ratio === null ? null : (ratio * 100).toFixed(1));
+
+/** The report as CSV: a header row, a row per group, and a totals row. Money in units, rates in percent. */
+export function salesReportCsv(report: SalesReport): string {
+  const types = report.totals.admitsByType.map((t) => t.ticketType);
+  const groupHeading = { day: 'Day', movie: 'Movie', showtime: 'Showtime' }[report.groupBy];
+  const header = [
+    groupHeading,
+    ...(report.groupBy === 'showtime' ? ['Starts at', 'Hall'] : []),
+    'Showtimes',
+    ...types.map((t) => `Admits: ${t}`),
+    'Admits',
+    'Gross',
+    'Discounts',
+    'Refunds',
+    'Net',
+    'Sellable seats',
+    'Occupancy %',
+    'Checked in',
+    'Check-in rate %',
+  ];
+  const line = (label: string, extra: (string | null)[], f: SalesFigures) =>
+    [
+      cell(label, true),
+      ...(report.groupBy === 'showtime' ? extra.map((x) => cell(x, true)) : []),
+      ...[
+        f.showtimes,
+        ...f.admitsByType.map((t) => t.admits),
+        f.admits,
+        money(f.grossCents),
+        money(f.discountCents),
+        money(f.refundCents),
+        money(f.netCents),
+        f.sellableSeats,
+        percent(f.occupancy),
+        f.checkedIn,
+        percent(f.checkInRate),
+      ].map((x) => cell(x)),
+    ].join(',');
+  return (
+    [
+      header.map((h) => cell(h, true)).join(','),
+      ...report.rows.map((r) =>
+        line(
+          report.groupBy === 'showtime' ? (r.movieTitle ?? r.label) : r.label,
+          [r.startsAt, r.hallName],
+          r,
+        ),
+      ),
+      line('Total', [null, null], report.totals),
+    ].join('\r\n') + '\r\n'
+  );
+}
