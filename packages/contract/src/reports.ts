@@ -1,7 +1,6 @@
 import { z } from 'zod';
+import { REPORT_MAX_DAYS } from './constants.ts';
 
-/** The longest span a sales report covers: a year and a day (a leap year, both ends included). */
-export const REPORT_MAX_DAYS = 366;
 export const REPORT_GROUPINGS = ['day', 'movie', 'showtime'] as const;
 
 const ReportDaySchema = z.iso.date({ message: 'Use a date as YYYY-MM-DD' });

@@ -82,6 +82,11 @@ const HallEditorScreen = lazyScreen(
   () => import('../features/admin-halls/components/hall-editor-screen'),
   'HallEditorScreen',
 );
+// The sales reports (and their chart library) load only on /admin/reports.
+const ReportsScreen = lazyScreen(
+  () => import('../features/admin-reports/components/reports-screen'),
+  'ReportsScreen',
+);
 // The scanner (and its WebAssembly decoder) loads only on /admin/scan.
 const ScannerPage = lazyScreen(() => import('../features/scanner/components/scanner-page'), 'ScannerPage');
 
@@ -111,6 +116,7 @@ export function AppRoutes() {
           <Route path="/admin/halls" element={<HallsScreen />} />
           <Route path="/admin/halls/new" element={<HallEditorScreen />} />
           <Route path="/admin/halls/:id" element={<HallEditorScreen />} />
+          <Route path="/admin/reports" element={<ReportsScreen />} />
           <Route
             path="/admin/scan"
             element={

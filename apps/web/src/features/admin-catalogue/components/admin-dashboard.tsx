@@ -17,6 +17,9 @@ export function AdminDashboard() {
           <Link to="/admin/halls" className="btn-secondary">
             Halls and layouts
           </Link>
+          <Link to="/admin/reports" className="btn-secondary">
+            Sales reports
+          </Link>
           <Link to="/admin/scan" className="btn-secondary">
             Scan tickets
           </Link>
