@@ -45,7 +45,7 @@ export interface ReportsResult {
  * the counter, one in a hundred from test mode), a refund for one ticket in a hundred and a check-in for half of those
  * whose showtime is over. Foreign keys are not checked while it loads (session_replication_role = replica).
  */
-async function fill(url: string): Promise<{ bookings: number; orders: number; refunds: number }> {
+export async function fill(url: string): Promise<{ bookings: number; orders: number; refunds: number }> {
   const s = REPORT_SHAPE;
   const client = new pg.Client({ connectionString: url });
   await client.connect();

@@ -1,6 +1,6 @@
 // Sales reports (DESIGN §6.4): admits by ticket type, gross, discounts, refunds, net, occupancy of sellable seats and
 // check-in rate, by day, movie or showtime. A sale counts on its showtime's day on the cinema's clocks.
-import { sql } from 'drizzle-orm';
+import { sql, type SQL } from 'drizzle-orm';
 import type { SalesFigures, SalesReport, SalesReportQuery, SalesReportRow } from '@cinema/contract';
 import { queryRows, type Queryable } from '../../db/database.ts';
 import { instantAt } from '../showtimes/local-time.ts';
@@ -66,7 +66,10 @@ export async function salesReport(
 ): Promise<SalesReport> {
   const start = instantAt(query.from, '00:00', opts.timeZone).at;
   const end = instantAt(addDays(query.to, 1), '00:00', opts.timeZone).at;
-  const testFilter = opts.includeTestSales ? sql`` : sql`and cs.provider <> 'local'`;
+
+  const from = start.toISOString();
+  const until = end.toISOString();
+  await refreshClosedShowtimes(db, from, until);
 
   const [showtimeRows, salesRows, typeRows] = await Promise.all([
     queryRows<ShowtimeRow>(
@@ -81,28 +84,33 @@ export async function salesReport(
             select hall_id, count(*) as sellable from seats
             where not blocked and retired_at is null group by hall_id
           ) se on se.hall_id = st.hall_id
-          where st.starts_at >= ${start.toISOString()} and st.starts_at < ${end.toISOString()}
+          where st.starts_at >= ${from} and st.starts_at < ${until}
           order by st.starts_at, h.name`,
     ),
+    // Showtimes whose figures are kept and still valid from the kept rows; the others (still on sale, just over,
+    // or changed since) summed from their paid lines.
     queryRows<SalesRow>(
       db,
-      sql`select b.showtime_id, l.ticket_type_name as ticket_type,
-            count(*) filter (where b.status = 'CONFIRMED') as admits,
-            count(*) filter (where b.status = 'CONFIRMED' and b.checked_in_at is not null) as checked_in,
-            sum(coalesce(l.list_price_cents, l.price_cents + l.discount_cents)) as gross,
-            sum(l.discount_cents) as discounts,
-            coalesce(sum(r.refunded), 0) as refunds
-          from showtimes st
-          join bookings b on b.showtime_id = st.id
-          join checkout_session_bookings l on l.booking_id = b.id
-          join checkout_sessions cs on cs.id = l.session_id
-          left join (
-            select session_booking_id, sum(amount_cents) as refunded from payment_refunds group by session_booking_id
-          ) r on r.session_booking_id = l.id
-          where st.starts_at >= ${start.toISOString()} and st.starts_at < ${end.toISOString()}
-            and cs.paid_at is not null and cs.status in ('paid', 'refunded', 'partially_refunded')
-            ${testFilter}
-          group by b.showtime_id, l.ticket_type_name`,
+      sql`with span as (
+            select id from showtimes where starts_at >= ${from} and starts_at < ${until}
+          ), kept as (
+            select c.showtime_id from sales_report_showtimes c join span on span.id = c.showtime_id
+            where not exists (
+              select 1 from sales_report_changes x
+              where x.showtime_id = c.showtime_id and not pg_visible_in_snapshot(x.xid, c.snapshot)
+            )
+          )
+          select k.showtime_id, k.ticket_type, sum(k.admits) as admits, sum(k.checked_in) as checked_in,
+            sum(k.gross) as gross, sum(k.discounts) as discounts, sum(k.refunds) as refunds
+          from sales_report_lines k
+          where k.showtime_id in (select showtime_id from kept) and (${opts.includeTestSales} or not k.test_mode)
+          group by k.showtime_id, k.ticket_type
+          union all
+          select f.showtime_id, f.ticket_type, sum(f.admits), sum(f.checked_in), sum(f.gross), sum(f.discounts),
+            sum(f.refunds)
+          from (${figuresOf(sql`select id from span where id not in (select showtime_id from kept)`)}) f
+          where ${opts.includeTestSales} or not f.test_mode
+          group by f.showtime_id, f.ticket_type`,
     ),
     queryRows<{ name: string; position: number }>(db, sql`select name, position from ticket_types`),
   ]);
@@ -188,6 +196,59 @@ export async function salesReport(
     rows,
     totals: figures(totals),
   };
+}
+
+/**
+ * The paid lines of the given showtimes summed by showtime, ticket type and test mode (a sale through the test
+ * payment provider): admits and check-ins of tickets that still admit, list prices, discounts and refunds.
+ */
+function figuresOf(showtimeIds: SQL): SQL {
+  return sql`select b.showtime_id, l.ticket_type_name as ticket_type, cs.provider = 'local' as test_mode,
+      count(*) filter (where b.status = 'CONFIRMED') as admits,
+      count(*) filter (where b.status = 'CONFIRMED' and b.checked_in_at is not null) as checked_in,
+      sum(coalesce(l.list_price_cents, l.price_cents + l.discount_cents)) as gross,
+      sum(l.discount_cents) as discounts,
+      coalesce(sum(r.refunded), 0) as refunds
+    from bookings b
+    join checkout_session_bookings l on l.booking_id = b.id
+    join checkout_sessions cs on cs.id = l.session_id
+    left join lateral (
+      select sum(pr.amount_cents) as refunded from payment_refunds pr where pr.session_booking_id = l.id
+    ) r on true
+    where b.showtime_id in (${showtimeIds})
+      and cs.paid_at is not null and cs.status in ('paid', 'refunded', 'partially_refunded')
+    group by b.showtime_id, l.ticket_type_name, cs.provider = 'local'`;
+}
+
+/**
+ * Keeps the figures of the span's showtimes that have been over for an hour: drops kept figures a later change made
+ * stale, computes the missing ones in one statement (its snapshot is stored with them), and forgets the changes every
+ * kept figure has seen. Two reports at once compute a showtime once (the second skips it).
+ */
+async function refreshClosedShowtimes(db: Queryable, from: string, until: string): Promise<void> {
+  await db.execute(sql`delete from sales_report_showtimes c using showtimes st
+    where st.id = c.showtime_id and st.starts_at >= ${from} and st.starts_at < ${until}
+      and exists (
+        select 1 from sales_report_changes x
+        where x.showtime_id = c.showtime_id and not pg_visible_in_snapshot(x.xid, c.snapshot)
+      )`);
+  await db.execute(sql`with todo as (
+      select st.id from showtimes st
+      where st.starts_at >= ${from} and st.starts_at < ${until} and st.ends_at < now() - interval '1 hour'
+        and not exists (select 1 from sales_report_showtimes c where c.showtime_id = st.id)
+    ), kept as (
+      insert into sales_report_showtimes (showtime_id, snapshot)
+      select id, pg_current_snapshot() from todo
+      on conflict do nothing
+      returning showtime_id
+    )
+    insert into sales_report_lines
+      (showtime_id, ticket_type, test_mode, admits, checked_in, gross, discounts, refunds)
+    select * from (${figuresOf(sql`select showtime_id from kept`)}) f`);
+  await db.execute(sql`delete from sales_report_changes x using sales_report_showtimes c, showtimes st
+    where x.showtime_id = c.showtime_id and st.id = c.showtime_id
+      and st.starts_at >= ${from} and st.starts_at < ${until}
+      and pg_visible_in_snapshot(x.xid, c.snapshot)`);
 }
 
 const timeFormats = new Map<string, Intl.DateTimeFormat>();

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SalesReportSchema, type SalesReport } from '@cinema/contract';
 import type { Queryable } from '../../db/database.ts';
@@ -9,6 +10,8 @@ import {
   halls,
   movies,
   paymentRefunds,
+  salesReportChanges,
+  salesReportShowtimes,
   seats,
   showtimes,
   ticketTypes,
@@ -165,7 +168,7 @@ async function seedCinema(db: Queryable, customer: string) {
   await order(s2, 'stripe', 'paid', 0, [{ type: 'Adult', list: 1000 }]);
   // 28 March: Beta at 13:00 — outside the span.
   await order(s4, 'stripe', 'paid', 0, [{ type: 'Adult', list: 1000 }]);
-  return { s1, s2, s3, s4, alpha: alpha!.id, beta: beta!.id };
+  return { s1, s2, s3, s4, alpha: alpha!.id, beta: beta!.id, order, show };
 }
 
 const figures = (r: SalesReport['totals']) => ({
@@ -370,5 +373,62 @@ describe.each(engines)('sales reports (%s)', (engine) => {
       headers: customer.headers,
     });
     expect(res.statusCode).toBe(403);
+  });
+
+  it('sums a showtime still on sale from its lines, and keeps nothing for it', async () => {
+    const starts = new Date(Date.now() + 2 * 86_400_000);
+    starts.setUTCHours(12, 0, 0, 0);
+    const upcoming = await ids.show(ids.beta, starts.toISOString());
+    await ids.order(upcoming, 'box_office', 'paid', 0, [{ type: 'Child', list: 700, discount: 70 }]);
+    const day = starts.toISOString().slice(0, 10);
+    const r = await report(`from=${day}&to=${day}&groupBy=showtime`);
+    expect(r.rows.map((x) => [x.key, x.admits, x.grossCents, x.discountCents, x.netCents])).toEqual([
+      [upcoming, 1, 700, 70, 630],
+    ]);
+    const kept = await t.app.database.db.select().from(salesReportShowtimes);
+    expect(kept.map((k) => k.showtimeId)).not.toContain(upcoming);
+  });
+
+  it('keeps the figures of showtimes that are over, and sees a refund and a check-in made after they were kept', async () => {
+    const db = t.app.database.db;
+    await report('from=2026-03-29&to=2026-03-30');
+    const kept = await db.select().from(salesReportShowtimes);
+    expect(kept.map((k) => k.showtimeId)).toEqual(expect.arrayContaining([ids.s1, ids.s2, ids.s3]));
+    // Staff refund the child's ticket of the first order (540 paid), and check the 30 March adult in.
+    const [child] = await db
+      .select()
+      .from(checkoutSessionBookings)
+      .where(eq(checkoutSessionBookings.ticketTypeName, 'Child'));
+    await db.transaction(async (tx) => {
+      await tx.update(bookings).set({ status: 'REFUNDED' }).where(eq(bookings.id, child!.bookingId!));
+      await tx
+        .update(checkoutSessionBookings)
+        .set({ result: 'refunded' })
+        .where(eq(checkoutSessionBookings.id, child!.id));
+      await tx.insert(paymentRefunds).values({
+        sessionId: child!.sessionId,
+        sessionBookingId: child!.id,
+        amountCents: 540,
+        kind: 'staff',
+        status: 'succeeded',
+      });
+    });
+    await db.update(bookings).set({ checkedInAt: new Date() }).where(eq(bookings.showtimeId, ids.s2));
+    const r = await report('from=2026-03-29&to=2026-03-30');
+    expect(figures(r.rows[0]!)).toMatchObject({
+      admits: 2,
+      byType: { Adult: 1, Child: 0, Unspecified: 1 },
+      gross: 3400,
+      refunds: 1150 + 540,
+      net: 2090 - 540,
+      checkedIn: 1,
+      checkInRate: 0.5,
+    });
+    expect(figures(r.rows[1]!)).toMatchObject({ admits: 1, checkedIn: 1, checkInRate: 1 });
+    // Kept again, with the changes they have now seen forgotten.
+    expect((await db.select().from(salesReportShowtimes)).map((k) => k.showtimeId)).toEqual(
+      expect.arrayContaining([ids.s1, ids.s2, ids.s3]),
+    );
+    expect(await db.select().from(salesReportChanges)).toEqual([]);
   });
 });
