@@ -45,7 +45,7 @@ export function SalesChart({
     const opts: uPlot.Options = {
       ...size(),
       cursor: { drag: { x: false, y: false } },
-      legend: { show: true },
+      legend: { show: true, live: false },
       scales: {
         x: { time: false, range: () => [-0.5, points.length - 0.5] },
         net: { range: (_u, _min, max) => [0, Math.max(1, max) * 1.1] },
