@@ -5,6 +5,9 @@ import type { SalesFigures, SalesReport, SalesReportQuery, SalesReportRow } from
 import { queryRows, type Queryable } from '../../db/database.ts';
 import { instantAt } from '../showtimes/local-time.ts';
 
+/** Showtimes whose figures one statement computes and keeps. */
+const KEEP_BATCH = 500;
+
 /** The name a line sold before ticket types existed is reported under. */
 export const UNTYPED_TICKET = 'Unspecified';
 
@@ -87,31 +90,7 @@ export async function salesReport(
           where st.starts_at >= ${from} and st.starts_at < ${until}
           order by st.starts_at, h.name`,
     ),
-    // Showtimes whose figures are kept and still valid from the kept rows; the others (still on sale, just over,
-    // or changed since) summed from their paid lines.
-    queryRows<SalesRow>(
-      db,
-      sql`with span as (
-            select id from showtimes where starts_at >= ${from} and starts_at < ${until}
-          ), kept as (
-            select c.showtime_id from sales_report_showtimes c join span on span.id = c.showtime_id
-            where not exists (
-              select 1 from sales_report_changes x
-              where x.showtime_id = c.showtime_id and not pg_visible_in_snapshot(x.xid, c.snapshot)
-            )
-          )
-          select k.showtime_id, k.ticket_type, sum(k.admits) as admits, sum(k.checked_in) as checked_in,
-            sum(k.gross) as gross, sum(k.discounts) as discounts, sum(k.refunds) as refunds
-          from sales_report_lines k
-          where k.showtime_id in (select showtime_id from kept) and (${opts.includeTestSales} or not k.test_mode)
-          group by k.showtime_id, k.ticket_type
-          union all
-          select f.showtime_id, f.ticket_type, sum(f.admits), sum(f.checked_in), sum(f.gross), sum(f.discounts),
-            sum(f.refunds)
-          from (${figuresOf(sql`select id from span where id not in (select showtime_id from kept)`)}) f
-          where ${opts.includeTestSales} or not f.test_mode
-          group by f.showtime_id, f.ticket_type`,
-    ),
+    salesOf(db, from, until, opts.includeTestSales),
     queryRows<{ name: string; position: number }>(db, sql`select name, position from ticket_types`),
   ]);
 
@@ -212,12 +191,60 @@ function figuresOf(showtimeIds: SQL): SQL {
     from bookings b
     join checkout_session_bookings l on l.booking_id = b.id
     join checkout_sessions cs on cs.id = l.session_id
-    left join lateral (
-      select sum(pr.amount_cents) as refunded from payment_refunds pr where pr.session_booking_id = l.id
-    ) r on true
+    left join (
+      select session_booking_id, sum(amount_cents) as refunded from payment_refunds group by session_booking_id
+    ) r on r.session_booking_id = l.id
     where b.showtime_id in (${showtimeIds})
       and cs.paid_at is not null and cs.status in ('paid', 'refunded', 'partially_refunded')
     group by b.showtime_id, l.ticket_type_name, cs.provider = 'local'`;
+}
+
+/** A list of ids as a one-column query (one parameter, whatever its length). */
+const idList = (list: string[]) => sql`select unnest(${`{${list.join(',')}}`}::uuid[])`;
+
+/**
+ * The span's figures by showtime and ticket type: kept ones (still valid: no change their snapshot did not see) from
+ * the kept rows, the others (still on sale, just over, or changed since) summed from their paid lines.
+ */
+async function salesOf(
+  db: Queryable,
+  from: string,
+  until: string,
+  includeTest: boolean,
+): Promise<SalesRow[]> {
+  // One statement says which showtimes are kept and sums their kept rows, so both come from one reading.
+  const rows = await queryRows<SalesRow & { kept: boolean }>(
+    db,
+    sql`with span as materialized (
+        select st.id, c.showtime_id is not null and not exists (
+            select 1 from sales_report_changes x
+            where x.showtime_id = c.showtime_id and not pg_visible_in_snapshot(x.xid, c.snapshot)
+          ) as kept
+        from showtimes st left join sales_report_showtimes c on c.showtime_id = st.id
+        where st.starts_at >= ${from} and st.starts_at < ${until}
+      )
+      select span.id as showtime_id, span.kept, k.ticket_type, sum(k.admits) as admits,
+        sum(k.checked_in) as checked_in, sum(k.gross) as gross, sum(k.discounts) as discounts,
+        sum(k.refunds) as refunds
+      from span
+      left join sales_report_lines k
+        on span.kept and k.showtime_id = span.id and (${includeTest} or not k.test_mode)
+      group by span.id, span.kept, k.ticket_type`,
+  );
+  const fromKept = rows.filter((r) => r.kept && r.admits !== null);
+  const live = rows.filter((r) => !r.kept).map((r) => r.showtime_id);
+  const fromLines =
+    live.length === 0
+      ? []
+      : await queryRows<SalesRow>(
+          db,
+          sql`select f.showtime_id, f.ticket_type, sum(f.admits) as admits, sum(f.checked_in) as checked_in,
+              sum(f.gross) as gross, sum(f.discounts) as discounts, sum(f.refunds) as refunds
+            from (${figuresOf(idList(live))}) f
+            where ${includeTest} or not f.test_mode
+            group by f.showtime_id, f.ticket_type`,
+        );
+  return [...fromKept, ...fromLines];
 }
 
 /**
@@ -225,26 +252,35 @@ function figuresOf(showtimeIds: SQL): SQL {
  * stale, computes the missing ones in one statement (its snapshot is stored with them), and forgets the changes every
  * kept figure has seen. Two reports at once compute a showtime once (the second skips it).
  */
-async function refreshClosedShowtimes(db: Queryable, from: string, until: string): Promise<void> {
+export async function refreshClosedShowtimes(db: Queryable, from: string, until: string): Promise<void> {
   await db.execute(sql`delete from sales_report_showtimes c using showtimes st
     where st.id = c.showtime_id and st.starts_at >= ${from} and st.starts_at < ${until}
       and exists (
         select 1 from sales_report_changes x
         where x.showtime_id = c.showtime_id and not pg_visible_in_snapshot(x.xid, c.snapshot)
       )`);
-  await db.execute(sql`with todo as (
-      select st.id from showtimes st
-      where st.starts_at >= ${from} and st.starts_at < ${until} and st.ends_at < now() - interval '1 hour'
-        and not exists (select 1 from sales_report_showtimes c where c.showtime_id = st.id)
-    ), kept as (
-      insert into sales_report_showtimes (showtime_id, snapshot)
-      select id, pg_current_snapshot() from todo
-      on conflict do nothing
-      returning showtime_id
-    )
-    insert into sales_report_lines
-      (showtime_id, ticket_type, test_mode, admits, checked_in, gross, discounts, refunds)
-    select * from (${figuresOf(sql`select showtime_id from kept`)}) f`);
+  for (;;) {
+    const todo = await queryRows<{ id: string }>(
+      db,
+      sql`select st.id from showtimes st
+        where st.starts_at >= ${from} and st.starts_at < ${until} and st.ends_at < now() - interval '1 hour'
+          and not exists (select 1 from sales_report_showtimes c where c.showtime_id = st.id)
+        order by st.starts_at
+        limit ${KEEP_BATCH}`,
+    );
+    if (todo.length === 0) break;
+    // One statement: the figures and the snapshot stored with them are the same reading.
+    await db.execute(sql`with kept as (
+        insert into sales_report_showtimes (showtime_id, snapshot)
+        select id, pg_current_snapshot() from (${idList(todo.map((t) => t.id))}) t(id)
+        on conflict do nothing
+        returning showtime_id
+      )
+      insert into sales_report_lines
+        (showtime_id, ticket_type, test_mode, admits, checked_in, gross, discounts, refunds)
+      select * from (${figuresOf(sql`select showtime_id from kept`)}) f`);
+    if (todo.length < KEEP_BATCH) break;
+  }
   await db.execute(sql`delete from sales_report_changes x using sales_report_showtimes c, showtimes st
     where x.showtime_id = c.showtime_id and st.id = c.showtime_id
       and st.starts_at >= ${from} and st.starts_at < ${until}
