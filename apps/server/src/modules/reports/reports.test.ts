@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { eq } from 'drizzle-orm';
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SalesReportSchema, type SalesReport } from '@cinema/contract';
 import type { Queryable } from '../../db/database.ts';
@@ -16,7 +17,14 @@ import {
   showtimes,
   ticketTypes,
 } from '../../db/schema/index.ts';
-import { createTestApp, engines, signedInUser, type SignedIn, type TestApp } from '../../test/helpers.ts';
+import {
+  createTestApp,
+  engines,
+  postgresUrl,
+  signedInUser,
+  type SignedIn,
+  type TestApp,
+} from '../../test/helpers.ts';
 
 // The cinema is in Berlin; its clocks jump from 02:00 to 03:00 on Sunday 2026-03-29 (a 23-hour day).
 const TZ = 'Europe/Berlin';
@@ -430,5 +438,54 @@ describe.each(engines)('sales reports (%s)', (engine) => {
       expect.arrayContaining([ids.s1, ids.s2, ids.s3]),
     );
     expect(await db.select().from(salesReportChanges)).toEqual([]);
+  });
+});
+
+describe.skipIf(!postgresUrl)('kept report figures and a change in flight (postgres)', () => {
+  let t: TestApp;
+  let admin: SignedIn;
+  let ids: Awaited<ReturnType<typeof seedCinema>>;
+
+  beforeAll(async () => {
+    t = await createTestApp('postgres', { CINEMA_TIME_ZONE: TZ, ...STRIPE });
+    admin = await signedInUser(t.app, { role: 'ADMIN' });
+    ids = await seedCinema(t.app.database.db, (await signedInUser(t.app)).id);
+  });
+  afterAll(() => t?.close());
+
+  const admits = async () => {
+    const res = await t.app.inject({
+      method: 'GET',
+      url: '/api/admin/reports/sales?from=2026-03-29&to=2026-03-29&groupBy=showtime',
+      headers: admin.headers,
+    });
+    return SalesReportSchema.parse(res.json()).rows.map((r) => [r.key, r.admits]);
+  };
+
+  it('a refund that commits after a report kept the figures it could not see makes them stale', async () => {
+    const [child] = await t.app.database.db
+      .select()
+      .from(checkoutSessionBookings)
+      .where(eq(checkoutSessionBookings.ticketTypeName, 'Child'));
+    const other = new pg.Client({ connectionString: t.url });
+    await other.connect();
+    try {
+      await other.query('begin');
+      await other.query(`update bookings set status = 'REFUNDED' where id = $1`, [child!.bookingId]);
+      // The report computes and keeps the showtime's figures while the refund is uncommitted: it sees 2 admits.
+      expect(await admits()).toEqual([
+        [ids.s1, 2],
+        [ids.s3, 1],
+      ]);
+      expect((await t.app.database.db.select().from(salesReportShowtimes)).length).toBe(2);
+      await other.query('commit');
+    } finally {
+      await other.end();
+    }
+    // The kept figures did not see the refund's transaction: they are computed again.
+    expect(await admits()).toEqual([
+      [ids.s1, 1],
+      [ids.s3, 1],
+    ]);
   });
 });
