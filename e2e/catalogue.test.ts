@@ -215,13 +215,16 @@ describe.skipIf(!hasChromium)('catalogue in the browser', () => {
   });
 
   it('counts sold seats on Manage Showtimes and refuses, with a reason, to delete a movie that sold tickets', async () => {
-    const { movieId, movieTitle, showtimeId } = await scheduleShowtime(server, {
+    const { movieId, movieTitle, showtimeId, startsAt } = await scheduleShowtime(server, {
       title: `Sold Out ${Date.now().toString(36)}`,
     });
     await buyTickets(server, showtimeId, 2);
 
     const page = await pageFor(admin, ADMIN_ZONE);
-    await page.goto('/admin/showtimes');
+    // The list shows one day of the cinema's calendar (today unless asked): the showtime's.
+    const { timeZone } = await apiAs(server.url).get<{ timeZone: string }>('/settings');
+    const day = new Date(startsAt).toLocaleDateString('en-CA', { timeZone });
+    await page.goto(`/admin/showtimes?day=${day}`);
     const row = page.locator(`tr[data-showtime-id="${showtimeId}"]`);
     await row.waitFor();
     const cells = row.locator('td');

@@ -39,6 +39,7 @@ import { paymentsRoutes } from './modules/payments/payments.routes.ts';
 import { pricingRoutes } from './modules/pricing/pricing.routes.ts';
 import { auditRoutes } from './modules/audit/audit.routes.ts';
 import { reportsRoutes } from './modules/reports/reports.routes.ts';
+import { boxOfficeRoutes } from './modules/box-office/box-office.routes.ts';
 import { paymentProvidersPlugin } from './modules/payments/providers/registry.ts';
 import { paymentEvents } from './modules/payments/payment-events.ts';
 import { ticketsRoutes } from './modules/tickets/tickets.routes.ts';
@@ -124,6 +125,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       await api.register(pricingRoutes);
       await api.register(auditRoutes);
       await api.register(reportsRoutes);
+      await api.register(boxOfficeRoutes);
       await api.register(ticketsRoutes);
     },
     { prefix: '/api' },

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { IdSchema } from './common.ts';
+import { ErrorSchema } from './errors.ts';
 import { OrderLineSchema, OrderSchema } from './pricing.ts';
 
 // DESIGN §6.4: orders as staff see them, refunds, exchanges and counter sales.
@@ -7,6 +8,7 @@ import { OrderLineSchema, OrderSchema } from './pricing.ts';
 /** A line of an order as staff see it: whether the ticket was used, and what is still to collect after an exchange. */
 export const StaffOrderLineSchema = OrderLineSchema.extend({
   showtimeId: z.string().nullable(),
+  movieId: z.string().nullable(),
   checkedInAt: z.string().nullable(),
   /** After an exchange to a dearer seat or showtime: the difference still to collect. */
   dueCents: z.number().int(),
@@ -119,3 +121,9 @@ export const CounterSaleBodySchema = z.object({
   requestId: IdSchema.optional(),
 });
 export type CounterSaleBody = z.infer<typeof CounterSaleBodySchema>;
+
+/** A box office refusal, naming the seats or tickets at fault where there are some. */
+export const BoxOfficeErrorSchema = ErrorSchema.extend({
+  seatIds: z.array(z.string()).optional(),
+  bookingIds: z.array(z.string().nullable()).optional(),
+});

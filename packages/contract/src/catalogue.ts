@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { DisplayTextSchema, IdSchema } from './common.ts';
-import { MAX_PRICE_CENTS } from './constants.ts';
+import { BATCH_MAX_DAYS, MAX_PRICE_CENTS } from './constants.ts';
 
 export const MovieSchema = z.object({
   id: z.string(),
@@ -105,8 +105,6 @@ export const ManagedShowtimeSchema = z.object({
 });
 export type ManagedShowtime = z.infer<typeof ManagedShowtimeSchema>;
 
-/** Page size of the manage list when `page` is given; the answer's `X-Total-Count` header counts every match. */
-export const MANAGE_PAGE_SIZE = 50;
 export const ManageShowtimesQuerySchema = z.object({
   /** Showtimes starting at or after this instant (a client's "today" is its own midnight). */
   from: z.iso.datetime({ offset: true, message: 'from must be an ISO timestamp' }).optional(),
@@ -144,10 +142,6 @@ const CalendarDaySchema = z.iso.date({ message: 'Use a date as YYYY-MM-DD' });
 const ClockTimeSchema = z
   .string()
   .regex(/^([01]\d|2[0-3]):[0-5]\d$/, 'Use times as HH:MM, from 00:00 to 23:59');
-
-/** The longest range a batch may cover, and the most showtimes it may create. */
-export const BATCH_MAX_DAYS = 92;
-export const BATCH_MAX_SHOWTIMES = 600;
 
 export const BatchShowtimesBodySchema = z
   .object({

@@ -41,6 +41,8 @@ export const SettingsSchema = z.object({
   /** How long a hold lasts before checkout, and how many seats one customer may hold at once. */
   holdMinutes: z.number(),
   maxHeldSeats: z.number().int(),
+  /** The IANA time zone of the cinema's clocks (CINEMA_TIME_ZONE): schedules are entered and shown in it. */
+  timeZone: z.string(),
 });
 export type Settings = z.infer<typeof SettingsSchema>;
 
@@ -67,3 +69,4 @@ export const AuditResponseSchema = z.object({
   entries: z.array(AuditEntrySchema),
   next: z.string().nullable(),
 });
+export type AuditResponse = z.infer<typeof AuditResponseSchema>;

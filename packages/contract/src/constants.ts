@@ -15,6 +15,11 @@ export const MAX_POSTER_BYTES = 5 * 1024 * 1024;
 /** Minutes of cleaning between two showtimes of one hall; a movie of unknown length counts as 120 minutes. */
 export const CLEANING_MINUTES = 15;
 export const DEFAULT_DURATION_MINUTES = 120;
+/** Page size of the manage list when `page` is given; the answer's `X-Total-Count` header counts every match. */
+export const MANAGE_PAGE_SIZE = 50;
+/** The longest range a recurring batch of showtimes may cover, and the most showtimes it may create. */
+export const BATCH_MAX_DAYS = 92;
+export const BATCH_MAX_SHOWTIMES = 600;
 
 // ---------------------------------------------------------------------------------------------------------------
 // Seats and payments

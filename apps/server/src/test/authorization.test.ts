@@ -3,8 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
 import { io as connect, type Socket } from 'socket.io-client';
 import { eq } from 'drizzle-orm';
-import { SOCKET_EVENTS } from '@cinema/contract';
-import { checkoutSessions, priceCards, promoCodes, ticketTypes } from '../db/schema/index.ts';
+import { SOCKET_EVENTS, type StaffOrder } from '@cinema/contract';
+import { checkoutSessions, paymentRefunds, priceCards, promoCodes, ticketTypes } from '../db/schema/index.ts';
 import { createSession } from '../plugins/auth.ts';
 import { createShowtimeFixture } from './fixtures.ts';
 import {
@@ -101,6 +101,22 @@ async function newMovie(app: FastifyInstance, w: World): Promise<string> {
     payload: form.payload,
   });
   return (res.json() as { id: string }).id;
+}
+
+/**
+ * A ticket sold at the counter (by the world's admin) for a showtime of its own (the world's seats are few), for a
+ * request that refunds or moves one; `spare` is the other seat of that showtime.
+ */
+async function counterSale({ app, w }: CaseContext): Promise<StaffOrder & { spare: string }> {
+  const f = await createShowtimeFixture(app.database.db, { rows: 1, cols: 2 });
+  const res = await app.inject({
+    method: 'POST',
+    url: '/api/admin/box-office/sales',
+    headers: await as(app, w.admin),
+    payload: { showtimeId: f.showtimeId, seatIds: [f.allSeatIds[0]], paymentMethod: 'card' },
+  });
+  expect(res.statusCode, res.body).toBe(200);
+  return { ...(res.json() as StaffOrder), spare: f.allSeatIds[1]! };
 }
 
 const CASES: Case[] = [
@@ -352,6 +368,61 @@ const CASES: Case[] = [
     }),
   },
   {
+    route: 'GET /api/admin/orders',
+    expect: adminOnly(200),
+    request: () => ({ method: 'GET', url: '/api/admin/orders?q=example.com' }),
+  },
+  {
+    route: 'GET /api/admin/orders/:ref',
+    expect: adminOnly(200),
+    request: async (_r, { app, w }) => ({
+      method: 'GET',
+      url: `/api/admin/orders/${await refOf(app, w.paidSessionId)}`,
+    }),
+  },
+  {
+    route: 'POST /api/admin/orders/:ref/refund',
+    expect: adminOnly(200),
+    request: async (_r, ctx) => ({
+      method: 'POST',
+      url: `/api/admin/orders/${(await counterSale(ctx)).ref}/refund`,
+      ...json({ reason: 'Matrix' }),
+    }),
+    check: async (role, _res, { app }) => {
+      if (role === 'admin') return;
+      // A refused refund refunded nothing.
+      const refunds = await app.database.db
+        .select()
+        .from(paymentRefunds)
+        .where(eq(paymentRefunds.reason, 'Matrix'));
+      expect(refunds.length).toBeLessThanOrEqual(1);
+    },
+  },
+  {
+    route: 'POST /api/admin/orders/:ref/exchange',
+    expect: adminOnly(200),
+    request: async (_r, ctx) => {
+      const order = await counterSale(ctx);
+      return {
+        method: 'POST',
+        url: `/api/admin/orders/${order.ref}/exchange`,
+        ...json({ moves: [{ bookingId: order.lines[0]!.bookingId, seatId: order.spare }] }),
+      };
+    },
+  },
+  {
+    route: 'POST /api/admin/box-office/sales',
+    expect: adminOnly(200),
+    request: async (_r, { app }) => {
+      const f = await createShowtimeFixture(app.database.db, { rows: 1, cols: 1 });
+      return {
+        method: 'POST',
+        url: '/api/admin/box-office/sales',
+        ...json({ showtimeId: f.showtimeId, seatIds: f.allSeatIds, paymentMethod: 'cash' }),
+      };
+    },
+  },
+  {
     route: 'GET /api/admin/ticket-types',
     expect: adminOnly(200),
     request: () => ({ method: 'GET', url: '/api/admin/ticket-types' }),
@@ -395,6 +466,22 @@ const CASES: Case[] = [
       url: '/api/admin/price-cards',
       ...json(await cardBody(app)),
     }),
+  },
+  {
+    route: 'PUT /api/admin/price-cards/:id',
+    expect: adminOnly(200),
+    request: async (_r, { app }) => {
+      const [card] = await app.database.db
+        .insert(priceCards)
+        .values({
+          name: `Matrix card ${randomUUID().slice(0, 8)}`,
+          weekdays: [1],
+          startsAt: '10:00',
+          endsAt: '12:00',
+        })
+        .returning({ id: priceCards.id });
+      return { method: 'PUT', url: `/api/admin/price-cards/${card!.id}`, ...json(await cardBody(app)) };
+    },
   },
   {
     route: 'DELETE /api/admin/price-cards/:id',

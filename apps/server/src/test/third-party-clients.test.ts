@@ -44,6 +44,7 @@ describe('a closed API (no CORS_ORIGINS)', () => {
       currency: 'USD',
       holdMinutes: 10,
       maxHeldSeats: 10,
+      timeZone: t.app.config.timeZone,
     });
     const show = await createShowtimeFixture(t.app.database.db);
     const cathy = await signedInUser(t.app);

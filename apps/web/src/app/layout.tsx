@@ -81,6 +81,21 @@ export function Layout() {
                         </NavLink>
                       </li>
                       <li>
+                        <NavLink to="/admin/pricing" className={linkClass}>
+                          Pricing
+                        </NavLink>
+                      </li>
+                      <li>
+                        <NavLink to="/admin/promo-codes" className={linkClass}>
+                          Promo codes
+                        </NavLink>
+                      </li>
+                      <li>
+                        <NavLink to="/admin/box-office" className={linkClass}>
+                          Box office
+                        </NavLink>
+                      </li>
+                      <li>
                         {/* A full page load: only the scanner's page may run its WebAssembly (CSP). */}
                         <NavLink to="/admin/scan" reloadDocument className={linkClass}>
                           Scan

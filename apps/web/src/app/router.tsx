@@ -66,6 +66,18 @@ const ManageShowtimesScreen = lazyScreen(
   () => import('../features/admin-catalogue/components/manage-showtimes-screen'),
   'ManageShowtimesScreen',
 );
+const ScheduleShowtimesScreen = lazyScreen(
+  () => import('../features/admin-catalogue/components/schedule-showtimes-screen'),
+  'ScheduleShowtimesScreen',
+);
+const HallWeekScreen = lazyScreen(
+  () => import('../features/admin-catalogue/components/hall-week-screen'),
+  'HallWeekScreen',
+);
+const AuditScreen = lazyScreen(
+  () => import('../features/admin-audit/components/audit-screen'),
+  'AuditScreen',
+);
 const BookedSeatsScreen = lazyScreen(
   () => import('../features/admin-bookings/components/booked-seats-screen'),
   'BookedSeatsScreen',
@@ -86,6 +98,23 @@ const HallEditorScreen = lazyScreen(
 const ReportsScreen = lazyScreen(
   () => import('../features/admin-reports/components/reports-screen'),
   'ReportsScreen',
+);
+const CounterSaleScreen = lazyScreen(
+  () => import('../features/box-office/components/counter-sale-screen'),
+  'CounterSaleScreen',
+);
+const OrdersScreen = lazyScreen(
+  () => import('../features/box-office/components/orders-screen'),
+  'OrdersScreen',
+);
+const OrderScreen = lazyScreen(() => import('../features/box-office/components/order-screen'), 'OrderScreen');
+const PricingScreen = lazyScreen(
+  () => import('../features/admin-pricing/components/pricing-screen'),
+  'PricingScreen',
+);
+const PromoCodesScreen = lazyScreen(
+  () => import('../features/admin-pricing/components/promo-codes-screen'),
+  'PromoCodesScreen',
 );
 // The scanner (and its WebAssembly decoder) loads only on /admin/scan.
 const ScannerPage = lazyScreen(() => import('../features/scanner/components/scanner-page'), 'ScannerPage');
@@ -111,12 +140,20 @@ export function AppRoutes() {
         <Route element={guarded(RequireAdmin)}>
           <Route path="/admin" element={<AdminDashboard />} />
           <Route path="/admin/showtimes" element={<ManageShowtimesScreen />} />
+          <Route path="/admin/schedule" element={<ScheduleShowtimesScreen />} />
+          <Route path="/admin/week" element={<HallWeekScreen />} />
+          <Route path="/admin/audit" element={<AuditScreen />} />
           <Route path="/admin/showtimes/:id/booked" element={<BookedSeatsScreen />} />
           <Route path="/admin/showtimes/:id/tickets" element={<ShowtimeQrCodesScreen />} />
           <Route path="/admin/halls" element={<HallsScreen />} />
           <Route path="/admin/halls/new" element={<HallEditorScreen />} />
           <Route path="/admin/halls/:id" element={<HallEditorScreen />} />
           <Route path="/admin/reports" element={<ReportsScreen />} />
+          <Route path="/admin/box-office" element={<CounterSaleScreen />} />
+          <Route path="/admin/orders" element={<OrdersScreen />} />
+          <Route path="/admin/orders/:ref" element={<OrderScreen />} />
+          <Route path="/admin/pricing" element={<PricingScreen />} />
+          <Route path="/admin/promo-codes" element={<PromoCodesScreen />} />
           <Route
             path="/admin/scan"
             element={

@@ -23,6 +23,14 @@ export interface RequestOptions {
 
 /** The one HTTP client: JSON in and out, bearer token attached, one error path. */
 export async function api<T>(path: string, options: RequestOptions = {}): Promise<T> {
+  return (await apiWithHeaders<T>(path, options)).data;
+}
+
+/** `api`, with the answer's headers too (`X-Total-Count` of a paged list). */
+export async function apiWithHeaders<T>(
+  path: string,
+  options: RequestOptions = {},
+): Promise<{ data: T; headers: Headers }> {
   const headers: Record<string, string> = {};
   const token = getToken();
   if (token) headers.authorization = `Bearer ${token}`;
@@ -44,13 +52,13 @@ export async function api<T>(path: string, options: RequestOptions = {}): Promis
     if ((err as Error).name === 'AbortError') throw err;
     throw new ApiError('Network error — check the server', 0);
   }
-  if (res.status === 204) return undefined as T;
+  if (res.status === 204) return { data: undefined as T, headers: res.headers };
   const data: unknown = await res.json().catch(() => undefined);
   if (!res.ok) {
     const envelope = readApiError(data);
     throw new ApiError(envelope?.error ?? `Request failed (${res.status})`, res.status, envelope?.code, data);
   }
-  return data as T;
+  return { data: data as T, headers: res.headers };
 }
 
 /** The server's error text, else the screen's default message. */

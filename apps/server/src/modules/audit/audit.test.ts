@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AuditEntry } from '@cinema/contract';
-import { auditLog } from '../../db/schema/index.ts';
+import { eq } from 'drizzle-orm';
+import { auditLog, halls, movies } from '../../db/schema/index.ts';
 import { recordAudit } from './audit.service.ts';
 import { createShowtimeFixture, type ShowtimeFixture } from '../../test/fixtures.ts';
 import { createTestApp, engines, signedInAdmin, type SignedIn, type TestApp } from '../../test/helpers.ts';
@@ -45,13 +46,68 @@ describe.each(engines)('audit log (%s)', (engine) => {
     });
     expect(deleted.statusCode, deleted.body).toBe(200);
 
+    const db = t.app.database.db;
+    const [{ title }] = (await db
+      .select({ title: movies.title })
+      .from(movies)
+      .where(eq(movies.id, show.movieId))) as [{ title: string }];
+    const [{ name }] = (await db
+      .select({ name: halls.name })
+      .from(halls)
+      .where(eq(halls.id, show.hallId))) as [{ name: string }];
     const { entries } = await audit('?action=showtime');
     expect(entries.slice(0, 2)).toMatchObject([
       { actor: other.email, action: 'showtime.delete', subjectType: 'showtime', subjectId: id },
       { actor: admin.email, action: 'showtime.create', subjectType: 'showtime', subjectId: id },
     ]);
-    expect(entries[0]!.before).toMatchObject({ startsAt: expect.any(String) });
-    expect(entries[1]!.after).toMatchObject({ priceCents: 1250 });
+    // Named, so the log reads without looking ids up: the movie and hall may be gone by the time someone reads it.
+    expect(entries[0]!.before).toMatchObject({
+      startsAt,
+      movie: title,
+      auditorium: name,
+      priceCents: 1250,
+      endsAt: expect.any(String),
+    });
+    expect(entries[1]!.after).toMatchObject({
+      priceCents: 1250,
+      movie: title,
+      auditorium: name,
+      endsAt: expect.any(String),
+    });
+  });
+
+  it('records a hall layout edit with the hall as it was and as it became', async () => {
+    const rows = [
+      {
+        label: 'A',
+        cells: [
+          { kind: 'SEAT', type: 'STANDARD' },
+          { kind: 'SEAT', type: 'STANDARD' },
+        ],
+      },
+      { label: 'B', cells: [{ kind: 'SEAT', type: 'STANDARD' }] },
+    ];
+    const created = await t.app.inject({
+      method: 'POST',
+      url: '/api/admin/halls',
+      headers: admin.headers,
+      payload: { name: 'Audit Hall', layout: { rows } },
+    });
+    expect(created.statusCode, created.body).toBe(201);
+    const hallId = created.json<{ id: string }>().id;
+    const edited = await t.app.inject({
+      method: 'PUT',
+      url: `/api/admin/halls/${hallId}/layout`,
+      headers: admin.headers,
+      payload: { name: 'Audit Hall 2', rows: rows.slice(0, 1) },
+    });
+    expect(edited.statusCode, edited.body).toBe(200);
+    const [entry] = (await audit('?action=hall.layout')).entries;
+    expect(entry).toMatchObject({
+      subjectId: hallId,
+      before: { name: 'Audit Hall', rows: 2, seats: 3 },
+      after: { name: 'Audit Hall 2', rows: 1, seats: 2, removed: 1 },
+    });
   });
 
   it('records price and promo changes, and filters by action and by actor', async () => {

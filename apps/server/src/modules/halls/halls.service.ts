@@ -189,7 +189,11 @@ export async function updateLayout(
 ): Promise<HallLayoutResponse> {
   try {
     await db.transaction(async (tx) => {
-      const [hall] = await tx.select({ id: halls.id }).from(halls).where(eq(halls.id, hallId)).for('update');
+      const [hall] = await tx
+        .select({ id: halls.id, name: halls.name, rows: halls.rows })
+        .from(halls)
+        .where(eq(halls.id, hallId))
+        .for('update');
       if (!hall) throw notFound('Hall not found');
       // Locked: a hold of one of these seats waits for the edit (its booking's foreign key needs the row).
       const existing = await tx.select().from(seats).where(eq(seats.hallId, hallId)).for('update');
@@ -260,8 +264,13 @@ export async function updateLayout(
         action: 'hall.layout',
         subjectType: 'hall',
         subjectId: hallId,
-        before: { seats: seatsOf(existing) },
-        after: { name: input.name, rows: input.rows.length, seats: wanted.size, removed: removed.length },
+        before: { name: hall.name, rows: hall.rows, seats: seatsOf(existing) },
+        after: {
+          name: input.name ?? hall.name,
+          rows: input.rows.length,
+          seats: wanted.size,
+          removed: removed.length,
+        },
       });
     });
   } catch (err) {

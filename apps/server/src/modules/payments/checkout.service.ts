@@ -482,7 +482,7 @@ export async function startCheckout(
 }
 
 /** Records a checkout session (an order) with a fresh reference; a reference already taken is drawn again. */
-async function insertSession(
+export async function insertSession(
   tx: Tx,
   values: {
     userId: string;
@@ -491,7 +491,12 @@ async function insertSession(
     subtotalCents: number;
     discountCents: number;
     promoCode: string | null;
-  },
+  } & Partial<
+    Pick<
+      typeof checkoutSessions.$inferInsert,
+      'id' | 'status' | 'paidAt' | 'paymentMethod' | 'soldBy' | 'customerEmail' | 'customerName'
+    >
+  >,
 ) {
   for (let attempt = 1; ; attempt++) {
     try {

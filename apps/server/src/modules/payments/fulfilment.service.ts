@@ -241,6 +241,15 @@ export async function sendPendingRefunds(
     .where(and(eq(paymentRefunds.sessionId, sessionId), eq(paymentRefunds.status, 'pending')))
     .orderBy(asc(paymentRefunds.createdAt));
   for (const refund of pending) {
+    // Nothing moves through a provider for a counter sale (staff hand the money back), an order that cost nothing,
+    // or a refund of nothing: the refund is recorded as done.
+    if (refund.provider === 'box_office' || refund.provider === 'none' || refund.amountCents === 0) {
+      await db
+        .update(paymentRefunds)
+        .set({ status: 'succeeded', refundedAt: sql`now()` })
+        .where(and(eq(paymentRefunds.id, refund.id), eq(paymentRefunds.status, 'pending')));
+      continue;
+    }
     const provider = providers.get(refund.provider);
     if (!provider) continue;
     try {
@@ -257,6 +266,25 @@ export async function sendPendingRefunds(
       log.error({ err, refundId: refund.id, sessionId }, 'refund failed; it will be retried');
     }
   }
+}
+
+/**
+ * Sends refunds still pending a minute after they were decided (the provider was away when their request tried):
+ * a few sessions at a time, oldest first. Run periodically.
+ */
+export async function retryPendingRefunds(deps: PaymentDeps, limit = 20): Promise<number> {
+  const sessions = await deps.db
+    .selectDistinct({ sessionId: paymentRefunds.sessionId })
+    .from(paymentRefunds)
+    .where(
+      and(
+        eq(paymentRefunds.status, 'pending'),
+        sql`${paymentRefunds.createdAt} < now() - interval '1 minute'`,
+      ),
+    )
+    .limit(limit);
+  for (const { sessionId } of sessions) await sendPendingRefunds(deps, sessionId);
+  return sessions.length;
 }
 
 /**

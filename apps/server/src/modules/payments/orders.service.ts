@@ -53,6 +53,7 @@ async function loadOrders(db: Queryable, sessions: SessionRow[]) {
         dueCents: checkoutSessionBookings.dueCents,
         exchangedAt: checkoutSessionBookings.exchangedAt,
         showtimeId: bookings.showtimeId,
+        movieId: showtimes.movieId,
         checkedInAt: bookings.checkedInAt,
         movie: movies.title,
         startsAt: showtimes.startsAt,
@@ -155,6 +156,7 @@ export async function presentStaffOrders(db: Queryable, sessions: SessionRow[]):
       lines: order.lines.map((line, i) => ({
         ...line,
         showtimeId: lines[i]!.showtimeId,
+        movieId: lines[i]!.movieId,
         checkedInAt: lines[i]!.checkedInAt?.toISOString() ?? null,
         dueCents: lines[i]!.dueCents,
         exchangedAt: lines[i]!.exchangedAt?.toISOString() ?? null,

@@ -3,7 +3,7 @@ import fp from 'fastify-plugin';
 import { and, asc, eq, lt, sql } from 'drizzle-orm';
 import { checkoutSessions } from '../../db/schema/index.ts';
 import { runPeriodically } from '../../periodic.ts';
-import { releaseCheckout } from './fulfilment.service.ts';
+import { releaseCheckout, retryPendingRefunds } from './fulfilment.service.ts';
 import type { PaymentDeps } from './payment-deps.ts';
 
 /** A provider may still be finishing a payment right at its session's end: sessions are closed this long after. */
@@ -54,6 +54,9 @@ export const paymentEvents = fp(
     const deps: PaymentDeps = { ...app.deps, providers: app.paymentProviders };
     runPeriodically(app, 60_000, 'closing checkouts past their payment window', () =>
       expireStaleCheckouts(deps),
+    );
+    runPeriodically(app, 60_000, 'retrying refunds the provider did not take', () =>
+      retryPendingRefunds(deps),
     );
   },
   { name: 'payment-events', dependencies: ['events', 'payment-providers'] },

@@ -22,6 +22,7 @@ import {
   loadPriceCards,
   presentCard,
   showtimePrices,
+  updatePriceCard,
   updateTicketType,
 } from './pricing.service.ts';
 import { actorOf } from '../../plugins/auth.ts';
@@ -130,6 +131,20 @@ export const pricingRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request, reply) =>
       reply.status(201).send(await createPriceCard(db, actorOf(request), request.body)),
+  );
+  app.put(
+    '/admin/price-cards/:id',
+    {
+      onRequest: app.requireAdmin,
+      schema: {
+        ...admin,
+        summary: 'Replace a price card: name, weekdays, window and every price (open checkouts keep theirs)',
+        params: IdParamsSchema,
+        body: CreatePriceCardBodySchema,
+        response: { 200: PriceCardSchema, ...adminErrors, 404: ErrorSchema, 409: ErrorSchema },
+      },
+    },
+    async (request) => updatePriceCard(db, actorOf(request), request.params.id, request.body),
   );
   app.delete(
     '/admin/price-cards/:id',

@@ -170,6 +170,48 @@ export async function createPriceCard(db: Db, actor: Actor, input: CreatePriceCa
   }
 }
 
+/**
+ * Replaces a price card's name, days, window and prices (the body is the whole card, as when creating it). Open
+ * checkouts keep the prices they were started with; seats held or sold later use the new ones.
+ */
+export async function updatePriceCard(
+  db: Db,
+  actor: Actor,
+  id: string,
+  input: CreatePriceCardBody,
+): Promise<PriceCard> {
+  try {
+    await db.transaction(async (tx) => {
+      const [locked] = await tx
+        .select({ id: priceCards.id })
+        .from(priceCards)
+        .where(eq(priceCards.id, id))
+        .for('update');
+      if (!locked) throw notFound('Price card not found');
+      const before = (await loadPriceCards(tx)).find((c) => c.id === id);
+      await tx
+        .update(priceCards)
+        .set({ name: input.name, weekdays: input.weekdays, startsAt: input.from, endsAt: input.to })
+        .where(eq(priceCards.id, id));
+      await tx.delete(priceCardPrices).where(eq(priceCardPrices.priceCardId, id));
+      await tx.insert(priceCardPrices).values(input.prices.map((p) => ({ ...p, priceCardId: id })));
+      await recordAudit(tx, actor, {
+        action: 'price_card.update',
+        subjectType: 'price_card',
+        subjectId: id,
+        before,
+        after: input,
+      });
+    });
+    return presentCard((await loadPriceCards(db)).find((c) => c.id === id)!);
+  } catch (err) {
+    const code = pgErrorCode(err);
+    if (code === PG_UNIQUE_VIOLATION) throw conflict(`A price card "${input.name}" already exists`);
+    if (code === PG_FOREIGN_KEY_VIOLATION) throw notFound('A ticket type of these prices does not exist');
+    throw err;
+  }
+}
+
 /** Deletes a price card no showtime has chosen (409 in_use otherwise). */
 export async function deletePriceCard(db: Db, actor: Actor, id: string): Promise<void> {
   try {

@@ -378,6 +378,70 @@ describe.each(engines)('ticket types, price cards and orders on %s', (engine) =>
       prices: [{ ticketTypeId: types.adult, seatType: 'STANDARD', priceCents: 100 }],
     });
     expect(bad.statusCode).toBe(400);
+    // Editing a card replaces its days, window and prices at once, audited; a name another card has is a 409.
+    const other = await post(admin, '/api/admin/price-cards', {
+      name: 'Late nights',
+      weekdays: [5, 6],
+      from: '22:00',
+      to: '24:00',
+      prices: [{ ticketTypeId: types.adult, seatType: 'STANDARD', priceCents: 900 }],
+    });
+    expect(other.statusCode, other.body).toBe(201);
+    const otherId = (other.json() as PriceCard).id;
+    const edit = (payload: object, id = otherId) =>
+      app.inject({ method: 'PUT', url: `/api/admin/price-cards/${id}`, headers: admin.headers, payload });
+    const edited = await edit({
+      name: 'Late nights',
+      weekdays: [6],
+      from: '21:30',
+      to: '24:00',
+      prices: [
+        { ticketTypeId: types.adult, seatType: 'STANDARD', priceCents: 950 },
+        { ticketTypeId: types.child, seatType: 'STANDARD', priceCents: 600 },
+      ],
+    });
+    expect(edited.statusCode, edited.body).toBe(200);
+    expect(edited.json()).toMatchObject({ weekdays: [6], from: '21:30', to: '24:00' });
+    expect((edited.json() as PriceCard).prices.map((p) => p.priceCents).sort()).toEqual([600, 950]);
+    const listed = (
+      await app.inject({ method: 'GET', url: '/api/admin/price-cards', headers: admin.headers })
+    ).json() as PriceCard[];
+    expect(listed.find((c) => c.id === otherId)?.prices).toHaveLength(2);
+    const audit = await app.inject({
+      method: 'GET',
+      url: '/api/admin/audit',
+      headers: admin.headers,
+    });
+    expect(JSON.stringify(audit.json())).toContain('price_card.update');
+    const clash = await edit({
+      name: 'evenings',
+      weekdays: [6],
+      from: '21:30',
+      to: '24:00',
+      prices: [{ ticketTypeId: types.adult, seatType: 'STANDARD', priceCents: 950 }],
+    });
+    expect(clash.statusCode).toBe(409);
+    const missing = await edit(
+      {
+        name: 'Nowhere',
+        weekdays: [6],
+        from: '21:30',
+        to: '24:00',
+        prices: [{ ticketTypeId: types.adult, seatType: 'STANDARD', priceCents: 950 }],
+      },
+      '00000000-0000-4000-8000-000000000000',
+    );
+    expect(missing.statusCode).toBe(404);
+    expect(
+      (
+        await app.inject({
+          method: 'DELETE',
+          url: `/api/admin/price-cards/${otherId}`,
+          headers: admin.headers,
+        })
+      ).statusCode,
+    ).toBe(200);
+
     const off = await app.inject({
       method: 'PUT',
       url: `/api/admin/ticket-types/${types.child}`,

@@ -147,7 +147,7 @@ export async function createShowtime(db: Db, actor: Actor, input: CreateShowtime
   if (startsAt.getTime() > Date.now() + MAX_DAYS_AHEAD * 24 * 3600_000)
     throw badRequest(`A showtime can start at most ${MAX_DAYS_AHEAD} days from now`);
   const [movie] = await db
-    .select({ durationMinutes: movies.durationMinutes })
+    .select({ title: movies.title, durationMinutes: movies.durationMinutes })
     .from(movies)
     .where(eq(movies.id, input.movieId))
     .limit(1);
@@ -183,7 +183,8 @@ export async function createShowtime(db: Db, actor: Actor, input: CreateShowtime
         action: 'showtime.create',
         subjectType: 'showtime',
         subjectId: created!.id,
-        after: input,
+        // Named, so the log reads without looking the ids up (they may be gone by then).
+        after: { ...input, movie: movie.title, auditorium: hall.name, endsAt: endsAt.toISOString() },
       });
       return created!;
     });
@@ -224,6 +225,9 @@ export async function deleteShowtime(
           movieId: showtimes.movieId,
           hallId: showtimes.hallId,
           startsAt: showtimes.startsAt,
+          endsAt: showtimes.endsAt,
+          priceCents: showtimes.priceCents,
+          priceCardId: showtimes.priceCardId,
         })
         .from(showtimes)
         .where(eq(showtimes.id, id))
@@ -232,11 +236,16 @@ export async function deleteShowtime(
       await assertNoTicketsAtStake(tx, [id], 'showtime');
       await deleteReleasableBookings(tx, [id]);
       await tx.delete(showtimes).where(eq(showtimes.id, id));
+      const [names] = await tx
+        .select({ movie: movies.title, auditorium: halls.name })
+        .from(movies)
+        .innerJoin(halls, eq(halls.id, showtime.hallId))
+        .where(eq(movies.id, showtime.movieId));
       await recordAudit(tx, actor, {
         action: 'showtime.delete',
         subjectType: 'showtime',
         subjectId: id,
-        before: showtime,
+        before: { ...showtime, ...names },
       });
     });
   } catch (err) {

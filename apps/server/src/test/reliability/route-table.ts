@@ -177,6 +177,33 @@ export const ROUTES: RouteSpec[] = [
     access: 'admin',
     query: () => ({ from: '2026-01-01', to: '2026-01-31', groupBy: 'movie' }),
   },
+  { method: 'GET', path: '/api/admin/orders', access: 'admin', query: () => ({ q: 'example', page: '1' }) },
+  { method: 'GET', path: '/api/admin/orders/:ref', access: 'admin' },
+  {
+    method: 'POST',
+    path: '/api/admin/orders/:ref/refund',
+    access: 'admin',
+    body: 'json',
+    validBody: (w) => ({ bookingIds: [w.paidBookingId], reason: 'Fuzz' }),
+  },
+  {
+    method: 'POST',
+    path: '/api/admin/orders/:ref/exchange',
+    access: 'admin',
+    body: 'json',
+    validBody: (w) => ({ moves: [{ bookingId: w.paidBookingId, seatId: w.show.allSeatIds[0] }] }),
+  },
+  {
+    method: 'POST',
+    path: '/api/admin/box-office/sales',
+    access: 'admin',
+    body: 'json',
+    validBody: (w) => ({
+      showtimeId: w.show.showtimeId,
+      seatIds: [w.show.allSeatIds[w.show.allSeatIds.length - 1]],
+      paymentMethod: 'cash',
+    }),
+  },
   { method: 'GET', path: '/api/admin/ticket-types', access: 'admin' },
   {
     method: 'POST',
@@ -195,6 +222,7 @@ export const ROUTES: RouteSpec[] = [
   { method: 'DELETE', path: '/api/admin/ticket-types/:id', access: 'admin' },
   { method: 'GET', path: '/api/admin/price-cards', access: 'admin' },
   { method: 'POST', path: '/api/admin/price-cards', access: 'admin', body: 'json' },
+  { method: 'PUT', path: '/api/admin/price-cards/:id', access: 'admin', body: 'json' },
   { method: 'DELETE', path: '/api/admin/price-cards/:id', access: 'admin' },
   { method: 'GET', path: '/api/admin/promo-codes', access: 'admin' },
   {

@@ -32,6 +32,7 @@ export function SeatGrid({
   seats,
   onPress,
   label = 'Seats',
+  unavailable = isUnavailable,
 }: {
   /** The hall's rows, front to back (a row may have no seats: a cross aisle). */
   rows: readonly { label: string }[];
@@ -40,6 +41,8 @@ export function SeatGrid({
   seats: readonly SeatCell[];
   onPress: (seat: SeatCell) => void;
   label?: string;
+  /** Which views cannot be chosen (announced as such); staff may choose a blocked seat. */
+  unavailable?: (view: SeatCell['view']) => boolean;
 }) {
   const byRow = useMemo(() => {
     const lists: SeatCell[][] = rows.map(() => []);
@@ -94,7 +97,7 @@ export function SeatGrid({
                   data-type={seat.type}
                   data-col={seat.col}
                   aria-label={seatName(seat)}
-                  aria-disabled={isUnavailable(seat.view) || undefined}
+                  aria-disabled={unavailable(seat.view) || undefined}
                   tabIndex={seat.id === tabStop ? 0 : -1}
                   style={{ gridColumnStart: seat.col + 2 }}
                   onFocus={() => setFocusId(seat.id)}

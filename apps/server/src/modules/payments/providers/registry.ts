@@ -25,6 +25,8 @@ export function paymentProviders(config: Config): PaymentProviders {
     if (name === 'local') return createLocalProvider(config.publicUrl);
     // An order that cost nothing had no provider: nothing to ask, nothing to refund.
     if (name === 'none') return null;
+    // Sold at the counter: the money is in the till or the card terminal, never with a provider.
+    if (name === 'box_office') return null;
     const { secretKey, webhookSecret, apiUrl } = config.stripe;
     if (!secretKey || !webhookSecret) return null;
     return createStripeProvider({ secretKey, webhookSecret, apiUrl, clientUrl: config.clientUrl });

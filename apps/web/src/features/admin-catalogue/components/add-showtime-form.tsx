@@ -5,6 +5,7 @@ import { formatDateTime, formatTime } from '../../../lib/format';
 import { useCreateShowtime } from '../api/create-showtime';
 import { useAdminMovies } from '../api/get-admin-movies';
 import { useHalls } from '../api/get-halls';
+import { useShowtimePriceCards } from '../api/get-price-cards';
 import { localDateTimeToUtcIso, priceCentsFromDollars, utcIsoToLocalDateTime } from '../lib/showtime-input';
 import { FormMessages } from '../../../components/ui/form-messages';
 
@@ -28,6 +29,9 @@ export function AddShowtimeForm() {
   const [auditoriumId, setAuditoriumId] = useState('');
   const [start, setStart] = useState('');
   const [price, setPrice] = useState('12.00');
+  const cards = useShowtimePriceCards();
+  /** '' : the card whose days and hours hold the start (decided by the server when it prices a seat). */
+  const [priceCardId, setPriceCardId] = useState('');
   const [error, setError] = useState<string | null>(null);
   const [notice, setNotice] = useState<string | null>(null);
   const id = useId();
@@ -47,9 +51,11 @@ export function AddShowtimeForm() {
         auditoriumId,
         startsAt,
         priceCents: priceCentsFromDollars(price),
+        ...(priceCardId && { priceCardId }),
       });
+      const card = cards.data?.find((c) => c.id === priceCardId);
       setNotice(
-        `Showtime added: ${formatDateTime(created.startsAt)} in ${created.auditorium}, ${formatMoney(created.priceCents)}.`,
+        `Showtime added: ${formatDateTime(created.startsAt)} in ${created.auditorium}, ${card ? `${card.name} prices` : formatMoney(created.priceCents)}.`,
       );
       setStart('');
     } catch (err) {
@@ -127,7 +133,27 @@ export function AddShowtimeForm() {
             step={0.01}
             value={price}
             onChange={(e) => setPrice(e.target.value)}
+            aria-describedby={`${id}-price-hint`}
           />
+          <span id={`${id}-price-hint`} className="text-xs text-muted">
+            Every seat’s price when no price card applies
+          </span>
+        </label>
+        <label className="field">
+          <span className="field-label">Price card</span>
+          <select
+            className="input"
+            name="priceCardId"
+            value={priceCardId}
+            onChange={(e) => setPriceCardId(e.target.value)}
+          >
+            <option value="">The card valid at its start</option>
+            {cards.data?.map((c) => (
+              <option key={c.id} value={c.id}>
+                {c.name}
+              </option>
+            ))}
+          </select>
         </label>
       </div>
       <FormMessages error={error} notice={notice} />

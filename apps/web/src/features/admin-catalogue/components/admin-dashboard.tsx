@@ -14,14 +14,35 @@ export function AdminDashboard() {
           <Link to="/admin/showtimes" className="btn-secondary">
             Manage showtimes
           </Link>
+          <Link to="/admin/schedule" className="btn-secondary">
+            Schedule recurring
+          </Link>
+          <Link to="/admin/week" className="btn-secondary">
+            Week by hall
+          </Link>
           <Link to="/admin/halls" className="btn-secondary">
             Halls and layouts
           </Link>
           <Link to="/admin/reports" className="btn-secondary">
             Sales reports
           </Link>
+          <Link to="/admin/pricing" className="btn-secondary">
+            Prices and ticket types
+          </Link>
+          <Link to="/admin/promo-codes" className="btn-secondary">
+            Promo codes
+          </Link>
+          <Link to="/admin/box-office" className="btn-secondary">
+            Box office
+          </Link>
+          <Link to="/admin/orders" className="btn-secondary">
+            Orders and refunds
+          </Link>
           <Link to="/admin/scan" className="btn-secondary">
             Scan tickets
+          </Link>
+          <Link to="/admin/audit" className="btn-secondary">
+            Audit log
           </Link>
         </nav>
       </div>

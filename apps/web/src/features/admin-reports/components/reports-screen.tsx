@@ -1,9 +1,10 @@
-import { useCallback, useEffect, useId, useMemo, useRef, useState, type FormEvent } from 'react';
+import { useCallback, useEffect, useId, useMemo, useState, type FormEvent } from 'react';
 import { useSearchParams } from 'react-router';
 import { formatMoney, REPORT_MAX_DAYS } from '@cinema/contract/constants';
 import type { SalesFigures, SalesReport } from '@cinema/contract';
 import { QueryStatus } from '../../../components/ui/query-status';
 import { errorText } from '../../../lib/api-client';
+import { usePageHeading } from '../../../lib/use-page-heading';
 import { downloadSalesCsv, useSalesReport, type ReportSpan } from '../api/get-sales-report';
 import { SalesChart, type ChartPoint } from './sales-chart';
 
@@ -43,15 +44,10 @@ export function ReportsScreen() {
   const [draft, setDraft] = useState(span);
   useEffect(() => setDraft(span), [span]);
   const report = useSalesReport(span);
-  const heading = useRef<HTMLHeadingElement>(null);
+  const heading = usePageHeading('Sales reports');
   const [csvError, setCsvError] = useState<string | null>(null);
   const [downloading, setDownloading] = useState(false);
   const tableId = useId();
-
-  useEffect(() => {
-    document.title = 'Sales reports · Cinema';
-    heading.current?.focus();
-  }, []);
 
   const submit = (e: FormEvent) => {
     e.preventDefault();

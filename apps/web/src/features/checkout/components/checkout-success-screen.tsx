@@ -5,7 +5,9 @@ import { ApiError, errorText } from '../../../lib/api-client';
 import { seatLabel } from '@cinema/contract/constants';
 import { seatWithType } from '../../../lib/seat-text';
 import { formatDateTime } from '../../../lib/format';
+import { OrderSummary } from '../../../components/order/order-summary';
 import { useCheckoutLookup } from '../api/lookup-checkout';
+import { useOrder } from '../api/get-order';
 
 const titles: Record<LookupResponse['status'], string> = {
   paid: 'Payment Successful',
@@ -56,7 +58,25 @@ function TicketList({ tickets }: { tickets: Ticket[] }) {
   );
 }
 
-/** /checkout/success: where the payment provider sends the customer back; lists the session's tickets. */
+/** The order this payment is: its reference, each seat's ticket type and price, the discount and the total. */
+function OrderPanel({ orderRef, status }: { orderRef: string; status: string }) {
+  const order = useOrder(orderRef, status);
+  return (
+    <section className="card mb-4 space-y-3" aria-labelledby="order-title">
+      <h2 id="order-title" className="text-lg font-semibold text-white">
+        Order <span className="font-mono tracking-wider text-gold">{orderRef}</span>
+      </h2>
+      {order.isError && (
+        <p className="error" role="alert">
+          {errorText(order.error, 'Failed to load the order')}
+        </p>
+      )}
+      {order.data && <OrderSummary order={order.data} />}
+    </section>
+  );
+}
+
+/** /checkout/success: where the payment provider sends the customer back; the order and the session's tickets. */
 export function CheckoutSuccessScreen() {
   const [params] = useSearchParams();
   const location = useLocation();
@@ -138,6 +158,7 @@ export function CheckoutSuccessScreen() {
           </ul>
         </div>
       )}
+      {result.orderRef && <OrderPanel orderRef={result.orderRef} status={result.status} />}
       {result.tickets.length > 0 && <TicketList tickets={result.tickets} />}
       {result.tickets.length === 0 && (result.status === 'paid' || result.status === 'refunded') && (
         <p className="muted">No tickets found for this session.</p>

@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useMemo, useState } from 'react';
+import { lazy, Suspense, useCallback, useEffect, useMemo, useState } from 'react';
 import { Link, useParams } from 'react-router';
 import { useQueryClient } from '@tanstack/react-query';
 import type { HoldError, SeatMap, SeatsUpdate } from '@cinema/contract';
@@ -18,8 +18,13 @@ import { useNotice } from '../hooks/use-notice';
 import { useSeatUpdates } from '../hooks/use-seat-updates';
 import { hallGrid, seatCells } from '../lib/seat-cells';
 import { FindSeatsForm } from './find-seats-form';
-import { HoldCountdown } from './hold-countdown';
 import { SeatCounters } from './seat-counters';
+import type { BasketChoice } from './basket';
+
+// The basket (ticket types, promo code, the server's quote) and the hold's countdown load once seats are held: the
+// map comes first (and keeps within its bundle budget).
+const Basket = lazy(() => import('./basket').then((m) => ({ default: m.Basket })));
+const HoldCountdown = lazy(() => import('./basket').then((m) => ({ default: m.HoldCountdown })));
 
 /** A hold this page just made, used until a seat map read after it arrives (that one knows it too). */
 interface RecentHold {
@@ -79,6 +84,8 @@ export function SeatMapScreen() {
   const [error, setError] = useState<string | null>(null);
   /** The nearest choice leaving nobody alone, from a hold the server refused with single_seat_gap. */
   const [refusedGap, setRefusedGap] = useState<string[] | null>(null);
+  /** Each held seat's ticket type and the promo code that applies, as the basket has them. */
+  const [choice, setChoice] = useState<BasketChoice>({});
 
   const map = seatMap.data;
   const holds = useMemo(
@@ -212,9 +219,17 @@ export function SeatMapScreen() {
 
   const goToCheckout = () => {
     setError(null);
-    checkout.mutate(holds.bookingIds, {
-      onError: (err) => setError(errorText(err, 'Failed to start checkout')),
-    });
+    const tickets = choice.tickets?.filter((t) => holds.bookingIds.includes(t.bookingId));
+    checkout.mutate(
+      {
+        bookingIds: holds.bookingIds,
+        ...(tickets && tickets.length > 0 && { tickets }),
+        ...(choice.promoCode && { promoCode: choice.promoCode }),
+      },
+      {
+        onError: (err) => setError(errorText(err, 'Failed to start checkout')),
+      },
+    );
   };
 
   if (seatMap.isPending) {
@@ -297,14 +312,23 @@ export function SeatMapScreen() {
             {error}
           </p>
         )}
-        {hasHold && holds.expiresAt && <HoldCountdown expiresAt={holds.expiresAt} onExpire={onExpire} />}
+        {hasHold && holds.expiresAt && (
+          <Suspense fallback={null}>
+            <HoldCountdown expiresAt={holds.expiresAt} onExpire={onExpire} />
+          </Suspense>
+        )}
         <p className="text-sm text-slate-300">
           {selectedIds.length > 0
             ? `${selectedIds.length} selected · ${formatMoney(selectedIds.length * map.showtime.priceCents)}`
             : hasHold
-              ? `${holds.bookingIds.length} held · ${formatMoney(holds.bookingIds.length * map.showtime.priceCents)}`
+              ? `${holds.bookingIds.length} held`
               : 'Choose seats on the map.'}
         </p>
+        {hasHold && (
+          <Suspense fallback={<p className="muted">Loading your basket…</p>}>
+            <Basket showtimeId={showtimeId} bookingIds={holds.bookingIds} onChange={setChoice} />
+          </Suspense>
+        )}
         <div className="flex flex-wrap items-start gap-3">
           <div className="flex flex-col gap-1">
             <button

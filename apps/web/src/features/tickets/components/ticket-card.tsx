@@ -4,18 +4,22 @@ import { seatWithType } from '../../../lib/seat-text';
 import { formatDateTime } from '../../../lib/format';
 
 /** One ticket: the QR code of its booking id (what the door scans) beside what and where. */
-export function TicketCard({ ticket }: { ticket: Ticket }) {
+export function TicketCard({ ticket, headingLevel = 2 }: { ticket: Ticket; headingLevel?: 2 | 3 }) {
   const seat = seatWithType(ticket.seat);
+  const Heading = headingLevel === 3 ? 'h3' : 'h2';
   return (
     <li className="card flex gap-4" data-booking-id={ticket.bookingId}>
       <QrCode value={ticket.bookingId} size={120} label={`QR code for ${ticket.movie.title}, ${seat}`} />
       <div className="min-w-0 space-y-1">
-        <h2 className="text-lg leading-tight font-semibold text-white">{ticket.movie.title}</h2>
+        <Heading className="text-lg leading-tight font-semibold text-white">{ticket.movie.title}</Heading>
         <p className="text-sm text-slate-200">
           <time dateTime={ticket.startsAt}>{formatDateTime(ticket.startsAt)}</time>
         </p>
         <p className="text-sm text-slate-200">{ticket.auditorium}</p>
-        <p className="font-semibold text-gold">{seat}</p>
+        <p className="font-semibold text-gold">
+          {seat}
+          {ticket.ticketType && <span className="font-normal text-slate-200"> · {ticket.ticketType}</span>}
+        </p>
         {ticket.checkedInAt ? (
           <p className="text-sm text-emerald-300">
             Checked in <time dateTime={ticket.checkedInAt}>{formatDateTime(ticket.checkedInAt)}</time>

@@ -1,0 +1,567 @@
+import { and, asc, eq, inArray, isNull, sql } from 'drizzle-orm';
+import type {
+  CounterSaleBody,
+  ExchangeBody,
+  ExchangeResponse,
+  RefundBody,
+  RefundResponse,
+  StaffOrder,
+} from '@cinema/contract';
+import { PG_UNIQUE_VIOLATION, pgErrorCode, type Queryable, type Tx } from '../../db/database.ts';
+import { liveBooking } from '../../db/live-booking.ts';
+import {
+  bookings,
+  checkoutSessionBookings,
+  checkoutSessions,
+  paymentRefunds,
+  seats,
+  showtimes,
+  users,
+} from '../../db/schema/index.ts';
+import { badRequest, conflict, notFound } from '../../errors.ts';
+import { publishSeatChanges, type SeatChange } from '../../events.ts';
+import { recordAudit, type Actor } from '../audit/audit.service.ts';
+import { insertSession, seatName } from '../payments/checkout.service.ts';
+import { sendPendingRefunds } from '../payments/fulfilment.service.ts';
+import { presentStaffOrders } from '../payments/orders.service.ts';
+import type { PaymentDeps } from '../payments/payment-deps.ts';
+import { PriceBook } from '../pricing/pricing.service.ts';
+import { findSession } from './staff-orders.service.ts';
+import { walkInUserId } from './walk-in.ts';
+
+/** The lines of an order with the state of their tickets, locked (the order's row is locked first, by the caller). */
+async function orderLines(tx: Tx, sessionId: string) {
+  const lines = await tx
+    .select({
+      id: checkoutSessionBookings.id,
+      bookingId: checkoutSessionBookings.bookingId,
+      result: checkoutSessionBookings.result,
+      row: checkoutSessionBookings.seatRow,
+      number: checkoutSessionBookings.seatNumber,
+      rowLabel: checkoutSessionBookings.seatRowLabel,
+      seatType: checkoutSessionBookings.seatType,
+      ticketTypeId: checkoutSessionBookings.ticketTypeId,
+      listPriceCents: checkoutSessionBookings.listPriceCents,
+      discountCents: checkoutSessionBookings.discountCents,
+      priceCents: checkoutSessionBookings.priceCents,
+      dueCents: checkoutSessionBookings.dueCents,
+    })
+    .from(checkoutSessionBookings)
+    .where(eq(checkoutSessionBookings.sessionId, sessionId));
+  const ids = lines.flatMap((l) => (l.bookingId ? [l.bookingId] : []));
+  // Locked in seat order, as holds and fulfilment lock, so none of them can deadlock another.
+  const booked =
+    ids.length === 0
+      ? []
+      : await tx
+          .select({
+            id: bookings.id,
+            status: bookings.status,
+            showtimeId: bookings.showtimeId,
+            seatId: bookings.seatId,
+            checkedInAt: bookings.checkedInAt,
+          })
+          .from(bookings)
+          .where(inArray(bookings.id, ids))
+          .orderBy(asc(bookings.seatId), asc(bookings.id))
+          .for('update');
+  return lines.map((l) => ({ ...l, booking: booked.find((b) => b.id === l.bookingId) ?? null }));
+}
+
+type Line = Awaited<ReturnType<typeof orderLines>>[number];
+
+/** The lines a request names, by booking id: 400 naming any that are not tickets of this order. */
+function namedLines(lines: Line[], bookingIds: string[]): Line[] {
+  const wanted = [...new Set(bookingIds.map((id) => id.toLowerCase()))];
+  const missing = wanted.filter((id) => !lines.some((l) => l.bookingId === id));
+  if (missing.length > 0) {
+    throw badRequest('Some of these tickets are not in this order', { bookingIds: missing });
+  }
+  return lines.filter((l) => l.bookingId && wanted.includes(l.bookingId));
+}
+
+/** 409 for tickets already used at the door, unless staff confirm (`force`). */
+function refuseUsed(lines: Line[], force: boolean | undefined, what: string) {
+  const used = lines.filter((l) => l.booking?.checkedInAt);
+  if (used.length > 0 && !force) {
+    throw conflict(
+      `Already used at the door: ${used.map(seatName).join(', ')}. ${what} anyway?`,
+      'checked_in',
+      {
+        bookingIds: used.map((l) => l.bookingId),
+      },
+    );
+  }
+}
+
+/** What the customer has paid for a line so far: its price less what is still to collect. */
+const paidFor = (l: Pick<Line, 'priceCents' | 'dueCents'>) => Math.max(0, l.priceCents - l.dueCents);
+
+const summary = (l: Line) => ({
+  bookingId: l.bookingId,
+  seat: seatName(l),
+  priceCents: l.priceCents,
+  dueCents: l.dueCents,
+  result: l.result,
+});
+
+async function present(db: Queryable, sessionId: string): Promise<StaffOrder> {
+  const [row] = await db.select().from(checkoutSessions).where(eq(checkoutSessions.id, sessionId));
+  return (await presentStaffOrders(db, [row!]))[0]!;
+}
+
+/**
+ * `POST /api/admin/orders/{ref}/refund`: refunds the chosen tickets (or every ticket still standing) in one
+ * transaction: the seats are free again at once, each line is refunded whole exactly once (the order's row lock
+ * orders concurrent requests; `payment_refunds_whole_seat_unique` backs it), the order's status follows, and the
+ * money goes back through the order's provider after commit (Stripe's refund API; recorded for test, counter and
+ * free orders). Asking again for tickets already refunded changes nothing and answers 200 with nothing refunded.
+ */
+export async function refundOrder(
+  deps: PaymentDeps,
+  actor: Actor,
+  ref: string,
+  body: RefundBody,
+): Promise<RefundResponse> {
+  const done = await deps.db.transaction(async (tx) => {
+    const session = await findSession(tx, ref, true);
+    const lines = await orderLines(tx, session.id);
+    const chosen = body.bookingIds ? namedLines(lines, body.bookingIds) : lines;
+    const never = chosen.filter((l) => l.result === null);
+    if (body.bookingIds && never.length > 0) {
+      throw conflict(`Never paid for: ${never.map(seatName).join(', ')}`, 'not_refundable', {
+        bookingIds: never.map((l) => l.bookingId),
+      });
+    }
+    const refunding = chosen.filter((l) => l.result === 'confirmed');
+    if (refunding.length === 0) return { sessionId: session.id, refunded: [] as Line[], changes: [] };
+    refuseUsed(refunding, body.force, 'Refund');
+
+    const lineIds = refunding.map((l) => l.id);
+    const bookingIds = refunding.flatMap((l) => (l.booking ? [l.booking.id] : []));
+    if (bookingIds.length > 0) {
+      await tx
+        .update(bookings)
+        .set({ status: 'REFUNDED', updatedAt: sql`now()` })
+        .where(and(inArray(bookings.id, bookingIds), eq(bookings.status, 'CONFIRMED')));
+    }
+    await tx
+      .update(checkoutSessionBookings)
+      .set({ result: 'refunded', dueCents: 0 })
+      .where(inArray(checkoutSessionBookings.id, lineIds));
+    await tx
+      .insert(paymentRefunds)
+      .values(
+        refunding.map((l) => ({
+          sessionId: session.id,
+          sessionBookingId: l.id,
+          amountCents: paidFor(l),
+          kind: 'staff' as const,
+          createdBy: actor.id,
+          reason: body.reason || null,
+        })),
+      )
+      .onConflictDoNothing();
+    const standing = lines.filter((l) => l.result === 'confirmed').length - refunding.length;
+    const status = standing === 0 ? 'refunded' : 'partially_refunded';
+    await tx.update(checkoutSessions).set({ status }).where(eq(checkoutSessions.id, session.id));
+    await recordAudit(tx, actor, {
+      action: 'order.refund',
+      subjectType: 'order',
+      subjectId: session.ref,
+      before: { status: session.status, lines: refunding.map(summary) },
+      after: {
+        status,
+        refundedCents: refunding.reduce((sum, l) => sum + paidFor(l), 0),
+        reason: body.reason || null,
+        ...(body.force && { usedTicketsRefunded: true }),
+      },
+    });
+    const changes: SeatChange[] = refunding.flatMap((l) =>
+      l.booking
+        ? [{ showtimeId: l.booking.showtimeId, seatId: l.booking.seatId, status: 'AVAILABLE' as const }]
+        : [],
+    );
+    return { sessionId: session.id, refunded: refunding, changes };
+  });
+  publishSeatChanges(deps.events, done.changes);
+  if (done.refunded.length > 0) await sendPendingRefunds(deps, done.sessionId);
+  return {
+    order: await present(deps.db, done.sessionId),
+    refundedCents: done.refunded.reduce((sum, l) => sum + paidFor(l), 0),
+    refundedBookingIds: done.refunded.flatMap((l) => (l.bookingId ? [l.bookingId] : [])),
+  };
+}
+
+/** A showtime as selling needs it; 404 when there is none. */
+async function sellableShowtime(q: Queryable, showtimeId: string) {
+  const [showtime] = await q
+    .select({
+      id: showtimes.id,
+      hallId: showtimes.hallId,
+      startsAt: showtimes.startsAt,
+      ended: sql<boolean>`${showtimes.endsAt} <= now()`,
+      priceCents: showtimes.priceCents,
+      priceCardId: showtimes.priceCardId,
+    })
+    .from(showtimes)
+    .where(eq(showtimes.id, showtimeId));
+  if (!showtime) throw notFound('Showtime not found');
+  if (showtime.ended) throw conflict('This showtime has ended', 'showtime_started');
+  return showtime;
+}
+
+/** Seats of the hall as staff may sell them: any seat of the layout, blocked ones too; 400 naming the others. */
+async function hallSeats(q: Queryable, hallId: string, seatIds: string[]) {
+  const found = await q
+    .select({
+      id: seats.id,
+      row: seats.row,
+      number: seats.number,
+      rowLabel: seats.rowLabel,
+      type: seats.type,
+    })
+    .from(seats)
+    .where(and(inArray(seats.id, seatIds), eq(seats.hallId, hallId), isNull(seats.retiredAt)));
+  const missing = seatIds.filter((id) => !found.some((s) => s.id === id));
+  if (missing.length > 0) {
+    throw badRequest('Some seats are not in this showtime’s hall', { seatIds: missing });
+  }
+  return found;
+}
+
+/** Holds that ran out on these seats but were not swept yet stop occupying them (as a new hold does). */
+async function retireExpiredHolds(tx: Tx, showtimeId: string, seatIds: string[]) {
+  await tx
+    .update(bookings)
+    .set({ status: 'EXPIRED', updatedAt: sql`now()` })
+    .where(
+      and(
+        eq(bookings.showtimeId, showtimeId),
+        inArray(bookings.seatId, seatIds),
+        eq(bookings.status, 'HELD'),
+        sql`${bookings.expiresAt} <= now()`,
+      ),
+    );
+}
+
+/** Of these seats, the ones someone holds or bought (for a 409 after the unique index refused). */
+async function takenSeats(db: Queryable, showtimeId: string, seatIds: string[]) {
+  const rows = await db
+    .select({ seatId: bookings.seatId })
+    .from(bookings)
+    .where(and(eq(bookings.showtimeId, showtimeId), inArray(bookings.seatId, seatIds), liveBooking));
+  return rows.map((r) => r.seatId);
+}
+
+const seatTaken = (seatIds: string[]) =>
+  conflict('Some seats are no longer available', 'seat_unavailable', { seatIds });
+
+/**
+ * `POST /api/admin/orders/{ref}/exchange`: moves tickets to other seats, of the same showtime or another, keeping
+ * each ticket (its QR code stays valid). All moves or none: a target seat someone holds or bought is refused by the
+ * partial unique index (409 `seat_unavailable`). Each ticket is priced again as its ticket type on its new seat
+ * under the new showtime's price card, less the discount it had; a cheaper seat gives the difference back (an
+ * `exchange` refund), a dearer one records what is still to collect (`dueCents`). A move already made (a double
+ * click, a retry) is skipped.
+ */
+export async function exchangeTickets(
+  deps: PaymentDeps,
+  actor: Actor,
+  ref: string,
+  body: ExchangeBody,
+): Promise<ExchangeResponse> {
+  const done = await deps.db.transaction(async (tx) => {
+    const session = await findSession(tx, ref, true);
+    const lines = await orderLines(tx, session.id);
+    const named = namedLines(
+      lines,
+      body.moves.map((m) => m.bookingId),
+    );
+    const notStanding = named.filter((l) => l.result !== 'confirmed' || !l.booking);
+    if (notStanding.length > 0) {
+      throw conflict(
+        `Only paid tickets can be moved: ${notStanding.map(seatName).join(', ')}`,
+        'not_refundable',
+        { bookingIds: notStanding.map((l) => l.bookingId) },
+      );
+    }
+    const book = await PriceBook.load(tx, deps.config.timeZone);
+    const moves = [];
+    for (const move of body.moves) {
+      const line = named.find((l) => l.bookingId === move.bookingId.toLowerCase())!;
+      const booking = line.booking!;
+      const showtimeId = (move.showtimeId ?? booking.showtimeId).toLowerCase();
+      const seatId = move.seatId.toLowerCase();
+      if (booking.showtimeId === showtimeId && booking.seatId === seatId) continue;
+      const showtime = await sellableShowtime(tx, showtimeId);
+      const [seat] = await hallSeats(tx, showtime.hallId, [seatId]);
+      const pricing = book.forShowtime(showtime);
+      const typeId = line.ticketTypeId ?? pricing.defaultTicketTypeId;
+      const listPriceCents = typeId === null ? showtime.priceCents : pricing.priceOf(typeId, seat!.type);
+      if (listPriceCents === null) {
+        throw conflict(`That ticket type is not sold for ${seatName(seat!)}`, 'ticket_type_unavailable', {
+          bookingIds: [line.bookingId],
+        });
+      }
+      const priceCents = Math.max(0, listPriceCents - line.discountCents);
+      const paid = paidFor(line);
+      moves.push({
+        line,
+        booking,
+        showtimeId,
+        seat: seat!,
+        listPriceCents,
+        priceCents,
+        dueCents: Math.max(0, priceCents - paid),
+        refundCents: Math.max(0, paid - priceCents),
+      });
+    }
+    if (moves.length === 0) return { sessionId: session.id, moves, changes: [] as SeatChange[] };
+    refuseUsed(
+      moves.map((m) => m.line),
+      body.force,
+      'Move',
+    );
+
+    for (const showtimeId of new Set(moves.map((m) => m.showtimeId))) {
+      const targets = moves.filter((m) => m.showtimeId === showtimeId).map((m) => m.seat.id);
+      await retireExpiredHolds(tx, showtimeId, targets);
+    }
+    // Two steps, so tickets of one order can swap seats: first every moving ticket lets go of its seat, then each
+    // takes its new one, where the partial unique index refuses a seat anyone else holds or bought.
+    await tx
+      .update(bookings)
+      .set({ status: 'EXPIRED' })
+      .where(
+        inArray(
+          bookings.id,
+          moves.map((m) => m.booking.id),
+        ),
+      );
+    for (const m of moves) {
+      try {
+        await tx
+          .update(bookings)
+          .set({
+            status: 'CONFIRMED',
+            showtimeId: m.showtimeId,
+            seatId: m.seat.id,
+            priceCents: m.priceCents,
+            checkedInAt: null,
+            updatedAt: sql`now()`,
+          })
+          .where(eq(bookings.id, m.booking.id));
+      } catch (err) {
+        if (pgErrorCode(err) === PG_UNIQUE_VIOLATION) throw seatTaken([m.seat.id]);
+        throw err;
+      }
+      await tx
+        .update(checkoutSessionBookings)
+        .set({
+          seatRow: m.seat.row,
+          seatNumber: m.seat.number,
+          seatRowLabel: m.seat.rowLabel,
+          seatType: m.seat.type,
+          listPriceCents: m.listPriceCents,
+          priceCents: m.priceCents,
+          dueCents: m.dueCents,
+          exchangedAt: sql`now()`,
+        })
+        .where(eq(checkoutSessionBookings.id, m.line.id));
+    }
+    const refunds = moves.filter((m) => m.refundCents > 0);
+    if (refunds.length > 0) {
+      await tx.insert(paymentRefunds).values(
+        refunds.map((m) => ({
+          sessionId: session.id,
+          sessionBookingId: m.line.id,
+          amountCents: m.refundCents,
+          kind: 'exchange' as const,
+          createdBy: actor.id,
+          reason: `Moved to ${seatName(m.seat)}`,
+        })),
+      );
+    }
+    await recordAudit(tx, actor, {
+      action: 'order.exchange',
+      subjectType: 'order',
+      subjectId: session.ref,
+      before: moves.map((m) => ({ ...summary(m.line), showtimeId: m.booking.showtimeId })),
+      after: moves.map((m) => ({
+        bookingId: m.line.bookingId,
+        seat: seatName(m.seat),
+        showtimeId: m.showtimeId,
+        priceCents: m.priceCents,
+        dueCents: m.dueCents,
+        refundedCents: m.refundCents,
+        ...(m.line.booking?.checkedInAt && { checkInCleared: true }),
+      })),
+    });
+    const changes: SeatChange[] = [
+      ...moves.map((m) => ({
+        showtimeId: m.booking.showtimeId,
+        seatId: m.booking.seatId,
+        status: 'AVAILABLE' as const,
+      })),
+      ...moves.map((m) => ({ showtimeId: m.showtimeId, seatId: m.seat.id, status: 'CONFIRMED' as const })),
+    ];
+    // A seat given up by one ticket and taken by another of the order stays sold.
+    const taken = new Set(
+      changes.filter((c) => c.status === 'CONFIRMED').map((c) => `${c.showtimeId}/${c.seatId}`),
+    );
+    return {
+      sessionId: session.id,
+      moves,
+      changes: changes.filter((c) => c.status === 'CONFIRMED' || !taken.has(`${c.showtimeId}/${c.seatId}`)),
+    };
+  });
+  publishSeatChanges(deps.events, done.changes);
+  if (done.moves.some((m) => m.refundCents > 0)) await sendPendingRefunds(deps, done.sessionId);
+  return {
+    order: await present(deps.db, done.sessionId),
+    refundedCents: done.moves.reduce((sum, m) => sum + m.refundCents, 0),
+    dueCents: done.moves.reduce((sum, m) => sum + m.dueCents - m.line.dueCents, 0),
+    movedBookingIds: done.moves.map((m) => m.line.bookingId!),
+  };
+}
+
+/**
+ * `POST /api/admin/box-office/sales`: sells seats at the counter, paid at once in cash or on the card terminal.
+ * Blocked seats may be sold (house seats are the box office's to give); a seat anyone holds or bought is refused by
+ * the partial unique index (409 `seat_unavailable`), never sold twice. The tickets belong to the customer's account
+ * when their email has one, else to the walk-in account (with the email kept to send them). With `requestId`, the
+ * same sale sent again answers with the order it made.
+ */
+export async function counterSale(
+  deps: PaymentDeps,
+  actor: Actor,
+  body: CounterSaleBody,
+): Promise<StaffOrder> {
+  const { db } = deps;
+  const requestId = body.requestId?.toLowerCase();
+  const earlier = async () => {
+    if (!requestId) return null;
+    const [row] = await db.select().from(checkoutSessions).where(eq(checkoutSessions.id, requestId));
+    if (!row) return null;
+    if (row.provider !== 'box_office') {
+      throw conflict('This request id was used for another order', 'conflict');
+    }
+    return (await presentStaffOrders(db, [row]))[0]!;
+  };
+  const replay = await earlier();
+  if (replay) return replay;
+
+  const showtimeId = body.showtimeId.toLowerCase();
+  const seatIds = [...new Set(body.seatIds.map((id) => id.toLowerCase()))].sort();
+  const chosen = new Map(
+    (body.tickets ?? []).map((t) => [t.seatId.toLowerCase(), t.ticketTypeId.toLowerCase()]),
+  );
+  const stray = [...chosen.keys()].filter((id) => !seatIds.includes(id));
+  if (stray.length > 0)
+    throw badRequest('A ticket type was given for a seat that is not sold', { seatIds: stray });
+  const email = body.customerEmail?.trim() || null;
+  const [account] = email
+    ? await db
+        .select({ id: users.id })
+        .from(users)
+        .where(eq(sql`lower(${users.email})`, email.toLowerCase()))
+    : [];
+  const userId = account?.id ?? (await walkInUserId(db));
+
+  let sold: { sessionId: string; changes: SeatChange[] };
+  try {
+    sold = await db.transaction(async (tx) => {
+      const showtime = await sellableShowtime(tx, showtimeId);
+      const found = await hallSeats(tx, showtime.hallId, seatIds);
+      const pricing = (await PriceBook.load(tx, deps.config.timeZone)).forShowtime(showtime);
+      const lines = found
+        .sort((a, b) => a.row - b.row || a.number - b.number)
+        .map((seat) => {
+          const typeId = chosen.get(seat.id) ?? pricing.defaultTicketTypeId;
+          if (typeId === null) {
+            return { seat, typeId: null, typeName: 'Ticket', priceCents: showtime.priceCents };
+          }
+          const type = pricing.ticketTypes.find((t) => t.id === typeId);
+          const price = type ? pricing.priceOf(typeId, seat.type) : null;
+          if (!type || price === null) {
+            throw conflict(`That ticket type is not sold for ${seatName(seat)}`, 'ticket_type_unavailable', {
+              seatIds: [seat.id],
+            });
+          }
+          return { seat, typeId, typeName: type.name, priceCents: price };
+        });
+      const totalCents = lines.reduce((sum, l) => sum + l.priceCents, 0);
+      await retireExpiredHolds(tx, showtimeId, seatIds);
+      const session = await insertSession(tx, {
+        ...(requestId && { id: requestId }),
+        userId,
+        provider: 'box_office',
+        status: 'paid',
+        paidAt: new Date(),
+        amountCents: totalCents,
+        subtotalCents: totalCents,
+        discountCents: 0,
+        promoCode: null,
+        paymentMethod: body.paymentMethod,
+        soldBy: actor.id,
+        customerEmail: email,
+        customerName: body.customerName?.trim() || null,
+      });
+      const made = await tx
+        .insert(bookings)
+        .values(
+          lines.map((l) => ({
+            showtimeId,
+            seatId: l.seat.id,
+            userId,
+            status: 'CONFIRMED' as const,
+            priceCents: l.priceCents,
+            checkoutSessionId: session.id,
+            confirmedAt: sql`now()`,
+          })),
+        )
+        .returning({ id: bookings.id, seatId: bookings.seatId });
+      await tx.insert(checkoutSessionBookings).values(
+        lines.map((l) => ({
+          sessionId: session.id,
+          bookingId: made.find((b) => b.seatId === l.seat.id)!.id,
+          seatRow: l.seat.row,
+          seatNumber: l.seat.number,
+          seatRowLabel: l.seat.rowLabel,
+          seatType: l.seat.type,
+          ticketTypeId: l.typeId,
+          ticketTypeName: l.typeName,
+          listPriceCents: l.priceCents,
+          discountCents: 0,
+          priceCents: l.priceCents,
+          result: 'confirmed' as const,
+        })),
+      );
+      await recordAudit(tx, actor, {
+        action: 'order.counter_sale',
+        subjectType: 'order',
+        subjectId: session.ref,
+        after: {
+          showtimeId,
+          seats: lines.map((l) => `${seatName(l.seat)} · ${l.typeName}`),
+          totalCents,
+          paymentMethod: body.paymentMethod,
+          customerEmail: email,
+        },
+      });
+      return {
+        sessionId: session.id,
+        changes: made.map((b) => ({ showtimeId, seatId: b.seatId, status: 'CONFIRMED' as const })),
+      };
+    });
+  } catch (err) {
+    if (pgErrorCode(err) !== PG_UNIQUE_VIOLATION) throw err;
+    // The same request sold already (a double click that raced this one), or a seat someone else holds or bought.
+    const again = await earlier();
+    if (again) return again;
+    throw seatTaken(await takenSeats(db, showtimeId, seatIds));
+  }
+  publishSeatChanges(deps.events, sold.changes);
+  return present(db, sold.sessionId);
+}

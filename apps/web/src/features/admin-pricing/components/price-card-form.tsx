@@ -1,0 +1,174 @@
+import { useId, useState, type FormEvent } from 'react';
+import type { PriceCard, TicketType } from '@cinema/contract';
+import { SEAT_TYPE_NAMES } from '@cinema/contract/constants';
+import { FormMessages } from '../../../components/ui/form-messages';
+import { errorText } from '../../../lib/api-client';
+import { useSavePriceCard } from '../api/price-cards';
+import { bodyOf, draftOf, emptyDraft, priceKey, WEEKDAYS, type PriceCardDraft } from '../lib/price-card-form';
+
+const SEAT_TYPES = Object.keys(SEAT_TYPE_NAMES) as (keyof typeof SEAT_TYPE_NAMES)[];
+
+/**
+ * A price card's form (a new card, or `card` edited): name, days, a window of the day in the cinema's time, and
+ * a price for each ticket type on each seat type (blank: not sold there).
+ */
+export function PriceCardForm({
+  card,
+  ticketTypes,
+  onDone,
+}: {
+  card?: PriceCard;
+  ticketTypes: TicketType[];
+  onDone: (notice: string) => void;
+}) {
+  const save = useSavePriceCard();
+  const [draft, setDraft] = useState<PriceCardDraft>(() => (card ? draftOf(card) : emptyDraft()));
+  const [error, setError] = useState<string | null>(null);
+  const id = useId();
+  // Inactive types stay on the card while it prices them; otherwise only the types sold are offered.
+  const rows = ticketTypes.filter((t) => t.active || card?.prices.some((p) => p.ticketTypeId === t.id));
+  const set = (change: Partial<PriceCardDraft>) => setDraft((d) => ({ ...d, ...change }));
+
+  const onSubmit = (e: FormEvent) => {
+    e.preventDefault();
+    setError(null);
+    const result = bodyOf(draft);
+    if ('error' in result) {
+      setError(result.error);
+      return;
+    }
+    save.mutate(
+      { id: card?.id, body: result.body },
+      {
+        onSuccess: (saved) => onDone(card ? `Saved ${saved.name}.` : `Added ${saved.name}.`),
+        onError: (err) => setError(errorText(err, 'Failed to save the price card')),
+      },
+    );
+  };
+
+  const title = card ? `Edit ${card.name}` : 'New price card';
+  return (
+    <form onSubmit={onSubmit} className="card space-y-4" aria-labelledby={`${id}-title`} noValidate>
+      <h2 id={`${id}-title`} className="text-lg font-semibold text-white">
+        {title}
+      </h2>
+      <label className="field">
+        <span className="field-label">Name</span>
+        <input
+          className="input"
+          name="cardName"
+          value={draft.name}
+          maxLength={60}
+          onChange={(e) => set({ name: e.target.value })}
+          required
+        />
+      </label>
+      <fieldset>
+        <legend className="field-label mb-1 text-sm">Days</legend>
+        <div className="flex flex-wrap gap-x-4 gap-y-2">
+          {WEEKDAYS.map((w) => (
+            <label key={w.day} className="flex min-h-8 items-center gap-2 text-sm">
+              <input
+                type="checkbox"
+                className="h-5 w-5"
+                checked={draft.weekdays.includes(w.day)}
+                onChange={(e) =>
+                  set({
+                    weekdays: e.target.checked
+                      ? [...draft.weekdays, w.day]
+                      : draft.weekdays.filter((d) => d !== w.day),
+                  })
+                }
+              />
+              <abbr title={w.name} className="no-underline">
+                {w.short}
+              </abbr>
+            </label>
+          ))}
+        </div>
+      </fieldset>
+      <div className="grid gap-4 sm:grid-cols-2">
+        <label className="field">
+          <span className="field-label">From (cinema time)</span>
+          <input
+            className="input"
+            type="time"
+            name="from"
+            value={draft.from}
+            onChange={(e) => set({ from: e.target.value })}
+            required
+          />
+        </label>
+        <label className="field">
+          <span className="field-label">Until (00:00 is midnight)</span>
+          <input
+            className="input"
+            type="time"
+            name="to"
+            value={draft.to === '24:00' ? '00:00' : draft.to}
+            onChange={(e) => set({ to: e.target.value })}
+            required
+          />
+        </label>
+      </div>
+      <p id={`${id}-prices`} className="text-sm text-slate-300">
+        Prices in dollars; leave a price blank where a ticket type is not sold.
+      </p>
+      <div className="overflow-x-auto">
+        <table className="w-full text-left text-sm" aria-describedby={`${id}-prices`}>
+          <caption className="sr-only">Prices</caption>
+          <thead className="text-slate-300">
+            <tr>
+              <th scope="col" className="py-2 pr-3 font-semibold">
+                Ticket type
+              </th>
+              {SEAT_TYPES.map((s) => (
+                <th key={s} scope="col" className="px-1 py-2 font-semibold capitalize">
+                  {SEAT_TYPE_NAMES[s].replace(/ (seat|space)$/, '')}
+                </th>
+              ))}
+            </tr>
+          </thead>
+          <tbody>
+            {rows.map((t) => (
+              <tr key={t.id}>
+                <th scope="row" className="py-1 pr-3 font-medium whitespace-nowrap text-white">
+                  {t.name}
+                </th>
+                {SEAT_TYPES.map((s) => {
+                  const key = priceKey(t.id, s);
+                  return (
+                    <td key={s} className="px-1 py-1">
+                      <input
+                        className="input min-w-20 tabular-nums"
+                        type="number"
+                        inputMode="decimal"
+                        min={0}
+                        max={1000}
+                        step={0.01}
+                        aria-label={`${t.name}, ${SEAT_TYPE_NAMES[s]}`}
+                        value={draft.prices[key] ?? ''}
+                        onChange={(e) => set({ prices: { ...draft.prices, [key]: e.target.value } })}
+                      />
+                    </td>
+                  );
+                })}
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+      <FormMessages error={error} />
+      <div className="flex flex-wrap gap-3">
+        <button type="submit" className="btn-primary" disabled={save.isPending}>
+          {save.isPending ? 'Saving…' : card ? 'Save price card' : 'Add price card'}
+        </button>
+        {card && (
+          <button type="button" className="btn-secondary" onClick={() => onDone('')}>
+            Cancel editing
+          </button>
+        )}
+      </div>
+    </form>
+  );
+}

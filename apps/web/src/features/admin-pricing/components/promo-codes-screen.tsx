@@ -1,0 +1,283 @@
+import { useState, type FormEvent } from 'react';
+import { Link } from 'react-router';
+import type { PromoCode } from '@cinema/contract';
+import { FormMessages } from '../../../components/ui/form-messages';
+import { QueryStatus } from '../../../components/ui/query-status';
+import { errorText } from '../../../lib/api-client';
+import { formatDateTime } from '../../../lib/format';
+import { usePageHeading } from '../../../lib/use-page-heading';
+import { useCreatePromoCode, useEndPromoCode, usePromoCodes } from '../api/promo-codes';
+import { useScopeMovies, useScopeShowtimes } from '../api/scopes';
+import {
+  discountInWords,
+  emptyPromoDraft,
+  promoBodyOf,
+  usesInWords,
+  type PromoDraft,
+} from '../lib/promo-form';
+
+/** When a code may be used: "Any time", "From …", "Until …", "… to …". */
+function validity(p: PromoCode): string {
+  if (p.validFrom && p.validTo) return `${formatDateTime(p.validFrom)} to ${formatDateTime(p.validTo)}`;
+  if (p.validFrom) return `From ${formatDateTime(p.validFrom)}`;
+  if (p.validTo) return `Until ${formatDateTime(p.validTo)}`;
+  return 'Any time';
+}
+
+function NewPromoForm() {
+  const create = useCreatePromoCode();
+  const movies = useScopeMovies();
+  const [draft, setDraft] = useState<PromoDraft>(emptyPromoDraft);
+  const showtimes = useScopeShowtimes(draft.movieId);
+  const [error, setError] = useState<string | null>(null);
+  const [notice, setNotice] = useState<string | null>(null);
+  const set = (change: Partial<PromoDraft>) => setDraft((d) => ({ ...d, ...change }));
+
+  const onSubmit = (e: FormEvent) => {
+    e.preventDefault();
+    setError(null);
+    setNotice(null);
+    const result = promoBodyOf(draft);
+    if ('error' in result) {
+      setError(result.error);
+      return;
+    }
+    create.mutate(result.body, {
+      onSuccess: (created) => {
+        setNotice(`Added ${created.code}: ${discountInWords(created)}.`);
+        setDraft(emptyPromoDraft());
+      },
+      onError: (err) => setError(errorText(err, 'Failed to add the promo code')),
+    });
+  };
+
+  return (
+    <form onSubmit={onSubmit} className="card space-y-4" aria-labelledby="new-promo-title" noValidate>
+      <h2 id="new-promo-title" className="text-lg font-semibold text-white">
+        New promo code
+      </h2>
+      <div className="grid gap-4 sm:grid-cols-2">
+        <label className="field">
+          <span className="field-label">Code</span>
+          <input
+            className="input uppercase"
+            name="code"
+            value={draft.code}
+            maxLength={40}
+            autoComplete="off"
+            onChange={(e) => set({ code: e.target.value })}
+            required
+          />
+        </label>
+        <fieldset>
+          <legend className="field-label mb-1 text-sm">Discount</legend>
+          <div className="flex flex-wrap items-center gap-3">
+            <label className="flex min-h-8 items-center gap-2 text-sm">
+              <input
+                type="radio"
+                name="kind"
+                className="h-5 w-5"
+                checked={draft.kind === 'percent'}
+                onChange={() => set({ kind: 'percent' })}
+              />
+              Percent off
+            </label>
+            <label className="flex min-h-8 items-center gap-2 text-sm">
+              <input
+                type="radio"
+                name="kind"
+                className="h-5 w-5"
+                checked={draft.kind === 'amount'}
+                onChange={() => set({ kind: 'amount' })}
+              />
+              Amount off ($)
+            </label>
+            <label className="field w-28">
+              <span className="sr-only">
+                {draft.kind === 'percent' ? 'Percent off' : 'Amount off in dollars'}
+              </span>
+              <input
+                className="input tabular-nums"
+                name="value"
+                type="number"
+                inputMode="decimal"
+                min={draft.kind === 'percent' ? 1 : 0.01}
+                max={draft.kind === 'percent' ? 100 : 10000}
+                step={draft.kind === 'percent' ? 1 : 0.01}
+                value={draft.value}
+                onChange={(e) => set({ value: e.target.value })}
+                required
+              />
+            </label>
+          </div>
+        </fieldset>
+        <label className="field">
+          <span className="field-label">Valid from (optional)</span>
+          <input
+            className="input"
+            type="datetime-local"
+            name="validFrom"
+            value={draft.validFrom}
+            onChange={(e) => set({ validFrom: e.target.value })}
+          />
+        </label>
+        <label className="field">
+          <span className="field-label">Valid until (optional)</span>
+          <input
+            className="input"
+            type="datetime-local"
+            name="validTo"
+            value={draft.validTo}
+            onChange={(e) => set({ validTo: e.target.value })}
+          />
+        </label>
+        <label className="field">
+          <span className="field-label">Uses in all (blank: no limit)</span>
+          <input
+            className="input tabular-nums"
+            type="number"
+            name="maxUses"
+            min={1}
+            step={1}
+            value={draft.maxUses}
+            onChange={(e) => set({ maxUses: e.target.value })}
+          />
+        </label>
+        <label className="field">
+          <span className="field-label">Uses per customer (blank: no limit)</span>
+          <input
+            className="input tabular-nums"
+            type="number"
+            name="maxUsesPerCustomer"
+            min={1}
+            step={1}
+            value={draft.maxUsesPerCustomer}
+            onChange={(e) => set({ maxUsesPerCustomer: e.target.value })}
+          />
+        </label>
+        <label className="field">
+          <span className="field-label">Only for the movie</span>
+          <select
+            className="input"
+            name="movieId"
+            value={draft.movieId}
+            onChange={(e) => set({ movieId: e.target.value, showtimeId: '' })}
+          >
+            <option value="">Every movie</option>
+            {movies.data?.map((m) => (
+              <option key={m.id} value={m.id}>
+                {m.title}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label className="field">
+          <span className="field-label">Only for the showtime</span>
+          <select
+            className="input"
+            name="showtimeId"
+            value={draft.showtimeId}
+            disabled={!draft.movieId}
+            onChange={(e) => set({ showtimeId: e.target.value })}
+          >
+            <option value="">{draft.movieId ? 'Every showtime of the movie' : 'Choose a movie first'}</option>
+            {showtimes.data?.map((s) => (
+              <option key={s.id} value={s.id}>
+                {formatDateTime(s.startsAt)} · {s.Auditorium.name}
+              </option>
+            ))}
+          </select>
+        </label>
+      </div>
+      <FormMessages error={error} notice={notice} />
+      <button type="submit" className="btn-primary" disabled={create.isPending}>
+        {create.isPending ? 'Saving…' : 'Add promo code'}
+      </button>
+    </form>
+  );
+}
+
+/** /admin/promo-codes: every code with its discount, dates, scope and uses so far; add one, end one. */
+export function PromoCodesScreen() {
+  const heading = usePageHeading('Promo codes');
+  const codes = usePromoCodes();
+  const movies = useScopeMovies();
+  const end = useEndPromoCode();
+  const [error, setError] = useState<string | null>(null);
+  const [notice, setNotice] = useState<string | null>(null);
+  const movieTitle = (id: string) => movies.data?.find((m) => m.id === id)?.title ?? 'one movie';
+
+  return (
+    <section className="flex flex-col gap-6">
+      <div className="flex flex-wrap items-center justify-between gap-3">
+        <h1 ref={heading} tabIndex={-1} className="page-title mb-0 outline-none">
+          Promo codes
+        </h1>
+        <span className="flex gap-4 text-sm">
+          <Link to="/admin/pricing">Pricing</Link>
+          <Link to="/admin">← Admin</Link>
+        </span>
+      </div>
+      <NewPromoForm />
+      <section className="card space-y-3" aria-labelledby="promo-list-title">
+        <h2 id="promo-list-title" className="text-lg font-semibold text-white">
+          Codes
+        </h2>
+        <QueryStatus query={codes} failure="Failed to load promo codes" />
+        {codes.data?.length === 0 && <p className="muted">No promo codes yet.</p>}
+        {codes.data && codes.data.length > 0 && (
+          <ul aria-label="Promo codes" className="divide-y divide-line/60">
+            {codes.data.map((p) => (
+              <li
+                key={p.id}
+                className="flex flex-wrap items-center justify-between gap-3 py-3"
+                data-code={p.code}
+              >
+                <div className="min-w-0 space-y-0.5 text-sm">
+                  <p className="font-mono text-base font-semibold text-white">
+                    {p.code}{' '}
+                    <span className="font-sans text-sm font-normal text-gold">{discountInWords(p)}</span>
+                    {!p.active ? (
+                      <span className="ml-2 font-sans text-sm text-muted">(ended)</span>
+                    ) : (
+                      p.validTo &&
+                      Date.parse(p.validTo) < Date.now() && (
+                        <span className="ml-2 font-sans text-sm text-muted">(expired)</span>
+                      )
+                    )}
+                  </p>
+                  <p className="text-slate-200">{validity(p)}</p>
+                  <p className="text-slate-300">
+                    {p.showtimeId ? 'One showtime' : p.movieId ? movieTitle(p.movieId) : 'Every showtime'}
+                    {' · '}
+                    {usesInWords(p)}
+                    {p.maxUsesPerCustomer !== null && ` · at most ${p.maxUsesPerCustomer} per customer`}
+                  </p>
+                </div>
+                {p.active && (
+                  <button
+                    type="button"
+                    className="btn-danger"
+                    disabled={end.isPending}
+                    onClick={() => {
+                      setError(null);
+                      setNotice(null);
+                      if (!window.confirm(`End the promo code ${p.code}?`)) return;
+                      end.mutate(p.id, {
+                        onSuccess: () => setNotice(`Ended ${p.code}.`),
+                        onError: (err) => setError(errorText(err, 'Failed to end the promo code')),
+                      });
+                    }}
+                  >
+                    End<span className="sr-only"> {p.code}</span>
+                  </button>
+                )}
+              </li>
+            ))}
+          </ul>
+        )}
+        <FormMessages error={error} notice={notice} />
+      </section>
+    </section>
+  );
+}

@@ -1,0 +1,135 @@
+import { useId, useState, type FormEvent } from 'react';
+import type { TicketType } from '@cinema/contract';
+import { FormMessages } from '../../../components/ui/form-messages';
+import { QueryStatus } from '../../../components/ui/query-status';
+import { errorText } from '../../../lib/api-client';
+import { useSaveTicketType, useTicketTypes } from '../api/ticket-types';
+
+/** One ticket type: its name (renamed in place) and whether it is sold. */
+function TicketTypeRow({ type, onSaved }: { type: TicketType; onSaved: (text: string) => void }) {
+  const save = useSaveTicketType();
+  const [name, setName] = useState(type.name);
+  const [error, setError] = useState<string | null>(null);
+  // Shown at once; put back if the server refuses.
+  const [active, setActive] = useState(type.active);
+  const renamed = name.trim() !== '' && name.trim() !== type.name;
+
+  const send = (body: { name?: string; active?: boolean }, done: string) => {
+    setError(null);
+    save.mutate(
+      { id: type.id, ...body },
+      {
+        onSuccess: () => onSaved(done),
+        onError: (err) => {
+          setActive(type.active);
+          setError(errorText(err, 'Failed to save the ticket type'));
+        },
+      },
+    );
+  };
+
+  return (
+    <li className="flex flex-col gap-2 border-b border-line/60 py-3 last:border-0">
+      <form
+        className="flex flex-wrap items-end gap-3"
+        onSubmit={(e) => {
+          e.preventDefault();
+          if (renamed) send({ name: name.trim() }, `Renamed to ${name.trim()}.`);
+        }}
+      >
+        <label className="field min-w-40 flex-1">
+          <span className="field-label">Name</span>
+          <input
+            className="input"
+            value={name}
+            maxLength={40}
+            onChange={(e) => setName(e.target.value)}
+            aria-label={`Name of ${type.name}`}
+          />
+        </label>
+        <button type="submit" className="btn-secondary" disabled={!renamed || save.isPending}>
+          Rename<span className="sr-only"> {type.name}</span>
+        </button>
+        <label className="flex min-h-10 items-center gap-2 text-sm">
+          <input
+            type="checkbox"
+            className="h-5 w-5"
+            checked={active}
+            disabled={save.isPending}
+            onChange={(e) => {
+              setActive(e.target.checked);
+              send(
+                { active: e.target.checked },
+                e.target.checked ? `${type.name} is sold again.` : `${type.name} is no longer sold.`,
+              );
+            }}
+          />
+          Sold<span className="sr-only"> as {type.name}</span>
+        </label>
+      </form>
+      <FormMessages error={error} />
+    </li>
+  );
+}
+
+/** Ticket types (Adult, Child, …): add one, rename one, stop or start selling one. The first sold one is the default. */
+export function TicketTypesPanel() {
+  const types = useTicketTypes();
+  const create = useSaveTicketType();
+  const [name, setName] = useState('');
+  const [error, setError] = useState<string | null>(null);
+  const [notice, setNotice] = useState<string | null>(null);
+  const id = useId();
+
+  const onSubmit = (e: FormEvent) => {
+    e.preventDefault();
+    setError(null);
+    setNotice(null);
+    create.mutate(
+      { name: name.trim() },
+      {
+        onSuccess: (created) => {
+          setNotice(`Added ${created.name}.`);
+          setName('');
+        },
+        onError: (err) => setError(errorText(err, 'Failed to add the ticket type')),
+      },
+    );
+  };
+
+  return (
+    <section className="card space-y-4" aria-labelledby={`${id}-title`}>
+      <h2 id={`${id}-title`} className="text-lg font-semibold text-white">
+        Ticket types
+      </h2>
+      <p className="text-sm text-slate-300">
+        Customers choose one for each seat; the first one sold is the default. A type no longer sold stays on
+        the orders that have it.
+      </p>
+      <QueryStatus query={types} failure="Failed to load ticket types" />
+      {types.data && (
+        <ul aria-label="Ticket types">
+          {types.data.map((t) => (
+            <TicketTypeRow key={`${t.id}-${t.name}`} type={t} onSaved={setNotice} />
+          ))}
+        </ul>
+      )}
+      <form className="flex flex-wrap items-end gap-3" onSubmit={onSubmit}>
+        <label className="field min-w-40 flex-1">
+          <span className="field-label">New ticket type</span>
+          <input
+            className="input"
+            name="ticketTypeName"
+            value={name}
+            maxLength={40}
+            onChange={(e) => setName(e.target.value)}
+          />
+        </label>
+        <button type="submit" className="btn-primary" disabled={!name.trim() || create.isPending}>
+          Add ticket type
+        </button>
+      </form>
+      <FormMessages error={error} notice={notice} />
+    </section>
+  );
+}

@@ -1,0 +1,340 @@
+import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
+import { useParams } from 'react-router';
+import { formatMoney } from '@cinema/contract/constants';
+import type { StaffOrder, StaffOrderLine } from '@cinema/contract';
+import { ApiError, errorText } from '../../../lib/api-client';
+import { formatDateTime } from '../../../lib/format';
+import { usePageHeading } from '../../../lib/use-page-heading';
+import { seatWithType } from '../../../lib/seat-text';
+import type { SeatCell } from '../../../components/seat-map/seat-view';
+import { FormMessages } from '../../../components/ui/form-messages';
+import { QueryStatus } from '../../../components/ui/query-status';
+import { useExchange, useMovieShowtimes, useRefund, useStaffOrder } from '../api/box-office';
+import { BoxOfficeNav } from './box-office-nav';
+import { orderStatusText, paidByText } from '../lib/order-text';
+import { StaffSeatPicker } from './staff-seat-picker';
+
+const lineName = (l: StaffOrderLine) => `${seatWithType(l.seat)} · ${l.movie}, ${formatDateTime(l.startsAt)}`;
+
+/** /admin/orders/{ref}: an order's tickets; refund some or all, or move one to another seat or showtime. */
+export function OrderScreen() {
+  const { ref = '' } = useParams();
+  const order = useStaffOrder(ref);
+  const heading = usePageHeading(`Order ${ref.toUpperCase()}`);
+
+  return (
+    <section>
+      <h1 ref={heading} tabIndex={-1} className="page-title">
+        Order <span className="font-mono">{order.data?.ref ?? ref.toUpperCase()}</span>
+      </h1>
+      <BoxOfficeNav />
+      <QueryStatus query={order} failure="Failed to load the order" />
+      {order.data && <OrderDetails order={order.data} />}
+    </section>
+  );
+}
+
+function OrderDetails({ order }: { order: StaffOrder }) {
+  const [moving, setMoving] = useState<StaffOrderLine | null>(null);
+  const due = order.lines.reduce((sum, l) => sum + l.dueCents, 0);
+  return (
+    <div className="space-y-4">
+      <dl className="card grid gap-x-6 gap-y-2 sm:grid-cols-[auto_1fr]">
+        <dt className="text-muted">Status</dt>
+        <dd>
+          {orderStatusText[order.status]}
+          {order.testMode && <span className="ml-2 rounded bg-amber-900 px-2 text-amber-100">TEST</span>}
+        </dd>
+        <dt className="text-muted">Customer</dt>
+        <dd className="break-all">
+          {[order.customer.name, order.customer.email].filter(Boolean).join(' · ') || 'Walk-in customer'}
+        </dd>
+        <dt className="text-muted">Paid</dt>
+        <dd>
+          {formatMoney(order.totalCents)} · {paidByText(order)}
+          {order.paidAt && ` · ${formatDateTime(order.paidAt)}`}
+          {order.soldBy && ` · sold by ${order.soldBy}`}
+        </dd>
+        {order.discountCents > 0 && (
+          <>
+            <dt className="text-muted">Discount</dt>
+            <dd>
+              {formatMoney(order.discountCents)}
+              {order.promoCode && ` (${order.promoCode})`}
+            </dd>
+          </>
+        )}
+        {order.refundedCents > 0 && (
+          <>
+            <dt className="text-muted">Refunded</dt>
+            <dd>{formatMoney(order.refundedCents)}</dd>
+          </>
+        )}
+        {due > 0 && (
+          <>
+            <dt className="text-muted">To collect</dt>
+            <dd className="font-semibold text-amber-200">{formatMoney(due)}</dd>
+          </>
+        )}
+      </dl>
+      <RefundForm order={order} onMove={setMoving} />
+      {moving && <MovePanel order={order} line={moving} onClose={() => setMoving(null)} />}
+      {order.refunds.length > 0 && (
+        <div className="card">
+          <h2 className="mb-2 text-lg font-semibold text-white">Refunds</h2>
+          <ul className="space-y-1 text-sm">
+            {order.refunds.map((r, i) => (
+              <li key={i}>
+                {formatMoney(r.amountCents)} ·{' '}
+                {r.kind === 'exchange' ? 'price difference' : r.kind === 'staff' ? 'by staff' : 'seat lost'} ·{' '}
+                {formatDateTime(r.createdAt)} · {r.status === 'succeeded' ? 'done' : 'being sent'}
+                {r.by && ` · ${r.by}`}
+                {r.reason && ` · “${r.reason}”`}
+              </li>
+            ))}
+          </ul>
+        </div>
+      )}
+    </div>
+  );
+}
+
+/** The tickets, each to tick for a refund (or to move); a used ticket needs a second, explicit confirmation. */
+function RefundForm({ order, onMove }: { order: StaffOrder; onMove: (line: StaffOrderLine) => void }) {
+  const refund = useRefund(order.ref);
+  const standing = order.lines.filter((l) => l.status === 'confirmed');
+  const [picked, setPicked] = useState<Set<string>>(new Set());
+  const [reason, setReason] = useState('');
+  const [usedWarning, setUsedWarning] = useState<string | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [notice, setNotice] = useState<string | null>(null);
+  const id = useId();
+  const chosen = standing.filter((l) => picked.has(l.bookingId ?? ''));
+  const amount = chosen.reduce((sum, l) => sum + l.priceCents - l.dueCents, 0);
+
+  async function send(force: boolean) {
+    setError(null);
+    setNotice(null);
+    try {
+      const res = await refund.mutateAsync({
+        bookingIds: chosen.map((l) => l.bookingId!),
+        ...(reason.trim() && { reason: reason.trim() }),
+        ...(force && { force: true }),
+      });
+      setUsedWarning(null);
+      setPicked(new Set());
+      setReason('');
+      setNotice(
+        res.refundedCents > 0 || res.refundedBookingIds.length > 0
+          ? `Refunded ${formatMoney(res.refundedCents)} for ${res.refundedBookingIds.length} ticket${res.refundedBookingIds.length === 1 ? '' : 's'}; the seats are on sale again.`
+          : 'Those tickets had been refunded already.',
+      );
+    } catch (err) {
+      if (err instanceof ApiError && err.code === 'checked_in') setUsedWarning(err.message);
+      else setError(errorText(err, 'The refund did not go through'));
+    }
+  }
+
+  function onSubmit(e: FormEvent) {
+    e.preventDefault();
+    void send(false);
+  }
+
+  return (
+    <form onSubmit={onSubmit} className="card space-y-3" aria-labelledby={`${id}-tickets`}>
+      <h2 id={`${id}-tickets`} className="text-lg font-semibold text-white">
+        Tickets
+      </h2>
+      <ul className="space-y-2">
+        {order.lines.map((l) => {
+          const open = l.status === 'confirmed';
+          return (
+            <li key={l.bookingId ?? lineName(l)} className="flex flex-wrap items-center gap-x-3 gap-y-1">
+              <label className="flex grow items-center gap-2">
+                <input
+                  type="checkbox"
+                  disabled={!open}
+                  checked={picked.has(l.bookingId ?? '')}
+                  onChange={(e) => {
+                    const next = new Set(picked);
+                    if (e.target.checked) next.add(l.bookingId!);
+                    else next.delete(l.bookingId!);
+                    setPicked(next);
+                    setUsedWarning(null);
+                  }}
+                />
+                <span>
+                  <span className="font-semibold text-gold">{seatWithType(l.seat)}</span> · {l.movie},{' '}
+                  {formatDateTime(l.startsAt)} · {l.auditorium} · {l.ticketType} {formatMoney(l.priceCents)}
+                  {l.dueCents > 0 && (
+                    <span className="text-amber-200"> ({formatMoney(l.dueCents)} to collect)</span>
+                  )}
+                  {!open && (
+                    <span className="text-muted"> · {l.status === 'refunded' ? 'refunded' : l.status}</span>
+                  )}
+                  {l.checkedInAt && (
+                    <span className="text-emerald-300"> · in at {formatDateTime(l.checkedInAt)}</span>
+                  )}
+                </span>
+              </label>
+              {open && l.movieId && (
+                <button
+                  type="button"
+                  className="btn-secondary"
+                  aria-label={`Move ${seatWithType(l.seat)}`}
+                  onClick={() => onMove(l)}
+                >
+                  Move
+                </button>
+              )}
+            </li>
+          );
+        })}
+      </ul>
+      {standing.length > 0 && (
+        <>
+          <div className="flex flex-wrap gap-2">
+            <button
+              type="button"
+              className="btn-secondary"
+              onClick={() => setPicked(new Set(standing.map((l) => l.bookingId!)))}
+            >
+              Choose every ticket
+            </button>
+          </div>
+          <label className="field max-w-xl">
+            <span className="field-label">Reason (optional, kept in the audit log)</span>
+            <input
+              className="input"
+              value={reason}
+              maxLength={300}
+              onChange={(e) => setReason(e.target.value)}
+            />
+          </label>
+        </>
+      )}
+      <FormMessages error={error} notice={notice} />
+      {usedWarning && (
+        <div className="error space-y-2" role="alert">
+          <p>{usedWarning}</p>
+          <button
+            type="button"
+            className="btn-danger"
+            onClick={() => void send(true)}
+            disabled={refund.isPending}
+          >
+            Refund anyway
+          </button>
+        </div>
+      )}
+      {standing.length > 0 && (
+        <button type="submit" className="btn-danger" disabled={refund.isPending || chosen.length === 0}>
+          {refund.isPending
+            ? 'Refunding…'
+            : chosen.length === 0
+              ? 'Refund'
+              : `Refund ${chosen.length} ticket${chosen.length === 1 ? '' : 's'} · ${formatMoney(amount)}`}
+        </button>
+      )}
+    </form>
+  );
+}
+
+/** Move one ticket: the same showtime or another of the same movie, then a free (or blocked) seat. */
+function MovePanel({
+  order,
+  line,
+  onClose,
+}: {
+  order: StaffOrder;
+  line: StaffOrderLine;
+  onClose: () => void;
+}) {
+  const showtimes = useMovieShowtimes(line.movieId);
+  const exchange = useExchange(order.ref);
+  const [showtimeId, setShowtimeId] = useState(line.showtimeId ?? '');
+  const [seat, setSeat] = useState<SeatCell | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [notice, setNotice] = useState<string | null>(null);
+  const heading = useRef<HTMLHeadingElement>(null);
+  useEffect(() => heading.current?.focus(), [line.bookingId]);
+
+  async function send(force: boolean) {
+    if (!seat) return;
+    setError(null);
+    try {
+      const res = await exchange.mutateAsync({
+        moves: [{ bookingId: line.bookingId!, seatId: seat.id, showtimeId }],
+        ...(force && { force: true }),
+      });
+      const money =
+        res.dueCents > 0
+          ? ` Collect ${formatMoney(res.dueCents)}.`
+          : res.refundedCents > 0
+            ? ` ${formatMoney(res.refundedCents)} goes back to the customer.`
+            : '';
+      setNotice(`Moved to ${seatWithType(seat)}; the ticket’s QR code stays the same.${money}`);
+      setSeat(null);
+    } catch (err) {
+      if (err instanceof ApiError && err.code === 'checked_in' && window.confirm(`${err.message}`)) {
+        await send(true);
+        return;
+      }
+      setError(errorText(err, 'The ticket could not be moved'));
+    }
+  }
+
+  return (
+    <div className="card space-y-3">
+      <h2 ref={heading} tabIndex={-1} className="text-lg font-semibold text-white">
+        Move {lineName(line)}
+      </h2>
+      <QueryStatus query={showtimes} failure="Failed to load showtimes" />
+      {showtimes.data && (
+        <label className="field max-w-xl">
+          <span className="field-label">Showtime</span>
+          <select
+            className="input"
+            value={showtimeId}
+            onChange={(e) => {
+              setShowtimeId(e.target.value);
+              setSeat(null);
+            }}
+          >
+            {!showtimes.data.some((s) => s.id === line.showtimeId) && line.showtimeId && (
+              <option value={line.showtimeId}>{formatDateTime(line.startsAt)} (this ticket’s)</option>
+            )}
+            {showtimes.data.map((s) => (
+              <option key={s.id} value={s.id}>
+                {formatDateTime(s.startsAt)} · {s.auditorium}
+                {s.id === line.showtimeId ? ' (this ticket’s)' : ''}
+              </option>
+            ))}
+          </select>
+        </label>
+      )}
+      {showtimeId && (
+        <StaffSeatPicker
+          showtimeId={showtimeId}
+          selected={new Set(seat ? [seat.id] : [])}
+          onToggle={(s) => setSeat((current) => (current?.id === s.id ? null : s))}
+          label="Choose the new seat"
+        />
+      )}
+      <FormMessages error={error} notice={notice} />
+      <div className="flex flex-wrap gap-2">
+        <button
+          type="button"
+          className="btn-primary"
+          disabled={!seat || exchange.isPending}
+          onClick={() => void send(false)}
+        >
+          {exchange.isPending ? 'Moving…' : seat ? `Move to ${seatWithType(seat)}` : 'Choose a seat'}
+        </button>
+        <button type="button" className="btn-secondary" onClick={onClose}>
+          Done
+        </button>
+      </div>
+    </div>
+  );
+}

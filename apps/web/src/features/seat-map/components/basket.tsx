@@ -1,0 +1,168 @@
+import { useEffect, useId, useMemo, useState, type FormEvent } from 'react';
+import type { CheckoutBody } from '@cinema/contract';
+import { formatMoney } from '@cinema/contract/constants';
+import { errorText } from '../../../lib/api-client';
+import { seatWithType } from '../../../lib/seat-text';
+import { useQuote, useShowtimePrices } from '../api/get-quote';
+
+// Loaded with the basket, once seats are held.
+export { HoldCountdown } from './hold-countdown';
+
+/** What the basket has chosen: each seat's ticket type, and the promo code when it applies. */
+export type BasketChoice = Pick<CheckoutBody, 'tickets' | 'promoCode'>;
+
+/**
+ * The basket of held seats (loaded once the customer holds seats): a ticket type for each seat (the default, Adult,
+ * to start with), each seat's price, the promo code's discount or why it does not apply, and the total: all as the
+ * server quotes them, so what it shows is what Checkout charges.
+ */
+export function Basket({
+  showtimeId,
+  bookingIds,
+  onChange,
+}: {
+  showtimeId: string;
+  bookingIds: string[];
+  onChange: (choice: BasketChoice) => void;
+}) {
+  const prices = useShowtimePrices(showtimeId);
+  const [types, setTypes] = useState<Record<string, string>>({});
+  const [code, setCode] = useState('');
+  const [applied, setApplied] = useState<string | undefined>(undefined);
+  const id = useId();
+
+  // Only the seats still held, and only the choices that differ from the default.
+  const body = useMemo((): CheckoutBody => {
+    const tickets = bookingIds.flatMap((b) => (types[b] ? [{ bookingId: b, ticketTypeId: types[b] }] : []));
+    return {
+      bookingIds,
+      ...(tickets.length > 0 && { tickets }),
+      ...(applied && { promoCode: applied }),
+    };
+  }, [bookingIds, types, applied]);
+  const quote = useQuote(body);
+  const current = quote.data;
+  const promoApplies = Boolean(current?.promo?.applied);
+
+  useEffect(() => {
+    onChange({ tickets: body.tickets, promoCode: promoApplies ? body.promoCode : undefined });
+  }, [body, promoApplies, onChange]);
+
+  const applyCode = (e: FormEvent) => {
+    e.preventDefault();
+    const trimmed = code.trim();
+    setApplied(trimmed === '' ? undefined : trimmed);
+  };
+
+  const sold = prices.data?.ticketTypes ?? [];
+  const defaultType = prices.data?.defaultTicketTypeId ?? sold[0]?.id ?? '';
+  return (
+    <section className="flex flex-col gap-3" aria-labelledby={`${id}-title`}>
+      <h2 id={`${id}-title`} className="text-base font-semibold text-white">
+        Your seats
+      </h2>
+      {quote.isError && (
+        <p className="error" role="alert">
+          {errorText(quote.error, 'Could not price your seats')}
+        </p>
+      )}
+      {current && (
+        <ul aria-label="Seats and prices" className="divide-y divide-line/60" aria-busy={quote.isFetching}>
+          {current.lines.map((line) => {
+            const seat = seatWithType(line.seat);
+            const bookingId = line.bookingId ?? '';
+            return (
+              <li
+                key={bookingId}
+                className="flex flex-wrap items-center justify-between gap-x-4 gap-y-2 py-2"
+              >
+                <span className="font-semibold text-white">{seat}</span>
+                <span className="flex items-center gap-3">
+                  {sold.length > 0 ? (
+                    <label className="flex items-center gap-2 text-sm">
+                      <span className="sr-only">Ticket type for {seat}</span>
+                      <select
+                        className="input w-auto py-1.5"
+                        value={types[bookingId] ?? defaultType}
+                        onChange={(e) =>
+                          setTypes((t) => ({
+                            ...t,
+                            [bookingId]: e.target.value,
+                          }))
+                        }
+                      >
+                        {sold.map((t) => (
+                          <option key={t.id} value={t.id}>
+                            {t.name}
+                          </option>
+                        ))}
+                      </select>
+                    </label>
+                  ) : (
+                    <span className="text-sm text-slate-300">{line.ticketType}</span>
+                  )}
+                  <span className="min-w-16 text-right tabular-nums">
+                    {line.discountCents > 0 && (
+                      <s
+                        className="mr-1 text-xs text-muted"
+                        aria-label={`was ${formatMoney(line.listPriceCents)}`}
+                      >
+                        {formatMoney(line.listPriceCents)}
+                      </s>
+                    )}
+                    {formatMoney(line.priceCents)}
+                  </span>
+                </span>
+              </li>
+            );
+          })}
+        </ul>
+      )}
+      <form className="flex flex-wrap items-end gap-2" onSubmit={applyCode}>
+        <label className="field min-w-36 flex-1">
+          <span className="field-label">Promo code</span>
+          <input
+            className="input uppercase"
+            name="promoCode"
+            value={code}
+            maxLength={40}
+            autoComplete="off"
+            aria-describedby={`${id}-promo`}
+            onChange={(e) => setCode(e.target.value)}
+          />
+        </label>
+        <button type="submit" className="btn-secondary" disabled={code.trim() === '' && !applied}>
+          {code.trim() === '' && applied ? 'Remove code' : 'Apply'}
+        </button>
+      </form>
+      <div id={`${id}-promo`} aria-live="polite" className="text-sm">
+        {current?.promo &&
+          (current.promo.applied ? (
+            <p className="text-emerald-300">
+              {current.promo.code}: {formatMoney(current.discountCents)} off
+            </p>
+          ) : (
+            <p className="text-amber-300">
+              {current.promo.code} does not apply: {current.promo.reason ?? 'it cannot be used here'}
+            </p>
+          ))}
+      </div>
+      {current && (
+        <dl className="grid grid-cols-[1fr_auto] gap-x-4 text-sm tabular-nums" aria-live="polite">
+          {current.discountCents > 0 && (
+            <>
+              <dt className="text-slate-300">Subtotal</dt>
+              <dd className="text-right">{formatMoney(current.subtotalCents)}</dd>
+              <dt className="text-slate-300">Discount</dt>
+              <dd className="text-right">−{formatMoney(current.discountCents)}</dd>
+            </>
+          )}
+          <dt className="text-base font-semibold text-white">Total</dt>
+          <dd className="text-right text-base font-semibold text-gold" data-testid="basket-total">
+            {formatMoney(current.totalCents)}
+          </dd>
+        </dl>
+      )}
+    </section>
+  );
+}
