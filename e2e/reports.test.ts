@@ -65,10 +65,10 @@ describe.skipIf(!hasChromium)('sales reports in the browser', () => {
     const row = page.getByRole('row').filter({ has: page.getByRole('rowheader', { name: title }) });
     await row.waitFor();
     const cells = await row.getByRole('cell').allTextContents();
-    // Showtimes 1, … admits 3, gross $37.50, no discount, no refund, net $37.50.
+    // Showtimes 1, … admits 3, gross $37.50, no discount, no refund, nothing to collect, net $37.50.
     expect(cells[0]).toBe('1');
     expect(cells).toContain('$37.50');
-    expect(cells.slice(-7, -2)).toEqual(['3', '$37.50', '$0.00', '$0.00', '$37.50']);
+    expect(cells.slice(-8, -2)).toEqual(['3', '$37.50', '$0.00', '$0.00', '$0.00', '$37.50']);
     await page.getByText('Test mode: these figures include test-mode sales').waitFor();
     // The chart: a picture with a text alternative pointing at the table.
     const chart = page.getByRole('img', { name: /^Net takings \(bars\) and occupancy \(line\) by movie/ });
@@ -84,9 +84,11 @@ describe.skipIf(!hasChromium)('sales reports in the browser', () => {
     ]);
     expect(download.suggestedFilename()).toBe(`sales-${day}-to-${day}-by-movie.csv`);
     const csv = (await readFile((await download.path())!, 'utf8')).split('\r\n');
-    expect(csv[0]).toMatch(/^Movie,Showtimes,Admits: .+,Admits,Gross,Discounts,Refunds,Net,Sellable seats,/);
+    expect(csv[0]).toMatch(
+      /^Movie,Showtimes,Admits: .+,Admits,Gross,Discounts,Refunds,To collect,Net,Sellable seats,/,
+    );
     const line = csv.find((l) => l.startsWith(`${title},`));
-    expect(line).toMatch(/,3,37\.50,0\.00,0\.00,37\.50,/);
+    expect(line).toMatch(/,3,37\.50,0\.00,0\.00,0\.00,37\.50,/);
     expect(csv.some((l) => l.startsWith('Total,'))).toBe(true);
     expect(pageErrors).toEqual([]);
   });

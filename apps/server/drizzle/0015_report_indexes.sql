@@ -12,7 +12,8 @@ CREATE TABLE "sales_report_lines" (
 	"checked_in" integer NOT NULL,
 	"gross" bigint NOT NULL,
 	"discounts" bigint NOT NULL,
-	"refunds" bigint NOT NULL
+	"refunds" bigint NOT NULL,
+	"due" bigint NOT NULL
 );
 --> statement-breakpoint
 CREATE TABLE "sales_report_showtimes" (

@@ -33,9 +33,14 @@ export const SalesFiguresSchema = z.object({
   /** Every ticket paid for, at its list price (before discounts), refunded ones included. */
   grossCents: z.number().int(),
   discountCents: z.number().int(),
-  /** Money given back: staff refunds, seats lost at payment, exchange differences. */
+  /**
+   * Money given back for tickets: staff refunds and seats lost at payment. A ticket exchanged for a cheaper one is
+   * counted at its new price (the difference given back is not counted again here).
+   */
   refundCents: z.number().int(),
-  /** gross − discounts − refunds. */
+  /** Still to collect: the difference owed for tickets exchanged for dearer ones (counted at their new price). */
+  dueCents: z.number().int(),
+  /** gross − discounts − refunds − still to collect: the money taken. */
   netCents: z.number().int(),
   /** Seats on sale (the halls' seats, blocked and retired ones excluded) over the group's showtimes. */
   sellableSeats: z.number().int(),

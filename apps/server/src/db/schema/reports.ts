@@ -41,6 +41,7 @@ export const salesReportLines = pgTable(
     gross: bigint('gross', { mode: 'number' }).notNull(),
     discounts: bigint('discounts', { mode: 'number' }).notNull(),
     refunds: bigint('refunds', { mode: 'number' }).notNull(),
+    due: bigint('due', { mode: 'number' }).notNull(),
   },
   (t) => [index('sales_report_lines_showtime_idx').on(t.showtimeId)],
 );

@@ -29,6 +29,7 @@ interface SalesRow {
   gross: number | string;
   discounts: number | string;
   refunds: number | string;
+  due: number | string;
 }
 
 interface Accumulator {
@@ -37,6 +38,7 @@ interface Accumulator {
   gross: number;
   discounts: number;
   refunds: number;
+  due: number;
   sellable: number;
   checkedIn: number;
   showtimes: number;
@@ -48,6 +50,7 @@ const empty = (): Accumulator => ({
   gross: 0,
   discounts: 0,
   refunds: 0,
+  due: 0,
   sellable: 0,
   checkedIn: 0,
   showtimes: 0,
@@ -142,6 +145,7 @@ export async function salesReport(
         acc.gross += Number(s.gross);
         acc.discounts += Number(s.discounts);
         acc.refunds += Number(s.refunds);
+        acc.due += Number(s.due);
       }
     }
   }
@@ -155,7 +159,8 @@ export async function salesReport(
     grossCents: acc.gross,
     discountCents: acc.discounts,
     refundCents: acc.refunds,
-    netCents: acc.gross - acc.discounts - acc.refunds,
+    dueCents: acc.due,
+    netCents: acc.gross - acc.discounts - acc.refunds - acc.due,
     sellableSeats: acc.sellable,
     occupancy: acc.sellable > 0 ? acc.admits / acc.sellable : null,
     checkedIn: acc.checkedIn,
@@ -187,12 +192,14 @@ function figuresOf(showtimeIds: SQL): SQL {
       count(*) filter (where b.status = 'CONFIRMED' and b.checked_in_at is not null) as checked_in,
       sum(coalesce(l.list_price_cents, l.price_cents + l.discount_cents)) as gross,
       sum(l.discount_cents) as discounts,
-      coalesce(sum(r.refunded), 0) as refunds
+      coalesce(sum(r.refunded), 0) as refunds,
+      sum(l.due_cents) as due
     from bookings b
     join checkout_session_bookings l on l.booking_id = b.id
     join checkout_sessions cs on cs.id = l.session_id
     left join (
-      select session_booking_id, sum(amount_cents) as refunded from payment_refunds group by session_booking_id
+      select session_booking_id, sum(amount_cents) as refunded from payment_refunds
+      where kind <> 'exchange' group by session_booking_id
     ) r on r.session_booking_id = l.id
     where b.showtime_id in (${showtimeIds})
       and cs.paid_at is not null and cs.status in ('paid', 'refunded', 'partially_refunded')
@@ -225,7 +232,7 @@ async function salesOf(
       )
       select span.id as showtime_id, span.kept, k.ticket_type, sum(k.admits) as admits,
         sum(k.checked_in) as checked_in, sum(k.gross) as gross, sum(k.discounts) as discounts,
-        sum(k.refunds) as refunds
+        sum(k.refunds) as refunds, sum(k.due) as due
       from span
       left join sales_report_lines k
         on span.kept and k.showtime_id = span.id and (${includeTest} or not k.test_mode)
@@ -239,7 +246,7 @@ async function salesOf(
       : await queryRows<SalesRow>(
           db,
           sql`select f.showtime_id, f.ticket_type, sum(f.admits) as admits, sum(f.checked_in) as checked_in,
-              sum(f.gross) as gross, sum(f.discounts) as discounts, sum(f.refunds) as refunds
+              sum(f.gross) as gross, sum(f.discounts) as discounts, sum(f.refunds) as refunds, sum(f.due) as due
             from (${figuresOf(idList(live))}) f
             where ${includeTest} or not f.test_mode
             group by f.showtime_id, f.ticket_type`,
@@ -277,7 +284,7 @@ export async function refreshClosedShowtimes(db: Queryable, from: string, until:
         returning showtime_id
       )
       insert into sales_report_lines
-        (showtime_id, ticket_type, test_mode, admits, checked_in, gross, discounts, refunds)
+        (showtime_id, ticket_type, test_mode, admits, checked_in, gross, discounts, refunds, due)
       select * from (${figuresOf(sql`select showtime_id from kept`)}) f`);
     if (todo.length < KEEP_BATCH) break;
   }
@@ -326,6 +333,7 @@ export function salesReportCsv(report: SalesReport): string {
     'Gross',
     'Discounts',
     'Refunds',
+    'To collect',
     'Net',
     'Sellable seats',
     'Occupancy %',
@@ -343,6 +351,7 @@ export function salesReportCsv(report: SalesReport): string {
         money(f.grossCents),
         money(f.discountCents),
         money(f.refundCents),
+        money(f.dueCents),
         money(f.netCents),
         f.sellableSeats,
         percent(f.occupancy),

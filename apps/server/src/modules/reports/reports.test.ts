@@ -41,6 +41,8 @@ interface Line {
   discount?: number;
   status?: 'CONFIRMED' | 'REFUNDED' | 'EXPIRED';
   checkedIn?: boolean;
+  /** After an exchange to a dearer ticket: what is still to collect (the list price is the new ticket's). */
+  due?: number;
   refunds?: { kind: 'staff' | 'exchange' | 'lost_seat'; amount: number }[];
 }
 
@@ -143,6 +145,7 @@ async function seedCinema(db: Queryable, customer: string) {
           priceCents: l.list - (l.discount ?? 0),
           listPriceCents: l.list,
           discountCents: l.discount ?? 0,
+          dueCents: l.due ?? 0,
           ticketTypeName: l.type,
           result: status === 'expired' ? null : l.status === 'REFUNDED' ? 'refunded' : 'confirmed',
         })
@@ -165,15 +168,15 @@ async function seedCinema(db: Queryable, customer: string) {
   await order(s1, 'box_office', 'refunded', 2, [
     { type: 'Adult', list: 1000, status: 'REFUNDED', refunds: [{ kind: 'staff', amount: 1000 }] },
   ]);
-  // Beta 20:00 — a ticket sold before ticket types, exchanged to a cheaper seat (150 back); a test-mode sale; an
-  // abandoned checkout.
+  // Beta 20:00 — a ticket sold before ticket types at 800, exchanged for a cheaper seat (now 650, 150 given back);
+  // a test-mode sale; an abandoned checkout.
   await order(s3, 'stripe', 'paid', 0, [
-    { type: null, list: 800, refunds: [{ kind: 'exchange', amount: 150 }] },
+    { type: null, list: 650, refunds: [{ kind: 'exchange', amount: 150 }] },
   ]);
   await order(s3, 'local', 'paid', 1, [{ type: 'Adult', list: 1000 }]);
   await order(s3, 'stripe', 'expired', 2, [{ type: 'Adult', list: 1000, status: 'EXPIRED' }]);
-  // 30 March (local, still the 29th in UTC): Alpha — one adult.
-  await order(s2, 'stripe', 'paid', 0, [{ type: 'Adult', list: 1000 }]);
+  // 30 March (local, still the 29th in UTC): Alpha — one adult at 1000, exchanged for a 1200 seat, 200 to collect.
+  await order(s2, 'stripe', 'paid', 0, [{ type: 'Adult', list: 1200, due: 200 }]);
   // 28 March: Beta at 13:00 — outside the span.
   await order(s4, 'stripe', 'paid', 0, [{ type: 'Adult', list: 1000 }]);
   return { s1, s2, s3, s4, alpha: alpha!.id, beta: beta!.id, order, show };
@@ -185,6 +188,7 @@ const figures = (r: SalesReport['totals']) => ({
   gross: r.grossCents,
   discounts: r.discountCents,
   refunds: r.refundCents,
+  due: r.dueCents,
   net: r.netCents,
   sellable: r.sellableSeats,
   occupancy: r.occupancy,
@@ -235,9 +239,10 @@ describe.each(engines)('sales reports (%s)', (engine) => {
     expect(figures(r.rows[0]!)).toEqual({
       admits: 3,
       byType: { Adult: 1, Child: 1, Unspecified: 1 },
-      gross: 3400,
+      gross: 3250,
       discounts: 160,
-      refunds: 1150,
+      refunds: 1000,
+      due: 0,
       net: 2090,
       sellable: 8,
       occupancy: 3 / 8,
@@ -248,9 +253,10 @@ describe.each(engines)('sales reports (%s)', (engine) => {
     expect(figures(r.rows[1]!)).toEqual({
       admits: 1,
       byType: { Adult: 1, Child: 0, Unspecified: 0 },
-      gross: 1000,
+      gross: 1200,
       discounts: 0,
       refunds: 0,
+      due: 200,
       net: 1000,
       sellable: 4,
       occupancy: 0.25,
@@ -261,9 +267,10 @@ describe.each(engines)('sales reports (%s)', (engine) => {
     expect(figures(r.totals)).toEqual({
       admits: 4,
       byType: { Adult: 2, Child: 1, Unspecified: 1 },
-      gross: 4400,
+      gross: 4450,
       discounts: 160,
-      refunds: 1150,
+      refunds: 1000,
+      due: 200,
       net: 3090,
       sellable: 12,
       occupancy: 4 / 12,
@@ -289,17 +296,19 @@ describe.each(engines)('sales reports (%s)', (engine) => {
     expect(figures(byMovie.rows[0]!)).toMatchObject({
       admits: 3,
       byType: { Adult: 2, Child: 1, Unspecified: 0 },
-      gross: 3600,
+      gross: 3800,
       discounts: 160,
       refunds: 1000,
+      due: 200,
       net: 2440,
       sellable: 8,
       showtimes: 2,
     });
     expect(figures(byMovie.rows[1]!)).toMatchObject({
       admits: 1,
-      gross: 800,
-      refunds: 150,
+      gross: 650,
+      refunds: 0,
+      due: 0,
       net: 650,
       showtimes: 1,
     });
@@ -324,7 +333,7 @@ describe.each(engines)('sales reports (%s)', (engine) => {
     expect(figures(r.totals)).toMatchObject({
       admits: 4,
       byType: { Adult: 2, Child: 1, Unspecified: 1 },
-      gross: 4400,
+      gross: 4250,
       net: 3090,
       occupancy: 0.5,
     });
@@ -342,11 +351,11 @@ describe.each(engines)('sales reports (%s)', (engine) => {
       'attachment; filename="sales-2026-03-29-to-2026-03-30-by-movie.csv"',
     );
     expect(res.body.split('\r\n')).toEqual([
-      'Movie,Showtimes,Admits: Adult,Admits: Child,Admits: Unspecified,Admits,Gross,Discounts,Refunds,Net,' +
+      'Movie,Showtimes,Admits: Adult,Admits: Child,Admits: Unspecified,Admits,Gross,Discounts,Refunds,To collect,Net,' +
         'Sellable seats,Occupancy %,Checked in,Check-in rate %',
-      'Alpha,2,2,1,0,3,36.00,1.60,10.00,24.40,8,37.5,1,33.3',
-      'Beta,1,0,0,1,1,8.00,0.00,1.50,6.50,4,25.0,0,0.0',
-      'Total,3,2,1,1,4,44.00,1.60,11.50,30.90,12,33.3,1,25.0',
+      'Alpha,2,2,1,0,3,38.00,1.60,10.00,2.00,24.40,8,37.5,1,33.3',
+      'Beta,1,0,0,1,1,6.50,0.00,0.00,0.00,6.50,4,25.0,0,0.0',
+      'Total,3,2,1,1,4,44.50,1.60,10.00,2.00,30.90,12,33.3,1,25.0',
       '',
     ]);
     const byQuery = await t.app.inject({
@@ -426,8 +435,8 @@ describe.each(engines)('sales reports (%s)', (engine) => {
     expect(figures(r.rows[0]!)).toMatchObject({
       admits: 2,
       byType: { Adult: 1, Child: 0, Unspecified: 1 },
-      gross: 3400,
-      refunds: 1150 + 540,
+      gross: 3250,
+      refunds: 1000 + 540,
       net: 2090 - 540,
       checkedIn: 1,
       checkInRate: 0.5,
