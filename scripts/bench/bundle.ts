@@ -37,6 +37,11 @@ export const FIRST_LOAD_ROUTES = [
       'src/lib/socket.ts',
     ],
   },
+  // The only route that loads the chart library (uPlot, decision 022).
+  {
+    route: '/admin/reports',
+    lazy: ['src/features/admin-reports/components/reports-screen.tsx', 'src/lib/query-client.tsx'],
+  },
 ] as const;
 
 /** The most JavaScript (gzip bytes) a first load of the route may download. */

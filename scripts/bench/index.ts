@@ -1,7 +1,7 @@
 // `npm run bench`: measures the on-sale rush, seat-map reads, real-time fan-out and memory against references taken
 // in the same run on the same machine, and the web app's first load (bundle sizes, Lighthouse), prints each figure
 // with its target and writes docs/benchmarks.md. `BENCH_ONLY=lighthouse` measures the web app's first load alone
-// and rewrites only its section of the page.
+// and rewrites only its section of the page; `BENCH_ONLY=reports` does the same for the sales report on a year of data.
 // It reports; it is not a test: it exits 0 whether or not a target is met (and 1 only if it could not measure).
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
@@ -29,6 +29,13 @@ import {
   type PgliteRawResult,
 } from './references.ts';
 import { markdownTable, textTable, type Row } from './report.ts';
+import {
+  renderReportsSection,
+  reportRow,
+  reportSpeed,
+  REPORTS_SECTION_TITLE,
+  type ReportsResult,
+} from './reports.ts';
 import { checkRush, onSaleRush, type RushCheck, type RushResult } from './rush.ts';
 import { round } from './stats.ts';
 import {
@@ -281,6 +288,13 @@ async function main() {
     const holdFunction = await holdFunctionTps(settings.pgbench, databaseUrl(appDb), functionShows);
     log(`  ${round(holdFunction)}/s`);
 
+    log('sales report: a year of data on a database of its own');
+    const reportDb = `cinema_report_${suffix}`;
+    await adminQuery(`create database ${reportDb}`);
+    cleanups.push(() => adminQuery(`drop database if exists ${reportDb} with (force)`));
+    const reports = await reportSpeed(databaseUrl(reportDb), settings.redisUrl, log);
+    await adminQuery(`drop database if exists ${reportDb} with (force)`);
+
     // ---- The embedded engine: customers written into a fresh data directory before the server opens it
     log('embedded engine: preparing a data directory');
     const dataDir = await mkdtemp(path.join(os.tmpdir(), 'cinema-bench-data-'));
@@ -393,6 +407,7 @@ async function main() {
       },
       memoryRow('PostgreSQL', pgRun),
       memoryRow('embedded engine', liteRun),
+      reportRow(reports),
       ...webRows(web),
     ];
 
@@ -416,6 +431,7 @@ async function main() {
           fanTwo,
           postgresVersion,
           web,
+          reports,
         }),
       );
       log(`wrote ${path.relative(repoRoot, settings.out)}`);
@@ -485,6 +501,7 @@ function renderDocument(r: {
   fanTwo: FanoutResult;
   postgresVersion: string;
   web: WebFirstLoad;
+  reports: ReportsResult;
 }): string {
   const cpus = os.cpus();
   const rushLine = (name: string, run: EngineRun) =>
@@ -591,6 +608,7 @@ ${rushLine('Rush on the embedded engine (one server process)', r.liteRun)}
   plans stay keyed lookups after the tables were analyzed empty).
 
 ${renderWebSection(r.web, new Date().toISOString().slice(0, 10))}
+${renderReportsSection(r.reports, new Date().toISOString().slice(0, 10))}
 ## What it does
 
 1. Creates a fresh PostgreSQL database (and a scratch one for \`pgbench -i\`), runs \`pgbench -N\` and times pgbench -N's
@@ -646,7 +664,32 @@ async function webOnly() {
   log(`rewrote the web app's section of ${path.relative(repoRoot, settings.out)}`);
 }
 
-(only === 'lighthouse' ? webOnly() : main()).catch((err) => {
+/** `BENCH_ONLY=reports`: the sales report on a year of data alone; its section of the page is rewritten in place. */
+async function reportsOnly() {
+  const name = `cinema_report_${randomBytes(4).toString('hex')}`;
+  await adminQuery(`create database ${name}`);
+  try {
+    log('sales report: a year of data');
+    const reports = await reportSpeed(databaseUrl(name), settings.redisUrl, log);
+    console.log(`\n${textTable([reportRow(reports)])}\n`);
+    if (!settings.out) return;
+    const page = await readFile(settings.out, 'utf8');
+    const section = renderReportsSection(reports, new Date().toISOString().slice(0, 10));
+    const start = page.indexOf(REPORTS_SECTION_TITLE);
+    const end = start < 0 ? -1 : page.indexOf('\n## ', start + REPORTS_SECTION_TITLE.length);
+    const updated =
+      start >= 0
+        ? `${page.slice(0, start)}${section}${end < 0 ? '' : page.slice(end)}`
+        : page.replace('## What it does', `${section}\n## What it does`);
+    await writeFile(settings.out, updated);
+    log(`rewrote the report's section of ${path.relative(repoRoot, settings.out)}`);
+  } finally {
+    await adminQuery(`drop database if exists ${name} with (force)`);
+    closeConnections();
+  }
+}
+
+(only === 'lighthouse' ? webOnly() : only === 'reports' ? reportsOnly() : main()).catch((err) => {
   console.error(err);
   process.exit(1);
 });

@@ -41,6 +41,7 @@ import { checkinRoutes } from './modules/checkin/checkin.routes.ts';
 import { paymentsRoutes } from './modules/payments/payments.routes.ts';
 import { pricingRoutes } from './modules/pricing/pricing.routes.ts';
 import { auditRoutes } from './modules/audit/audit.routes.ts';
+import { reportsRoutes } from './modules/reports/reports.routes.ts';
 import { boxOfficeRoutes } from './modules/box-office/box-office.routes.ts';
 import { usersRoutes } from './modules/users/users.routes.ts';
 import { paymentProvidersPlugin } from './modules/payments/providers/registry.ts';
@@ -143,6 +144,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       await api.register(paymentsRoutes);
       await api.register(pricingRoutes);
       await api.register(auditRoutes);
+      await api.register(reportsRoutes);
       await api.register(boxOfficeRoutes);
       await api.register(usersRoutes);
       await api.register(ticketsRoutes);

@@ -147,3 +147,6 @@ export function formatMoney(
   }
   return format.format(cents / 100);
 }
+
+/** The longest span a sales report covers, in days: a leap year, both ends included. */
+export const REPORT_MAX_DAYS = 366;

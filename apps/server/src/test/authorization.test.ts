@@ -422,6 +422,14 @@ const CASES: Case[] = [
     request: () => ({ method: 'GET', url: '/api/admin/audit' }),
   },
   {
+    route: 'GET /api/admin/reports/sales',
+    expect: adminOnly(200),
+    request: () => ({
+      method: 'GET',
+      url: '/api/admin/reports/sales?from=2026-01-01&to=2026-01-31&groupBy=day',
+    }),
+  },
+  {
     route: 'GET /api/admin/orders',
     expect: adminOnly(200),
     request: () => ({ method: 'GET', url: '/api/admin/orders?q=example.com' }),

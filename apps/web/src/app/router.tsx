@@ -94,6 +94,11 @@ const HallEditorScreen = lazyScreen(
   () => import('../features/admin-halls/components/hall-editor-screen'),
   'HallEditorScreen',
 );
+// The sales reports (and their chart library) load only on /admin/reports.
+const ReportsScreen = lazyScreen(
+  () => import('../features/admin-reports/components/reports-screen'),
+  'ReportsScreen',
+);
 const CounterSaleScreen = lazyScreen(
   () => import('../features/box-office/components/counter-sale-screen'),
   'CounterSaleScreen',
@@ -146,16 +151,17 @@ export function AppRoutes() {
           <Route path="/admin/halls" element={<HallsScreen />} />
           <Route path="/admin/halls/new" element={<HallEditorScreen />} />
           <Route path="/admin/halls/:id" element={<HallEditorScreen />} />
+          <Route path="/admin/reports" element={<ReportsScreen />} />
           <Route path="/admin/pricing" element={<PricingScreen />} />
           <Route path="/admin/promo-codes" element={<PromoCodesScreen />} />
           <Route path="/admin/users" element={<UsersScreen />} />
+          <Route path="/admin/orders" element={<OrdersScreen />} />
+          <Route path="/admin/orders/:ref" element={<OrderScreen />} />
         </Route>
-        {/* The door and the box office: staff and admins (DESIGN §6.4, §6.5). */}
+        {/* The door and counter sales: staff and admins (DESIGN §6.4, §6.5). */}
         <Route element={guarded(RequireStaff)}>
           <Route path="/admin/showtimes/:id/booked" element={<BookedSeatsScreen />} />
           <Route path="/admin/box-office" element={<CounterSaleScreen />} />
-          <Route path="/admin/orders" element={<OrdersScreen />} />
-          <Route path="/admin/orders/:ref" element={<OrderScreen />} />
           <Route
             path="/admin/scan"
             element={

@@ -5,3 +5,4 @@ export * from './payments.ts';
 export * from './pricing.ts';
 export * from './audit.ts';
 export * from './idempotency.ts';
+export * from './reports.ts';

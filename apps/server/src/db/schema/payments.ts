@@ -153,6 +153,8 @@ export const paymentRefunds = pgTable(
       .on(t.sessionBookingId)
       .where(sql`${t.kind} <> 'exchange'`),
     index('payment_refunds_session_idx').on(t.sessionId),
+    // The sales report sums a line's refunds (exchange differences too, which the unique index above leaves out).
+    index('payment_refunds_line_idx').on(t.sessionBookingId),
     index('payment_refunds_pending_idx')
       .on(t.createdAt)
       .where(sql`${t.status} = 'pending'`),

@@ -182,6 +182,12 @@ export const ROUTES: RouteSpec[] = [
   { method: 'GET', path: '/api/showtimes/:id/prices', access: 'public', ids: (w) => [w.show.showtimeId] },
   { method: 'GET', path: '/api/admin/audit', access: 'admin' },
   { method: 'GET', path: '/api/admin/backup', access: 'admin', slow: true },
+  {
+    method: 'GET',
+    path: '/api/admin/reports/sales',
+    access: 'admin',
+    query: () => ({ from: '2026-01-01', to: '2026-01-31', groupBy: 'movie' }),
+  },
   { method: 'GET', path: '/api/admin/orders', access: 'admin', query: () => ({ q: 'example', page: '1' }) },
   { method: 'GET', path: '/api/admin/orders/:ref', access: 'admin' },
   {

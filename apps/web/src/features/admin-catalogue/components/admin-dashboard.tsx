@@ -23,6 +23,9 @@ export function AdminDashboard() {
           <Link to="/admin/halls" className="btn-secondary">
             Halls and layouts
           </Link>
+          <Link to="/admin/reports" className="btn-secondary">
+            Sales reports
+          </Link>
           <Link to="/admin/pricing" className="btn-secondary">
             Prices and ticket types
           </Link>

@@ -1,0 +1,60 @@
+import {
+  bigint,
+  boolean,
+  customType,
+  index,
+  integer,
+  pgTable,
+  text,
+  timestamp,
+  uuid,
+} from 'drizzle-orm/pg-core';
+import { showtimes } from './catalogue.ts';
+
+const pgSnapshot = customType<{ data: string }>({ dataType: () => 'pg_snapshot' });
+const xid8 = customType<{ data: string }>({ dataType: () => 'xid8' });
+
+/**
+ * The sales report's figures of a showtime that is over, computed once (DESIGN §6.4: a year of data answers in under
+ * 300 ms). `snapshot` is the database snapshot they were read in: a change to the showtime's sales that snapshot did
+ * not see (a row of sales_report_changes) makes them stale, and the report computes them again.
+ */
+export const salesReportShowtimes = pgTable('sales_report_showtimes', {
+  showtimeId: uuid('showtime_id')
+    .primaryKey()
+    .references(() => showtimes.id, { onDelete: 'cascade' }),
+  snapshot: pgSnapshot('snapshot').notNull(),
+  computedAt: timestamp('computed_at', { withTimezone: true }).notNull().defaultNow(),
+});
+
+/** A showtime's paid lines summed by ticket type and by whether they were test-mode sales. */
+export const salesReportLines = pgTable(
+  'sales_report_lines',
+  {
+    showtimeId: uuid('showtime_id')
+      .notNull()
+      .references(() => salesReportShowtimes.showtimeId, { onDelete: 'cascade' }),
+    ticketType: text('ticket_type'),
+    testMode: boolean('test_mode').notNull(),
+    admits: integer('admits').notNull(),
+    checkedIn: integer('checked_in').notNull(),
+    gross: bigint('gross', { mode: 'number' }).notNull(),
+    discounts: bigint('discounts', { mode: 'number' }).notNull(),
+    refunds: bigint('refunds', { mode: 'number' }).notNull(),
+    due: bigint('due', { mode: 'number' }).notNull(),
+  },
+  (t) => [index('sales_report_lines_showtime_idx').on(t.showtimeId)],
+);
+
+/**
+ * Written by triggers (see the migration) when the sales of a showtime that is over change: a booking's status,
+ * check-in or showtime, an order line, a refund, an order's payment. `xid` is the writing transaction's.
+ */
+export const salesReportChanges = pgTable(
+  'sales_report_changes',
+  {
+    showtimeId: uuid('showtime_id').notNull(),
+    xid: xid8('xid').notNull(),
+  },
+  (t) => [index('sales_report_changes_showtime_idx').on(t.showtimeId)],
+);

@@ -1,0 +1,375 @@
+// Sales reports (DESIGN §6.4): admits by ticket type, gross, discounts, refunds, net, occupancy of sellable seats and
+// check-in rate, by day, movie or showtime. A sale counts on its showtime's day on the cinema's clocks.
+import { sql, type SQL } from 'drizzle-orm';
+import type { SalesFigures, SalesReport, SalesReportQuery, SalesReportRow } from '@cinema/contract';
+import { queryRows, type Queryable } from '../../db/database.ts';
+import { instantAt } from '../showtimes/local-time.ts';
+
+/** Showtimes whose figures one statement computes and keeps. */
+const KEEP_BATCH = 500;
+
+/** The name a line sold before ticket types existed is reported under. */
+export const UNTYPED_TICKET = 'Unspecified';
+
+interface ShowtimeRow {
+  id: string;
+  starts_at: Date | string;
+  day: string;
+  movie_id: string;
+  title: string;
+  hall_name: string;
+  sellable: number | string;
+}
+
+interface SalesRow {
+  showtime_id: string;
+  ticket_type: string | null;
+  admits: number | string;
+  checked_in: number | string;
+  gross: number | string;
+  discounts: number | string;
+  refunds: number | string;
+  due: number | string;
+}
+
+interface Accumulator {
+  admitsByType: Map<string, number>;
+  admits: number;
+  gross: number;
+  discounts: number;
+  refunds: number;
+  due: number;
+  sellable: number;
+  checkedIn: number;
+  showtimes: number;
+}
+
+const empty = (): Accumulator => ({
+  admitsByType: new Map(),
+  admits: 0,
+  gross: 0,
+  discounts: 0,
+  refunds: 0,
+  due: 0,
+  sellable: 0,
+  checkedIn: 0,
+  showtimes: 0,
+});
+
+function addDays(day: string, days: number): string {
+  return new Date(Date.parse(`${day}T00:00:00Z`) + days * 86_400_000).toISOString().slice(0, 10);
+}
+
+/**
+ * The report. Two statements: the span's showtimes with their sellable seats, and the paid lines of those showtimes
+ * summed per showtime and ticket type (a hash join of bookings, order lines and orders, with refunds summed per line
+ * first); the grouping is done here, over at most a few thousand showtimes.
+ */
+export async function salesReport(
+  db: Queryable,
+  opts: { timeZone: string; includeTestSales: boolean },
+  query: Pick<SalesReportQuery, 'from' | 'to' | 'groupBy'>,
+): Promise<SalesReport> {
+  const start = instantAt(query.from, '00:00', opts.timeZone).at;
+  const end = instantAt(addDays(query.to, 1), '00:00', opts.timeZone).at;
+
+  const from = start.toISOString();
+  const until = end.toISOString();
+  await refreshClosedShowtimes(db, from, until);
+
+  const [showtimeRows, salesRows, typeRows] = await Promise.all([
+    queryRows<ShowtimeRow>(
+      db,
+      sql`select st.id, st.starts_at,
+            to_char(st.starts_at at time zone ${opts.timeZone}, 'YYYY-MM-DD') as day,
+            st.movie_id, m.title, h.name as hall_name, coalesce(se.sellable, 0) as sellable
+          from showtimes st
+          join movies m on m.id = st.movie_id
+          join halls h on h.id = st.hall_id
+          left join (
+            select hall_id, count(*) as sellable from seats
+            where not blocked and retired_at is null group by hall_id
+          ) se on se.hall_id = st.hall_id
+          where st.starts_at >= ${from} and st.starts_at < ${until}
+          order by st.starts_at, h.name`,
+    ),
+    salesOf(db, from, until, opts.includeTestSales),
+    queryRows<{ name: string; position: number }>(db, sql`select name, position from ticket_types`),
+  ]);
+
+  // Ticket types in the admin's order (by position), then any other name a line was sold under, by name.
+  const position = new Map(typeRows.map((t) => [t.name, Number(t.position)]));
+  const typeNames = [...new Set(salesRows.map((r) => r.ticket_type ?? UNTYPED_TICKET))].sort(
+    (a, b) =>
+      (position.get(a) ?? Number.MAX_SAFE_INTEGER) - (position.get(b) ?? Number.MAX_SAFE_INTEGER) ||
+      a.localeCompare(b),
+  );
+
+  const salesByShowtime = new Map<string, SalesRow[]>();
+  for (const r of salesRows) {
+    const list = salesByShowtime.get(r.showtime_id) ?? [];
+    list.push(r);
+    salesByShowtime.set(r.showtime_id, list);
+  }
+
+  const groups = new Map<string, { row: Omit<SalesReportRow, keyof SalesFigures>; acc: Accumulator }>();
+  const totals = empty();
+  for (const st of showtimeRows) {
+    const startsAt = new Date(st.starts_at).toISOString();
+    const key = query.groupBy === 'day' ? st.day : query.groupBy === 'movie' ? st.movie_id : st.id;
+    let group = groups.get(key);
+    if (!group) {
+      const row =
+        query.groupBy === 'day'
+          ? { key, label: st.day, movieTitle: null, startsAt: null, hallName: null }
+          : query.groupBy === 'movie'
+            ? { key, label: st.title, movieTitle: st.title, startsAt: null, hallName: null }
+            : {
+                key,
+                label: `${st.title} · ${st.day} ${localTime(new Date(startsAt), opts.timeZone)} · ${st.hall_name}`,
+                movieTitle: st.title,
+                startsAt,
+                hallName: st.hall_name,
+              };
+      group = { row, acc: empty() };
+      groups.set(key, group);
+    }
+    for (const acc of [group.acc, totals]) {
+      acc.showtimes += 1;
+      acc.sellable += Number(st.sellable);
+      for (const s of salesByShowtime.get(st.id) ?? []) {
+        const type = s.ticket_type ?? UNTYPED_TICKET;
+        acc.admitsByType.set(type, (acc.admitsByType.get(type) ?? 0) + Number(s.admits));
+        acc.admits += Number(s.admits);
+        acc.checkedIn += Number(s.checked_in);
+        acc.gross += Number(s.gross);
+        acc.discounts += Number(s.discounts);
+        acc.refunds += Number(s.refunds);
+        acc.due += Number(s.due);
+      }
+    }
+  }
+
+  const figures = (acc: Accumulator): SalesFigures => ({
+    admitsByType: typeNames.map((ticketType) => ({
+      ticketType,
+      admits: acc.admitsByType.get(ticketType) ?? 0,
+    })),
+    admits: acc.admits,
+    grossCents: acc.gross,
+    discountCents: acc.discounts,
+    refundCents: acc.refunds,
+    dueCents: acc.due,
+    netCents: acc.gross - acc.discounts - acc.refunds - acc.due,
+    sellableSeats: acc.sellable,
+    occupancy: acc.sellable > 0 ? acc.admits / acc.sellable : null,
+    checkedIn: acc.checkedIn,
+    checkInRate: acc.admits > 0 ? acc.checkedIn / acc.admits : null,
+    showtimes: acc.showtimes,
+  });
+
+  const rows = [...groups.values()].map((g) => ({ ...g.row, ...figures(g.acc) }));
+  if (query.groupBy === 'movie')
+    rows.sort((a, b) => a.label.localeCompare(b.label) || a.key.localeCompare(b.key));
+  return {
+    from: query.from,
+    to: query.to,
+    groupBy: query.groupBy,
+    timeZone: opts.timeZone,
+    testSales: opts.includeTestSales ? 'included' : 'excluded',
+    rows,
+    totals: figures(totals),
+  };
+}
+
+/**
+ * The paid lines of the given showtimes summed by showtime, ticket type and test mode (a sale through the test
+ * payment provider): admits and check-ins of tickets that still admit, list prices, discounts and refunds.
+ */
+function figuresOf(showtimeIds: SQL): SQL {
+  return sql`select b.showtime_id, l.ticket_type_name as ticket_type, cs.provider = 'local' as test_mode,
+      count(*) filter (where b.status = 'CONFIRMED') as admits,
+      count(*) filter (where b.status = 'CONFIRMED' and b.checked_in_at is not null) as checked_in,
+      sum(coalesce(l.list_price_cents, l.price_cents + l.discount_cents)) as gross,
+      sum(l.discount_cents) as discounts,
+      coalesce(sum(r.refunded), 0) as refunds,
+      sum(l.due_cents) as due
+    from bookings b
+    join checkout_session_bookings l on l.booking_id = b.id
+    join checkout_sessions cs on cs.id = l.session_id
+    left join (
+      select session_booking_id, sum(amount_cents) as refunded from payment_refunds
+      where kind <> 'exchange' group by session_booking_id
+    ) r on r.session_booking_id = l.id
+    where b.showtime_id in (${showtimeIds})
+      and cs.paid_at is not null and cs.status in ('paid', 'refunded', 'partially_refunded')
+    group by b.showtime_id, l.ticket_type_name, cs.provider = 'local'`;
+}
+
+/** A list of ids as a one-column query (one parameter, whatever its length). */
+const idList = (list: string[]) => sql`select unnest(${`{${list.join(',')}}`}::uuid[])`;
+
+/**
+ * The span's figures by showtime and ticket type: kept ones (still valid: no change their snapshot did not see) from
+ * the kept rows, the others (still on sale, just over, or changed since) summed from their paid lines.
+ */
+async function salesOf(
+  db: Queryable,
+  from: string,
+  until: string,
+  includeTest: boolean,
+): Promise<SalesRow[]> {
+  // One statement says which showtimes are kept and sums their kept rows, so both come from one reading.
+  const rows = await queryRows<SalesRow & { kept: boolean }>(
+    db,
+    sql`with span as materialized (
+        select st.id, c.showtime_id is not null and not exists (
+            select 1 from sales_report_changes x
+            where x.showtime_id = c.showtime_id and not pg_visible_in_snapshot(x.xid, c.snapshot)
+          ) as kept
+        from showtimes st left join sales_report_showtimes c on c.showtime_id = st.id
+        where st.starts_at >= ${from} and st.starts_at < ${until}
+      )
+      select span.id as showtime_id, span.kept, k.ticket_type, sum(k.admits) as admits,
+        sum(k.checked_in) as checked_in, sum(k.gross) as gross, sum(k.discounts) as discounts,
+        sum(k.refunds) as refunds, sum(k.due) as due
+      from span
+      left join sales_report_lines k
+        on span.kept and k.showtime_id = span.id and (${includeTest} or not k.test_mode)
+      group by span.id, span.kept, k.ticket_type`,
+  );
+  const fromKept = rows.filter((r) => r.kept && r.admits !== null);
+  const live = rows.filter((r) => !r.kept).map((r) => r.showtime_id);
+  const fromLines =
+    live.length === 0
+      ? []
+      : await queryRows<SalesRow>(
+          db,
+          sql`select f.showtime_id, f.ticket_type, sum(f.admits) as admits, sum(f.checked_in) as checked_in,
+              sum(f.gross) as gross, sum(f.discounts) as discounts, sum(f.refunds) as refunds, sum(f.due) as due
+            from (${figuresOf(idList(live))}) f
+            where ${includeTest} or not f.test_mode
+            group by f.showtime_id, f.ticket_type`,
+        );
+  return [...fromKept, ...fromLines];
+}
+
+/**
+ * Keeps the figures of the span's showtimes that have been over for an hour: drops kept figures a later change made
+ * stale, computes the missing ones in one statement (its snapshot is stored with them), and forgets the changes every
+ * kept figure has seen. Two reports at once compute a showtime once (the second skips it).
+ */
+export async function refreshClosedShowtimes(db: Queryable, from: string, until: string): Promise<void> {
+  await db.execute(sql`delete from sales_report_showtimes c using showtimes st
+    where st.id = c.showtime_id and st.starts_at >= ${from} and st.starts_at < ${until}
+      and exists (
+        select 1 from sales_report_changes x
+        where x.showtime_id = c.showtime_id and not pg_visible_in_snapshot(x.xid, c.snapshot)
+      )`);
+  for (;;) {
+    const todo = await queryRows<{ id: string }>(
+      db,
+      sql`select st.id from showtimes st
+        where st.starts_at >= ${from} and st.starts_at < ${until} and st.ends_at < now() - interval '1 hour'
+          and not exists (select 1 from sales_report_showtimes c where c.showtime_id = st.id)
+        order by st.starts_at
+        limit ${KEEP_BATCH}`,
+    );
+    if (todo.length === 0) break;
+    // One statement: the figures and the snapshot stored with them are the same reading.
+    await db.execute(sql`with kept as (
+        insert into sales_report_showtimes (showtime_id, snapshot)
+        select id, pg_current_snapshot() from (${idList(todo.map((t) => t.id))}) t(id)
+        on conflict do nothing
+        returning showtime_id
+      )
+      insert into sales_report_lines
+        (showtime_id, ticket_type, test_mode, admits, checked_in, gross, discounts, refunds, due)
+      select * from (${figuresOf(sql`select showtime_id from kept`)}) f`);
+    if (todo.length < KEEP_BATCH) break;
+  }
+  await db.execute(sql`delete from sales_report_changes x using sales_report_showtimes c, showtimes st
+    where x.showtime_id = c.showtime_id and st.id = c.showtime_id
+      and st.starts_at >= ${from} and st.starts_at < ${until}
+      and pg_visible_in_snapshot(x.xid, c.snapshot)`);
+}
+
+const timeFormats = new Map<string, Intl.DateTimeFormat>();
+function localTime(at: Date, timeZone: string): string {
+  let format = timeFormats.get(timeZone);
+  if (!format) {
+    format = new Intl.DateTimeFormat('en-GB', {
+      timeZone,
+      hour: '2-digit',
+      minute: '2-digit',
+      hourCycle: 'h23',
+    });
+    timeFormats.set(timeZone, format);
+  }
+  return format.format(at);
+}
+
+/** A cell as CSV: quoted when it must be, and text a spreadsheet would run as a formula made inert. */
+function cell(value: string | number | null, text = false): string {
+  if (value === null) return '';
+  if (typeof value === 'number') return String(value);
+  const safe = text && /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
+  return /[",\r\n]/.test(safe) ? `"${safe.replaceAll('"', '""')}"` : safe;
+}
+
+const money = (cents: number) => (cents / 100).toFixed(2);
+const percent = (ratio: number | null) => (ratio === null ? null : (ratio * 100).toFixed(1));
+
+/** The report as CSV: a header row, a row per group, and a totals row. Money in units, rates in percent. */
+export function salesReportCsv(report: SalesReport): string {
+  const types = report.totals.admitsByType.map((t) => t.ticketType);
+  const groupHeading = { day: 'Day', movie: 'Movie', showtime: 'Showtime' }[report.groupBy];
+  const header = [
+    groupHeading,
+    ...(report.groupBy === 'showtime' ? ['Starts at', 'Hall'] : []),
+    'Showtimes',
+    ...types.map((t) => `Admits: ${t}`),
+    'Admits',
+    'Gross',
+    'Discounts',
+    'Refunds',
+    'To collect',
+    'Net',
+    'Sellable seats',
+    'Occupancy %',
+    'Checked in',
+    'Check-in rate %',
+  ];
+  const line = (label: string, extra: (string | null)[], f: SalesFigures) =>
+    [
+      cell(label, true),
+      ...(report.groupBy === 'showtime' ? extra.map((x) => cell(x, true)) : []),
+      ...[
+        f.showtimes,
+        ...f.admitsByType.map((t) => t.admits),
+        f.admits,
+        money(f.grossCents),
+        money(f.discountCents),
+        money(f.refundCents),
+        money(f.dueCents),
+        money(f.netCents),
+        f.sellableSeats,
+        percent(f.occupancy),
+        f.checkedIn,
+        percent(f.checkInRate),
+      ].map((x) => cell(x)),
+    ].join(',');
+  return (
+    [
+      header.map((h) => cell(h, true)).join(','),
+      ...report.rows.map((r) =>
+        line(
+          report.groupBy === 'showtime' ? (r.movieTitle ?? r.label) : r.label,
+          [r.startsAt, r.hallName],
+          r,
+        ),
+      ),
+      line('Total', [null, null], report.totals),
+    ].join('\r\n') + '\r\n'
+  );
+}

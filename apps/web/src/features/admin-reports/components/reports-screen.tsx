@@ -1,0 +1,277 @@
+import { useCallback, useEffect, useId, useMemo, useState, type FormEvent } from 'react';
+import { useSearchParams } from 'react-router';
+import { formatMoney, REPORT_MAX_DAYS } from '@cinema/contract/constants';
+import type { SalesFigures, SalesReport } from '@cinema/contract';
+import { QueryStatus } from '../../../components/ui/query-status';
+import { errorText } from '../../../lib/api-client';
+import { usePageHeading } from '../../../lib/use-page-heading';
+import { downloadSalesCsv, useSalesReport, type ReportSpan } from '../api/get-sales-report';
+import { SalesChart, type ChartPoint } from './sales-chart';
+
+const GROUPINGS = [
+  { value: 'day', label: 'Day' },
+  { value: 'movie', label: 'Movie' },
+  { value: 'showtime', label: 'Showtime' },
+] as const;
+
+/** A day as YYYY-MM-DD on the viewer's clocks. */
+const isoDay = (d: Date) =>
+  `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, '0')}-${String(d.getDate()).padStart(2, '0')}`;
+
+function defaultSpan(): ReportSpan {
+  const today = new Date();
+  const from = new Date(today.getFullYear(), today.getMonth(), today.getDate() - 29);
+  return { from: isoDay(from), to: isoDay(today), groupBy: 'day' };
+}
+
+function spanFrom(params: URLSearchParams): ReportSpan {
+  const fallback = defaultSpan();
+  const day = (v: string | null) => (v && /^\d{4}-\d{2}-\d{2}$/.test(v) ? v : null);
+  const groupBy = params.get('groupBy');
+  return {
+    from: day(params.get('from')) ?? fallback.from,
+    to: day(params.get('to')) ?? fallback.to,
+    groupBy: groupBy === 'movie' || groupBy === 'showtime' ? groupBy : 'day',
+  };
+}
+
+const percent = (ratio: number | null) => (ratio === null ? '—' : `${(ratio * 100).toFixed(1)}%`);
+
+/** /admin/reports: sales by day, movie or showtime as a chart and a table, and the same as a CSV file. */
+export function ReportsScreen() {
+  const [params, setParams] = useSearchParams();
+  const span = useMemo(() => spanFrom(params), [params]);
+  const [draft, setDraft] = useState(span);
+  useEffect(() => setDraft(span), [span]);
+  const report = useSalesReport(span);
+  const heading = usePageHeading('Sales reports');
+  const [csvError, setCsvError] = useState<string | null>(null);
+  const [downloading, setDownloading] = useState(false);
+  const tableId = useId();
+
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    setParams({ from: draft.from, to: draft.to, groupBy: draft.groupBy });
+  };
+
+  const download = async () => {
+    setCsvError(null);
+    setDownloading(true);
+    try {
+      await downloadSalesCsv(span);
+    } catch (err) {
+      setCsvError(errorText(err, 'The CSV file could not be downloaded'));
+    } finally {
+      setDownloading(false);
+    }
+  };
+
+  const data = report.data;
+  const money = useCallback((units: number) => formatMoney(Math.round(units * 100)), []);
+  const points = useMemo<ChartPoint[]>(
+    () =>
+      (data?.rows ?? []).map((r) => ({
+        label: r.label,
+        net: r.netCents / 100,
+        occupancy: r.occupancy === null ? null : r.occupancy * 100,
+      })),
+    [data],
+  );
+
+  return (
+    <section>
+      <h1 ref={heading} tabIndex={-1} className="page-title">
+        Sales reports
+      </h1>
+      <form onSubmit={submit} className="card mb-6 flex flex-wrap items-end gap-4" aria-label="Report span">
+        <label className="field">
+          <span className="field-label">From</span>
+          <input
+            className="input"
+            type="date"
+            required
+            value={draft.from}
+            max={draft.to}
+            onChange={(e) => setDraft({ ...draft, from: e.target.value })}
+          />
+        </label>
+        <label className="field">
+          <span className="field-label">To</span>
+          <input
+            className="input"
+            type="date"
+            required
+            value={draft.to}
+            min={draft.from}
+            onChange={(e) => setDraft({ ...draft, to: e.target.value })}
+          />
+        </label>
+        <label className="field">
+          <span className="field-label">Group by</span>
+          <select
+            className="input"
+            value={draft.groupBy}
+            onChange={(e) => setDraft({ ...draft, groupBy: e.target.value as ReportSpan['groupBy'] })}
+          >
+            {GROUPINGS.map((g) => (
+              <option key={g.value} value={g.value}>
+                {g.label}
+              </option>
+            ))}
+          </select>
+        </label>
+        <button type="submit" className="btn-primary">
+          Show report
+        </button>
+        <button type="button" className="btn-secondary" onClick={download} disabled={downloading || !data}>
+          {downloading ? 'Downloading…' : 'Download CSV'}
+        </button>
+        <p className="w-full text-sm text-muted">
+          Days on the cinema&apos;s clocks{data ? ` (${data.timeZone})` : ''}; a sale counts on its
+          showtime&apos;s day. At most {REPORT_MAX_DAYS} days.
+        </p>
+      </form>
+      {csvError && (
+        <p role="alert" className="error mb-4">
+          {csvError}
+        </p>
+      )}
+      <QueryStatus query={report} failure="Failed to load the report" />
+      {data && <ReportBody report={data} points={points} tableId={tableId} money={money} />}
+    </section>
+  );
+}
+
+function ReportBody({
+  report,
+  points,
+  tableId,
+  money,
+}: {
+  report: SalesReport;
+  points: ChartPoint[];
+  tableId: string;
+  money: (units: number) => string;
+}) {
+  const t = report.totals;
+  const grouping = GROUPINGS.find((g) => g.value === report.groupBy)!.label;
+  return (
+    <div className="space-y-6">
+      {report.testSales === 'included' && (
+        <p className="card text-sm">
+          Test mode: these figures include test-mode sales (simulated payments). With real payments they are
+          left out.
+        </p>
+      )}
+      <dl className="grid grid-cols-2 gap-3 sm:grid-cols-4" aria-label="Totals">
+        <Tile term="Admits" value={String(t.admits)} />
+        <Tile term="Net" value={formatMoney(t.netCents)} />
+        <Tile term="Occupancy" value={percent(t.occupancy)} />
+        <Tile term="Check-in rate" value={percent(t.checkInRate)} />
+      </dl>
+      {report.rows.length === 0 ? (
+        <p className="card">No showtimes in this span.</p>
+      ) : (
+        <>
+          <SalesChart
+            points={points}
+            describedBy={tableId}
+            formatNet={money}
+            summary={`Net takings (bars) and occupancy (line) by ${grouping.toLowerCase()}, ${report.from} to ${report.to}. The table below has the same figures.`}
+          />
+          <ReportTable report={report} tableId={tableId} />
+        </>
+      )}
+    </div>
+  );
+}
+
+function Tile({ term, value }: { term: string; value: string }) {
+  return (
+    <div className="card p-3">
+      <dt className="text-sm text-muted">{term}</dt>
+      <dd className="text-xl font-semibold text-gold">{value}</dd>
+    </div>
+  );
+}
+
+function ReportTable({ report, tableId }: { report: SalesReport; tableId: string }) {
+  const types = report.totals.admitsByType.map((a) => a.ticketType);
+  const grouping = GROUPINGS.find((g) => g.value === report.groupBy)!.label;
+  const cells = (f: SalesFigures) => [
+    String(f.showtimes),
+    ...f.admitsByType.map((a) => String(a.admits)),
+    String(f.admits),
+    formatMoney(f.grossCents),
+    formatMoney(f.discountCents),
+    formatMoney(f.refundCents),
+    formatMoney(f.dueCents),
+    formatMoney(f.netCents),
+    percent(f.occupancy),
+    percent(f.checkInRate),
+  ];
+  const headings = [
+    'Showtimes',
+    ...types.map((t) => `Admits: ${t}`),
+    'Admits',
+    'Gross',
+    'Discounts',
+    'Refunds',
+    'To collect',
+    'Net',
+    'Occupancy',
+    'Check-in rate',
+  ];
+  return (
+    <div
+      className="card overflow-x-auto p-0"
+      tabIndex={0}
+      role="region"
+      aria-labelledby={`${tableId}-caption`}
+    >
+      <table id={tableId} className="w-full text-left text-sm">
+        <caption id={`${tableId}-caption`} className="px-4 pt-4 text-left text-muted">
+          Sales by {grouping.toLowerCase()}, {report.from} to {report.to}
+        </caption>
+        <thead className="border-b border-line text-slate-300">
+          <tr>
+            <th scope="col" className="px-3 py-3 font-semibold">
+              {grouping}
+            </th>
+            {headings.map((h) => (
+              <th key={h} scope="col" className="px-3 py-3 text-right font-semibold whitespace-nowrap">
+                {h}
+              </th>
+            ))}
+          </tr>
+        </thead>
+        <tbody>
+          {report.rows.map((r) => (
+            <tr key={r.key} className="border-b border-line/60">
+              <th scope="row" className="px-3 py-2 font-semibold text-gold">
+                {r.label}
+              </th>
+              {cells(r).map((c, i) => (
+                <td key={i} className="px-3 py-2 text-right whitespace-nowrap tabular-nums">
+                  {c}
+                </td>
+              ))}
+            </tr>
+          ))}
+        </tbody>
+        <tfoot className="border-t border-line font-semibold">
+          <tr>
+            <th scope="row" className="px-3 py-2">
+              Total
+            </th>
+            {cells(report.totals).map((c, i) => (
+              <td key={i} className="px-3 py-2 text-right whitespace-nowrap tabular-nums">
+                {c}
+              </td>
+            ))}
+          </tr>
+        </tfoot>
+      </table>
+    </div>
+  );
+}

@@ -1,0 +1,80 @@
+import { z } from 'zod';
+import { REPORT_MAX_DAYS } from './constants.ts';
+
+export const REPORT_GROUPINGS = ['day', 'movie', 'showtime'] as const;
+
+const ReportDaySchema = z.iso.date({ message: 'Use a date as YYYY-MM-DD' });
+
+/**
+ * `GET /api/admin/reports/sales`: from and to are days on the cinema's clocks (CINEMA_TIME_ZONE), both included; a
+ * sale counts on its showtime's day. `format=csv` (or `Accept: text/csv`) answers a CSV file.
+ */
+export const SalesReportQuerySchema = z
+  .object({
+    from: ReportDaySchema,
+    to: ReportDaySchema,
+    groupBy: z.enum(REPORT_GROUPINGS).default('day'),
+    format: z.enum(['json', 'csv']).optional(),
+  })
+  .refine((q) => q.from <= q.to, { message: 'The last day must not be before the first', path: ['to'] })
+  .refine((q) => (Date.parse(q.to) - Date.parse(q.from)) / 86_400_000 < REPORT_MAX_DAYS, {
+    message: `A report covers at most ${REPORT_MAX_DAYS} days`,
+    path: ['to'],
+  });
+export type SalesReportQuery = z.infer<typeof SalesReportQuerySchema>;
+
+/** Admitted tickets of one ticket type (the name it was sold under). */
+export const ReportAdmitsSchema = z.object({ ticketType: z.string(), admits: z.number().int() });
+
+export const SalesFiguresSchema = z.object({
+  /** Paid tickets that still admit someone (refunded ones do not), by ticket type, and all of them. */
+  admitsByType: z.array(ReportAdmitsSchema),
+  admits: z.number().int(),
+  /** Every ticket paid for, at its list price (before discounts), refunded ones included. */
+  grossCents: z.number().int(),
+  discountCents: z.number().int(),
+  /**
+   * Money given back for tickets: staff refunds and seats lost at payment. A ticket exchanged for a cheaper one is
+   * counted at its new price (the difference given back is not counted again here).
+   */
+  refundCents: z.number().int(),
+  /** Still to collect: the difference owed for tickets exchanged for dearer ones (counted at their new price). */
+  dueCents: z.number().int(),
+  /** gross − discounts − refunds − still to collect: the money taken. */
+  netCents: z.number().int(),
+  /** Seats on sale (the halls' seats, blocked and retired ones excluded) over the group's showtimes. */
+  sellableSeats: z.number().int(),
+  /** admits ÷ sellable seats, 0…1 (null without sellable seats). */
+  occupancy: z.number().nullable(),
+  checkedIn: z.number().int(),
+  /** checked in ÷ admits, 0…1 (null without admits). */
+  checkInRate: z.number().nullable(),
+  showtimes: z.number().int(),
+});
+export type SalesFigures = z.infer<typeof SalesFiguresSchema>;
+
+export const SalesReportRowSchema = SalesFiguresSchema.extend({
+  /** The day ("YYYY-MM-DD"), the movie's id or the showtime's id. */
+  key: z.string(),
+  /** For people: the day, the movie's title, or "title · day time · hall". */
+  label: z.string(),
+  movieTitle: z.string().nullable(),
+  startsAt: z.string().nullable(),
+  hallName: z.string().nullable(),
+});
+export type SalesReportRow = z.infer<typeof SalesReportRowSchema>;
+
+export const SalesReportSchema = z.object({
+  from: z.string(),
+  to: z.string(),
+  groupBy: z.enum(REPORT_GROUPINGS),
+  timeZone: z.string(),
+  /**
+   * Sales through the test payment provider (PAYMENT_PROVIDER=local) are left out while the server takes real
+   * payments, and counted (and flagged here) while it runs in test mode.
+   */
+  testSales: z.enum(['excluded', 'included']),
+  rows: z.array(SalesReportRowSchema),
+  totals: SalesFiguresSchema,
+});
+export type SalesReport = z.infer<typeof SalesReportSchema>;
