@@ -41,6 +41,8 @@ import { auditRoutes } from './modules/audit/audit.routes.ts';
 import { paymentProvidersPlugin } from './modules/payments/providers/registry.ts';
 import { paymentEvents } from './modules/payments/payment-events.ts';
 import { ticketsRoutes } from './modules/tickets/tickets.routes.ts';
+import { mailRoutes } from './modules/mail/mail.routes.ts';
+import { mailPlugin } from './modules/mail/mail.plugin.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -123,6 +125,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       await api.register(pricingRoutes);
       await api.register(auditRoutes);
       await api.register(ticketsRoutes);
+      await api.register(mailRoutes);
     },
     { prefix: '/api' },
   );
@@ -130,6 +133,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(seatingSocket);
   await app.register(embeddedMaintenance);
   await app.register(accountsHousekeeping);
+  await app.register(mailPlugin);
   await app.register(webPlugin, { dist: config.webDist });
   return app;
 }

@@ -17,7 +17,9 @@ export interface DomainEventMap {
    * Checkout sessions closed before they were paid (their holds were cancelled, or a newer checkout replaced them):
    * the provider's copies must be closed too, so nobody can still pay them there.
    */
-  checkoutsClosed: { sessions: { provider: 'local' | 'stripe' | 'none' | 'box_office'; providerSessionId: string }[] };
+  checkoutsClosed: {
+    sessions: { provider: 'local' | 'stripe' | 'none' | 'box_office'; providerSessionId: string }[];
+  };
 }
 
 export type DomainEventName = keyof DomainEventMap;

@@ -8,3 +8,4 @@ export * from './seats.ts';
 export * from './tickets.ts';
 export * from './pricing.ts';
 export * from './box-office.ts';
+export * from './mail.ts';

@@ -344,6 +344,11 @@ const CASES: Case[] = [
     request: () => ({ method: 'GET', url: '/api/admin/audit' }),
   },
   {
+    route: 'GET /api/admin/outbox',
+    expect: adminOnly(200),
+    request: () => ({ method: 'GET', url: '/api/admin/outbox' }),
+  },
+  {
     route: 'GET /api/admin/ticket-types',
     expect: adminOnly(200),
     request: () => ({ method: 'GET', url: '/api/admin/ticket-types' }),

@@ -82,6 +82,10 @@ const HallEditorScreen = lazyScreen(
   () => import('../features/admin-halls/components/hall-editor-screen'),
   'HallEditorScreen',
 );
+const OutboxScreen = lazyScreen(
+  () => import('../features/admin-outbox/components/outbox-screen'),
+  'OutboxScreen',
+);
 // The scanner (and its WebAssembly decoder) loads only on /admin/scan.
 const ScannerPage = lazyScreen(() => import('../features/scanner/components/scanner-page'), 'ScannerPage');
 
@@ -111,6 +115,7 @@ export function AppRoutes() {
           <Route path="/admin/halls" element={<HallsScreen />} />
           <Route path="/admin/halls/new" element={<HallEditorScreen />} />
           <Route path="/admin/halls/:id" element={<HallEditorScreen />} />
+          <Route path="/admin/outbox" element={<OutboxScreen />} />
           <Route
             path="/admin/scan"
             element={

@@ -4,3 +4,4 @@ export * from './bookings.ts';
 export * from './payments.ts';
 export * from './pricing.ts';
 export * from './audit.ts';
+export * from './mail.ts';
