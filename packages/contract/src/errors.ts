@@ -49,5 +49,6 @@ export const ErrorCodes = [
   'in_use',
   'not_refundable',
   'checked_in',
+  'invalid_reset_link',
 ] as const;
 export type ErrorCode = (typeof ErrorCodes)[number];

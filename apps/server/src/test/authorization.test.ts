@@ -135,6 +135,25 @@ const CASES: Case[] = [
     }),
   },
   {
+    route: 'POST /api/auth/forgot-password',
+    expect: allRoles(202),
+    request: (_role, { w }) => ({
+      method: 'POST',
+      url: '/api/auth/forgot-password',
+      ...json({ email: w.bob.email }),
+    }),
+  },
+  {
+    // Anyone may try a reset link; an unknown one is refused the same for everybody.
+    route: 'POST /api/auth/reset-password',
+    expect: allRoles(400),
+    request: () => ({
+      method: 'POST',
+      url: '/api/auth/reset-password',
+      ...json({ token: 'an-unknown-reset-token', newPassword: 'Changed#Pass1' }),
+    }),
+  },
+  {
     route: 'POST /api/auth/logout',
     expect: signedIn(204),
     request: () => ({ method: 'POST', url: '/api/auth/logout' }),

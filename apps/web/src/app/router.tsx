@@ -30,6 +30,13 @@ function lazyScreen<Name extends string, Props extends object>(
   });
 }
 
+// The password reset screens need no react-query: plain lazy screens.
+const ForgotPasswordScreen = lazy(async () => ({
+  default: (await import('../features/auth/components/forgot-password-screen')).ForgotPasswordScreen,
+}));
+const ResetPasswordScreen = lazy(async () => ({
+  default: (await import('../features/auth/components/reset-password-screen')).ResetPasswordScreen,
+}));
 const MoviesScreen = lazyScreen(
   () => import('../features/catalogue/components/movies-screen'),
   'MoviesScreen',
@@ -99,7 +106,10 @@ export function AppRoutes() {
         <Route element={guarded(RequireVisitor)}>
           <Route path="/login" element={<LoginScreen />} />
           <Route path="/register" element={<RegisterScreen />} />
+          <Route path="/forgot-password" element={<ForgotPasswordScreen />} />
         </Route>
+        {/* Whoever holds the emailed link, signed in or not: the reset signs every session out. */}
+        <Route path="/reset-password" element={<ResetPasswordScreen />} />
         <Route element={guarded(RequireUser)}>
           <Route path="/movies" element={<MoviesScreen />} />
           <Route path="/movies/:id" element={<MovieShowtimesScreen />} />

@@ -54,6 +54,20 @@ export const ROUTES: RouteSpec[] = [
     body: 'json',
     validBody: (w) => ({ email: w.bob.email, password: STRONG_PASSWORD }),
   },
+  {
+    method: 'POST',
+    path: '/api/auth/forgot-password',
+    access: 'public',
+    body: 'json',
+    validBody: (w) => ({ email: w.bob.email }),
+  },
+  {
+    method: 'POST',
+    path: '/api/auth/reset-password',
+    access: 'public',
+    body: 'json',
+    validBody: () => ({ token: 'an-unknown-reset-token', newPassword: 'Changed#Pass1' }),
+  },
   { method: 'POST', path: '/api/auth/logout', access: 'customer' },
   { method: 'GET', path: '/api/user/me', access: 'customer' },
   {
