@@ -344,6 +344,17 @@ const CASES: Case[] = [
     }),
   },
   {
+    route: 'GET /api/me/orders/:ref/tickets.pdf',
+    expect: { visitor: 401, owner: 200, other: 404, admin: 404 },
+    request: async (_r, { app, w }) => ({
+      method: 'GET',
+      url: `/api/me/orders/${await refOf(app, w.paidSessionId)}/tickets.pdf`,
+    }),
+    check: (role, res) => {
+      if (role === 'owner') expect(res.rawPayload.subarray(0, 5).toString()).toBe('%PDF-');
+    },
+  },
+  {
     route: 'POST /api/pay/quote',
     expect: { visitor: 401, owner: 200, other: 404, admin: 404 },
     request: (_r, { w }) => ({

@@ -15,48 +15,12 @@ import {
   type SignedIn,
   type TestApp,
 } from '../../test/helpers.ts';
+import { buySeats } from '../../test/purchase.ts';
 import { startTestSmtp, type TestSmtp } from '../../test/smtp.ts';
 import { deliverDueMail, settleMail } from './outbox.service.ts';
 import { sendRefundNotice } from './messages.ts';
 
 const QUIET = { RATE_LIMIT: 'off', SWEEP_SECONDS: '3600', PUBLIC_URL: 'https://cinema.test' };
-
-async function hold(app: FastifyInstance, who: SignedIn, showtimeId: string, seatIds: string[]) {
-  const res = await app.inject({
-    method: 'POST',
-    url: `/api/showtimes/${showtimeId}/hold`,
-    headers: who.headers,
-    payload: { seatIds },
-  });
-  expect(res.statusCode, res.body).toBe(201);
-  return (res.json() as { bookingIds: string[] }).bookingIds;
-}
-
-/** Holds, checks out and pays with the local provider: the customer's browser lands on the success page. */
-async function buy(app: FastifyInstance, who: SignedIn, showtimeId: string, seatIds: string[]) {
-  const bookingIds = await hold(app, who, showtimeId, seatIds);
-  return payFor(app, who, bookingIds);
-}
-
-async function payFor(app: FastifyInstance, who: SignedIn, bookingIds: string[]) {
-  const res = await app.inject({
-    method: 'POST',
-    url: '/api/pay/checkout',
-    headers: who.headers,
-    payload: { bookingIds },
-  });
-  expect(res.statusCode, res.body).toBe(200);
-  const { sessionId } = res.json() as { sessionId: string };
-  const pay = await app.inject({ method: 'POST', url: `/api/pay/local/${sessionId}/pay` });
-  expect(pay.statusCode).toBe(303);
-  expect(pay.headers.location).toBe(`/checkout/success?session_id=${sessionId}`);
-  const lookup = await app.inject({
-    method: 'GET',
-    url: `/api/pay/lookup?session_id=${sessionId}`,
-    headers: who.headers,
-  });
-  return { sessionId, bookingIds, orderRef: (lookup.json() as { orderRef: string }).orderRef };
-}
 
 function decodeQr(png: Buffer): string | null {
   const image = PNG.sync.read(png);
@@ -96,7 +60,7 @@ describe.each(engines)('email through a real SMTP server on %s', (engine) => {
   it('sends the order confirmation with each ticket’s QR code inline and the showing as an .ics event', async () => {
     const cathy = await signedInUser(app, { name: 'Cathy' });
     const before = smtp.received.length;
-    const { bookingIds, orderRef } = await buy(app, cathy, show.showtimeId, [
+    const { bookingIds, orderRef } = await buySeats(app, cathy, show.showtimeId, [
       show.seatIds[1]![2]!,
       show.seatIds[1]![3]!,
     ]);
@@ -154,7 +118,7 @@ describe.each(engines)('email through a real SMTP server on %s', (engine) => {
     try {
       const fixture = await createShowtimeFixture(down.app.database.db, { rows: 1, cols: 2 });
       const fay = await signedInUser(down.app, { name: 'Fay' });
-      const { orderRef } = await buy(down.app, fay, fixture.showtimeId, [fixture.allSeatIds[0]!]);
+      const { orderRef } = await buySeats(down.app, fay, fixture.showtimeId, [fixture.allSeatIds[0]!]);
       const tickets = await down.app.inject({ method: 'GET', url: '/api/me/tickets', headers: fay.headers });
       expect((tickets.json() as { tickets: unknown[] }).tickets).toHaveLength(1);
       await settleMail();
@@ -204,8 +168,8 @@ describe.each(engines)('the outbox without SMTP_URL on %s', (engine) => {
 
   it('keeps every email for admins at /api/admin/outbox, newest first', async () => {
     const gus = await signedInUser(app, { name: 'Gus' });
-    const first = await buy(app, gus, show.showtimeId, [show.seatIds[0]![0]!]);
-    const second = await buy(app, gus, show.showtimeId, [show.seatIds[0]![1]!]);
+    const first = await buySeats(app, gus, show.showtimeId, [show.seatIds[0]![0]!]);
+    const second = await buySeats(app, gus, show.showtimeId, [show.seatIds[0]![1]!]);
     await settleMail();
 
     const res = await app.inject({ method: 'GET', url: '/api/admin/outbox', headers: admin.headers });
@@ -244,7 +208,7 @@ describe.each(engines)('the outbox without SMTP_URL on %s', (engine) => {
 
   it('writes a refund notice for an order with a refund, once per refund', async () => {
     const hal = await signedInUser(app, { name: 'Hal' });
-    const { orderRef, sessionId } = await buy(app, hal, show.showtimeId, [show.seatIds[1]![0]!]);
+    const { orderRef, sessionId } = await buySeats(app, hal, show.showtimeId, [show.seatIds[1]![0]!]);
     expect(await sendRefundNotice(app.deps, orderRef)).toBeNull(); // nothing refunded yet
     // A refund as the box office records one (staff refund of the whole seat).
     await app.database.db.execute(sql`

@@ -176,6 +176,7 @@ export const ROUTES: RouteSpec[] = [
   { method: 'GET', path: '/api/me/tickets', access: 'customer' },
   { method: 'GET', path: '/api/me/orders', access: 'customer', query: () => ({ page: '1' }) },
   { method: 'GET', path: '/api/me/orders/:ref', access: 'customer' },
+  { method: 'GET', path: '/api/me/orders/:ref/tickets.pdf', access: 'customer' },
   {
     method: 'POST',
     path: '/api/pay/quote',

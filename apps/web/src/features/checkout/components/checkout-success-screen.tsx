@@ -6,6 +6,7 @@ import { seatLabel } from '@cinema/contract/constants';
 import { seatWithType } from '../../../lib/seat-text';
 import { formatDateTime } from '../../../lib/format';
 import { useCheckoutLookup } from '../api/lookup-checkout';
+import { TicketsPdfButton } from '../../../components/ui/tickets-pdf-button';
 
 const titles: Record<LookupResponse['status'], string> = {
   paid: 'Payment Successful',
@@ -139,6 +140,11 @@ export function CheckoutSuccessScreen() {
         </div>
       )}
       {result.tickets.length > 0 && <TicketList tickets={result.tickets} />}
+      {result.tickets.length > 0 && result.orderRef && (
+        <p className="mt-4">
+          <TicketsPdfButton orderRef={result.orderRef} label="Download tickets (PDF)" />
+        </p>
+      )}
       {result.tickets.length === 0 && (result.status === 'paid' || result.status === 'refunded') && (
         <p className="muted">No tickets found for this session.</p>
       )}
