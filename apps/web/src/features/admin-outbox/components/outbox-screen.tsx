@@ -43,7 +43,7 @@ function Linked({ text }: { text: string }) {
     <>
       {parts.map((part, i) =>
         i % 2 === 1 ? (
-          <a key={i} href={part} className="break-all">
+          <a key={i} href={part} className="break-all underline">
             {part}
           </a>
         ) : (

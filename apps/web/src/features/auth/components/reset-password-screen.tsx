@@ -47,7 +47,7 @@ export function ResetPasswordScreen() {
           This link is incomplete. Copy the whole link from the email, or ask for a new one.
         </p>
       ) : (
-        <form className="flex flex-col gap-4" onSubmit={onSubmit} aria-label="New password">
+        <form className="flex flex-col gap-4" onSubmit={onSubmit} aria-label="Set a new password">
           <TextField
             label="New password"
             type="password"
