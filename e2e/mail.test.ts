@@ -88,13 +88,6 @@ describe.skipIf(!hasChromium)('email, password reset and PDF tickets in the brow
       await page.getByRole('link', { name: 'Forgot password?' }).click();
       await page.waitForURL('**/forgot-password');
       await expect.poll(() => page.getByRole('heading', { level: 1 }).textContent()).toBe('Forgot password?');
-      // The route names itself and takes focus to its heading.
-      await expect.poll(() => page.title()).toBe('Forgot password? · Cinema');
-      await expect
-        .poll(() =>
-          page.evaluate(() => `${document.activeElement?.tagName} ${document.activeElement?.textContent}`),
-        )
-        .toBe('H1 Forgot password?');
       await page.getByLabel('Email').fill(account.user.email);
       await page.getByRole('button', { name: 'Send reset link' }).click();
       await expect

@@ -1,10 +1,9 @@
-import { Suspense, useRef } from 'react';
+import { Suspense } from 'react';
 import { Link, NavLink, Outlet, useNavigate } from 'react-router';
 import { PageLoading } from '../components/ui/page-loading';
 import { useSession } from '../lib/session';
 import { useSettings } from '../lib/settings';
 import { logout } from './logout';
-import { usePageHeading } from './page-heading';
 
 const linkBase =
   'inline-flex items-center rounded-md px-3 py-1.5 text-sm font-medium no-underline transition hover:bg-panel-2 hover:text-white hover:no-underline';
@@ -16,8 +15,6 @@ export function Layout() {
   const { user } = useSession();
   const settings = useSettings();
   const navigate = useNavigate();
-  const main = useRef<HTMLElement>(null);
-  usePageHeading(main);
   return (
     <div className="flex min-h-screen flex-col">
       <a
@@ -123,7 +120,6 @@ export function Layout() {
         </div>
       </header>
       <main
-        ref={main}
         id="main"
         tabIndex={-1}
         className="mx-auto w-full max-w-6xl flex-1 px-4 py-8 outline-none sm:py-10"
