@@ -48,6 +48,8 @@ import { paymentProvidersPlugin } from './modules/payments/providers/registry.ts
 import { paymentEvents } from './modules/payments/payment-events.ts';
 import { ticketsRoutes } from './modules/tickets/tickets.routes.ts';
 import { backupRoutes } from './modules/backup/backup.routes.ts';
+import { mailRoutes } from './modules/mail/mail.routes.ts';
+import { mailPlugin } from './modules/mail/mail.plugin.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -149,6 +151,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       await api.register(usersRoutes);
       await api.register(ticketsRoutes);
       await api.register(backupRoutes);
+      await api.register(mailRoutes);
     },
     { prefix: '/api' },
   );
@@ -156,6 +159,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(seatingSocket);
   await app.register(embeddedMaintenance);
   await app.register(accountsHousekeeping);
+  await app.register(mailPlugin);
   await app.register(webPlugin, { dist: config.webDist });
   return app;
 }

@@ -67,6 +67,14 @@ export const ConfigSchema = z
     /** Where the Stripe SDK sends its calls; tests point it at a local fake API. */
     STRIPE_API_URL: z.url().optional(),
     PUBLIC_URL: z.url().optional(),
+    /** Where email goes (smtp:// or smtps://, user and password in the URL); unset: kept in the outbox only. */
+    SMTP_URL: z
+      .string()
+      .regex(/^smtps?:\/\//, 'must be an smtp:// or smtps:// URL')
+      .refine((u) => URL.canParse(u), 'must be an smtp:// or smtps:// URL')
+      .optional(),
+    /** The sender of every email, e.g. "Cinema <tickets@example.com>"; default no-reply at PUBLIC_URL's host. */
+    MAIL_FROM: z.string().min(3).max(200).optional(),
     /** Where the success and cancel pages are (a client on another origin): default PUBLIC_URL. */
     CLIENT_URL: z.url().optional(),
     /** Origins allowed to call the API and Socket.IO from a browser (comma-separated); unset: our own only. */
@@ -157,6 +165,9 @@ export const ConfigSchema = z
       apiUrl: c.STRIPE_API_URL,
     },
     publicUrl: (c.PUBLIC_URL ?? `http://localhost:${c.PORT}`).replace(/\/$/, ''),
+    smtpUrl: c.SMTP_URL,
+    mailFrom:
+      c.MAIL_FROM ?? `Cinema <no-reply@${c.PUBLIC_URL ? new URL(c.PUBLIC_URL).hostname : 'localhost'}>`,
     clientUrl: (c.CLIENT_URL ?? c.PUBLIC_URL ?? `http://localhost:${c.PORT}`).replace(/\/$/, ''),
     corsOrigins: c.CORS_ORIGINS?.flatMap((o) => (URL.canParse(o) ? [new URL(o).origin] : [])) ?? [],
     rateLimit: c.RATE_LIMIT === 'on',

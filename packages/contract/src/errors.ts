@@ -68,6 +68,7 @@ export const ErrorCodes = [
   'idempotency_key_reused',
   /** 409: a retry while the request first sent with its Idempotency-Key is still being handled. */
   'idempotency_key_in_progress',
+  'invalid_reset_link',
 ] as const;
 export type ErrorCode = (typeof ErrorCodes)[number];
 

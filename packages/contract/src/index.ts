@@ -9,3 +9,4 @@ export * from './tickets.ts';
 export * from './pricing.ts';
 export * from './box-office.ts';
 export * from './reports.ts';
+export * from './mail.ts';

@@ -195,6 +195,25 @@ const CASES: Case[] = [
     }),
   },
   {
+    route: 'POST /api/auth/forgot-password',
+    expect: allRoles(202),
+    request: (_role, { w }) => ({
+      method: 'POST',
+      url: '/api/auth/forgot-password',
+      ...json({ email: w.bob.email }),
+    }),
+  },
+  {
+    // Anyone may try a reset link; an unknown one is refused the same for everybody.
+    route: 'POST /api/auth/reset-password',
+    expect: allRoles(400),
+    request: () => ({
+      method: 'POST',
+      url: '/api/auth/reset-password',
+      ...json({ token: 'an-unknown-reset-token', newPassword: 'Changed#Pass1' }),
+    }),
+  },
+  {
     route: 'POST /api/auth/logout',
     expect: signedIn(204),
     request: () => ({ method: 'POST', url: '/api/auth/logout' }),
@@ -396,6 +415,17 @@ const CASES: Case[] = [
     }),
   },
   {
+    route: 'GET /api/me/orders/:ref/tickets.pdf',
+    expect: { visitor: 401, owner: 200, other: 404, staff: 404, admin: 404 },
+    request: async (_r, { app, w }) => ({
+      method: 'GET',
+      url: `/api/me/orders/${await refOf(app, w.paidSessionId)}/tickets.pdf`,
+    }),
+    check: (role, res) => {
+      if (role === 'owner') expect(res.rawPayload.subarray(0, 5).toString()).toBe('%PDF-');
+    },
+  },
+  {
     route: 'POST /api/pay/quote',
     expect: { visitor: 401, owner: 200, other: 404, staff: 404, admin: 404 },
     request: (_r, { w }) => ({
@@ -483,6 +513,11 @@ const CASES: Case[] = [
         ...json({ showtimeId: f.showtimeId, seatIds: f.allSeatIds, paymentMethod: 'cash' }),
       };
     },
+  },
+  {
+    route: 'GET /api/admin/outbox',
+    expect: adminOnly(200),
+    request: () => ({ method: 'GET', url: '/api/admin/outbox' }),
   },
   {
     route: 'GET /api/admin/ticket-types',

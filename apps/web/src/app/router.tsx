@@ -30,6 +30,13 @@ function lazyScreen<Name extends string, Props extends object>(
   });
 }
 
+// The password reset screens need no react-query: plain lazy screens.
+const ForgotPasswordScreen = lazy(async () => ({
+  default: (await import('../features/auth/components/forgot-password-screen')).ForgotPasswordScreen,
+}));
+const ResetPasswordScreen = lazy(async () => ({
+  default: (await import('../features/auth/components/reset-password-screen')).ResetPasswordScreen,
+}));
 const MoviesScreen = lazyScreen(
   () => import('../features/catalogue/components/movies-screen'),
   'MoviesScreen',
@@ -120,6 +127,10 @@ const UsersScreen = lazyScreen(
   () => import('../features/admin-users/components/users-screen'),
   'UsersScreen',
 );
+const OutboxScreen = lazyScreen(
+  () => import('../features/admin-outbox/components/outbox-screen'),
+  'OutboxScreen',
+);
 // The scanner (and its WebAssembly decoder) loads only on /admin/scan.
 const ScannerPage = lazyScreen(() => import('../features/scanner/components/scanner-page'), 'ScannerPage');
 
@@ -133,7 +144,10 @@ export function AppRoutes() {
         <Route element={guarded(RequireVisitor)}>
           <Route path="/login" element={<LoginScreen />} />
           <Route path="/register" element={<RegisterScreen />} />
+          <Route path="/forgot-password" element={<ForgotPasswordScreen />} />
         </Route>
+        {/* Whoever holds the emailed link, signed in or not: the reset signs every session out. */}
+        <Route path="/reset-password" element={<ResetPasswordScreen />} />
         <Route element={guarded(RequireUser)}>
           <Route path="/movies" element={<MoviesScreen />} />
           <Route path="/movies/:id" element={<MovieShowtimesScreen />} />
@@ -162,6 +176,7 @@ export function AppRoutes() {
         <Route element={guarded(RequireStaff)}>
           <Route path="/admin/showtimes/:id/booked" element={<BookedSeatsScreen />} />
           <Route path="/admin/box-office" element={<CounterSaleScreen />} />
+          <Route path="/admin/outbox" element={<OutboxScreen />} />
           <Route
             path="/admin/scan"
             element={

@@ -6,3 +6,4 @@ export * from './pricing.ts';
 export * from './audit.ts';
 export * from './idempotency.ts';
 export * from './reports.ts';
+export * from './mail.ts';

@@ -4,11 +4,13 @@ import { z } from 'zod';
 import {
   AuthResponseSchema,
   ErrorSchema,
+  ForgotPasswordBodySchema,
   LoginBodySchema,
   OkSchema,
   PasswordChangeBodySchema,
   ProfileBodySchema,
   RegisterBodySchema,
+  ResetPasswordBodySchema,
   UserSchema,
 } from '@cinema/contract';
 import { AppError } from '../../errors.ts';
@@ -23,12 +25,21 @@ import {
   signOut,
   updateProfile,
 } from './accounts.service.ts';
+import { inBackground } from '../mail/outbox.service.ts';
+import {
+  RESET_EMAILS_PER_HOUR,
+  RESET_LINK_MINUTES,
+  requestPasswordReset,
+  resetPassword,
+} from './password-reset.service.ts';
 
 /** Per-address request limits (lifted with RATE_LIMIT=off; the login-failure lock is separate and stays on). */
 export const ACCOUNT_RATE_LIMITS = {
   register: { max: 20, timeWindow: '10 minutes' },
   login: { max: 30, timeWindow: '1 minute' },
   password: { max: 20, timeWindow: '15 minutes' },
+  forgotPassword: { max: 5, timeWindow: '15 minutes' },
+  resetPassword: { max: 20, timeWindow: '15 minutes' },
 } as const;
 
 const PASSWORD_FIELDS = new Set(['/password', '/newPassword']);
@@ -107,6 +118,47 @@ export const accountsRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request, reply) => {
       await signOut(app.database.db, request.user!.sessionId);
       return reply.status(204).send(null);
+    },
+  );
+
+  app.post(
+    '/auth/forgot-password',
+    {
+      config: { rateLimit: ACCOUNT_RATE_LIMITS.forgotPassword },
+      schema: {
+        tags: ['accounts'],
+        summary: 'Email a password reset link (202 whether or not an account has this email)',
+        description: `A known account gets a single-use link valid ${RESET_LINK_MINUTES} minutes (at most ${RESET_EMAILS_PER_HOUR} an hour); the answer never tells whether the email is registered.`,
+        body: ForgotPasswordBodySchema,
+        response: { 202: OkSchema, 400: ErrorSchema, 429: ErrorSchema },
+      },
+    },
+    async (request, reply) => {
+      // Done after the answer: neither the answer nor its timing tells whether the account exists.
+      inBackground(app.deps, 'a password reset request', () =>
+        requestPasswordReset(app.deps, request.body.email),
+      );
+      return reply.status(202).send({ ok: true as const });
+    },
+  );
+
+  app.post(
+    '/auth/reset-password',
+    {
+      config: { rateLimit: ACCOUNT_RATE_LIMITS.resetPassword },
+      schemaErrorFormatter: weakPasswordFormatter,
+      schema: {
+        tags: ['accounts'],
+        summary: "Set a new password with a reset link's token; every session of the account ends",
+        description:
+          'The token works once and for an hour: a used, expired or unknown one is a 400 `invalid_reset_link`.',
+        body: ResetPasswordBodySchema,
+        response: { 200: OkSchema, 400: ErrorSchema, 429: ErrorSchema },
+      },
+    },
+    async (request) => {
+      await resetPassword(app.deps, request.body);
+      return { ok: true as const };
     },
   );
 

@@ -10,6 +10,8 @@ import {
 } from '../../db/schema/index.ts';
 import { publishSeatChanges, type SeatChange } from '../../events.ts';
 import { releasePromoUses, usePromo } from '../pricing/promo.service.ts';
+import { inBackground } from '../mail/outbox.service.ts';
+import { sendOrderConfirmation } from '../mail/messages.ts';
 import type { PaymentDeps } from './payment-deps.ts';
 
 export interface FulfilmentOutcome {
@@ -218,6 +220,11 @@ export async function fulfilCheckout(
     });
   }
   await sendPendingRefunds(deps, sessionId);
+  // The confirmation is written and sent after the commit and never awaited: email never holds up or fails a
+  // payment (a send that fails is retried from the outbox).
+  if (outcome && outcome.confirmed.length > 0) {
+    inBackground(deps, 'the order confirmation', () => sendOrderConfirmation(deps, sessionId));
+  }
   return {
     fulfilled: outcome !== null,
     confirmed: outcome?.confirmed.length ?? 0,

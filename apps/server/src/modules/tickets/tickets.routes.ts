@@ -4,10 +4,13 @@ import {
   BookedSeatSchema,
   ErrorSchema,
   IdParamsSchema,
+  OrderRefParamsSchema,
   ShowtimeTicketSchema,
   TicketsResponseSchema,
 } from '@cinema/contract';
+import { perUser } from '../../plugins/rate-limit.ts';
 import { listBookedSeats, listMyTickets, listShowtimeTickets } from './tickets.service.ts';
+import { orderTicketsOf, ticketsPdf } from './tickets-pdf.service.ts';
 
 export const ticketsRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
@@ -22,6 +25,31 @@ export const ticketsRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => ({ tickets: await listMyTickets(app.database.db, request.user!.id) }),
+  );
+
+  app.get(
+    '/me/orders/:ref/tickets.pdf',
+    {
+      onRequest: app.requireUser,
+      config: { rateLimit: perUser(60, '1 minute') },
+      schema: {
+        tags: ['tickets'],
+        summary:
+          "One of the caller's orders as a PDF: a page per ticket with its QR code, movie, start, hall and seat",
+        description: 'application/pdf; 404 for an order of someone else or one without paid tickets.',
+        security: [{ bearer: [] }],
+        params: OrderRefParamsSchema,
+      },
+    },
+    async (request, reply) => {
+      const order = await orderTicketsOf(app.database.db, request.user!.id, request.params.ref);
+      const pdf = await ticketsPdf(app.config, order);
+      return reply
+        .type('application/pdf')
+        .header('content-disposition', `attachment; filename="tickets-${order.ref}.pdf"`)
+        .header('cache-control', 'private, no-store')
+        .send(pdf);
+    },
   );
 
   app.get(

@@ -57,6 +57,20 @@ export const ROUTES: RouteSpec[] = [
     body: 'json',
     validBody: (w) => ({ email: w.bob.email, password: STRONG_PASSWORD }),
   },
+  {
+    method: 'POST',
+    path: '/api/auth/forgot-password',
+    access: 'public',
+    body: 'json',
+    validBody: (w) => ({ email: w.bob.email }),
+  },
+  {
+    method: 'POST',
+    path: '/api/auth/reset-password',
+    access: 'public',
+    body: 'json',
+    validBody: () => ({ token: 'an-unknown-reset-token', newPassword: 'Changed#Pass1' }),
+  },
   { method: 'POST', path: '/api/auth/logout', access: 'customer' },
   { method: 'GET', path: '/api/user/me', access: 'customer' },
   {
@@ -172,6 +186,7 @@ export const ROUTES: RouteSpec[] = [
   { method: 'GET', path: '/api/me/tickets', access: 'customer' },
   { method: 'GET', path: '/api/me/orders', access: 'customer', query: () => ({ page: '1' }) },
   { method: 'GET', path: '/api/me/orders/:ref', access: 'customer' },
+  { method: 'GET', path: '/api/me/orders/:ref/tickets.pdf', access: 'customer' },
   {
     method: 'POST',
     path: '/api/pay/quote',
@@ -215,6 +230,7 @@ export const ROUTES: RouteSpec[] = [
       paymentMethod: 'cash',
     }),
   },
+  { method: 'GET', path: '/api/admin/outbox', access: 'admin', query: () => ({ page: '1' }) },
   { method: 'GET', path: '/api/admin/ticket-types', access: 'admin' },
   {
     method: 'POST',

@@ -4,7 +4,7 @@ import { AddShowtimeForm } from './add-showtime-form';
 import { AdminMovieList } from './admin-movie-list';
 import { AdminShowtimeList } from './admin-showtime-list';
 
-/** /admin: add and delete movies and showtimes; links to the showtime overview, the halls' layouts and the door scanner. */
+/** /admin: add and delete movies and showtimes; links to the showtime overview, the halls' layouts, the door scanner and the outbox. */
 export function AdminDashboard() {
   return (
     <section>
@@ -46,6 +46,9 @@ export function AdminDashboard() {
           </Link>
           <Link to="/admin/audit" className="btn-secondary">
             Audit log
+          </Link>
+          <Link to="/admin/outbox" className="btn-secondary">
+            Outbox
           </Link>
         </nav>
       </div>

@@ -43,6 +43,11 @@ export function LoginScreen() {
           value={password}
           onValueChange={setPassword}
         />
+        <p className="-mt-2 text-right text-sm">
+          <Link to="/forgot-password" className="underline">
+            Forgot password?
+          </Link>
+        </p>
         {signIn.isError && (
           <p className="error" role="alert">
             {loginError(signIn.error)}

@@ -8,6 +8,7 @@ import { formatDateTime } from '../../../lib/format';
 import { OrderSummary } from '../../../components/order/order-summary';
 import { useCheckoutLookup } from '../api/lookup-checkout';
 import { useOrder } from '../api/get-order';
+import { TicketsPdfButton } from '../../../components/ui/tickets-pdf-button';
 
 const titles: Record<LookupResponse['status'], string> = {
   paid: 'Payment Successful',
@@ -160,6 +161,11 @@ export function CheckoutSuccessScreen() {
       )}
       {result.orderRef && <OrderPanel orderRef={result.orderRef} status={result.status} />}
       {result.tickets.length > 0 && <TicketList tickets={result.tickets} />}
+      {result.tickets.length > 0 && result.orderRef && (
+        <p className="mt-4">
+          <TicketsPdfButton orderRef={result.orderRef} label="Download tickets (PDF)" />
+        </p>
+      )}
       {result.tickets.length === 0 && (result.status === 'paid' || result.status === 'refunded') && (
         <p className="muted">No tickets found for this session.</p>
       )}

@@ -5,6 +5,7 @@ import { useMyOrders } from '../api/get-my-orders';
 import { groupByOrder, type OrderGroup } from '../lib/group-by-order';
 import { TicketCard } from './ticket-card';
 import { QueryStatus } from '../../../components/ui/query-status';
+import { TicketsPdfButton } from '../../../components/ui/tickets-pdf-button';
 import { formatDateTime } from '../../../lib/format';
 
 const statusText: Partial<Record<string, string>> = {
@@ -44,6 +45,7 @@ function OrderSection({ group }: { group: OrderGroup }) {
           </p>
         )}
       </div>
+      {ref && group.tickets.length > 0 && <TicketsPdfButton orderRef={ref} />}
       {group.tickets.length > 0 ? (
         <ul
           className="grid gap-4 md:grid-cols-2"

@@ -1,0 +1,108 @@
+import PDFDocument from 'pdfkit';
+import QRCode from 'qrcode';
+import { and, asc, eq, sql } from 'drizzle-orm';
+import { seatLabel, type Ticket } from '@cinema/contract';
+import type { Config } from '../../config.ts';
+import type { Queryable } from '../../db/database.ts';
+import { bookings, checkoutSessions, seats } from '../../db/schema/index.ts';
+import { notFound } from '../../errors.ts';
+import { selectTickets } from './tickets.service.ts';
+
+// A6 portrait, in points: a ticket a phone shows whole and a printer fits four to a sheet.
+const PAGE = { width: 297.64, height: 419.53 };
+const MARGIN = 24;
+const QR_SIZE = 170;
+
+/** The tickets of one of the caller's orders (by reference, any letter case); 404 for another's or none paid. */
+export async function orderTicketsOf(
+  db: Queryable,
+  userId: string,
+  ref: string,
+): Promise<{ ref: string; tickets: Ticket[] }> {
+  const [session] = await db
+    .select({ id: checkoutSessions.id, ref: checkoutSessions.ref })
+    .from(checkoutSessions)
+    .where(
+      and(
+        eq(sql`upper(${checkoutSessions.ref})`, ref.trim().toUpperCase()),
+        eq(checkoutSessions.userId, userId),
+      ),
+    )
+    .limit(1);
+  if (!session?.ref) throw notFound('Order not found');
+  const tickets = await selectTickets(db, eq(bookings.checkoutSessionId, session.id), [
+    sql`${bookings.createdAt} asc`,
+    asc(seats.row),
+    asc(seats.number),
+  ]);
+  if (tickets.length === 0) throw notFound('This order has no tickets (not paid, or refunded)');
+  return { ref: session.ref, tickets };
+}
+
+/**
+ * The tickets as a PDF (DESIGN §6.6): one page each with the QR code the door scans (the booking id), the movie,
+ * the start on the cinema's clock, the hall, and the row and seat.
+ */
+export async function ticketsPdf(
+  config: Pick<Config, 'timeZone'>,
+  order: { ref: string; tickets: Ticket[] },
+): Promise<Buffer> {
+  const when = new Intl.DateTimeFormat('en-US', {
+    weekday: 'long',
+    month: 'long',
+    day: 'numeric',
+    year: 'numeric',
+    hour: 'numeric',
+    minute: '2-digit',
+    timeZone: config.timeZone,
+  });
+  const qrs = await Promise.all(
+    order.tickets.map((t) =>
+      QRCode.toBuffer(t.bookingId, { type: 'png', width: 480, margin: 2, errorCorrectionLevel: 'M' }),
+    ),
+  );
+  const doc = new PDFDocument({
+    size: [PAGE.width, PAGE.height],
+    margin: MARGIN,
+    autoFirstPage: false,
+    info: { Title: `Tickets, order ${order.ref}`, Author: 'Cinema' },
+  });
+  const chunks: Buffer[] = [];
+  doc.on('data', (chunk: Buffer) => chunks.push(chunk));
+  const done = new Promise<Buffer>((resolve, reject) => {
+    doc.on('end', () => resolve(Buffer.concat(chunks)));
+    doc.on('error', reject);
+  });
+  const width = PAGE.width - 2 * MARGIN;
+  order.tickets.forEach((t, i) => {
+    doc.addPage();
+    doc
+      .font('Helvetica')
+      .fontSize(9)
+      .fillColor('#555555')
+      .text(`Ticket ${i + 1} of ${order.tickets.length} · order ${order.ref}`, { width });
+    doc.moveDown(0.4);
+    doc.font('Helvetica-Bold').fontSize(18).fillColor('#000000').text(t.movie.title, { width });
+    doc.moveDown(0.3);
+    doc
+      .font('Helvetica')
+      .fontSize(11)
+      .text(when.format(new Date(t.startsAt)), { width });
+    doc.text(t.auditorium, { width });
+    doc.moveDown(0.3);
+    doc.font('Helvetica-Bold').fontSize(16).text(seatLabel(t.seat), { width });
+    if (t.ticketType) doc.font('Helvetica').fontSize(10).text(t.ticketType, { width });
+    const top = Math.max(doc.y + 10, PAGE.height - MARGIN - QR_SIZE - 30);
+    doc.image(qrs[i]!, (PAGE.width - QR_SIZE) / 2, top, { width: QR_SIZE, height: QR_SIZE });
+    doc
+      .font('Helvetica')
+      .fontSize(7)
+      .fillColor('#555555')
+      .text(t.testMode ? `${t.bookingId} · TEST: no money moved` : t.bookingId, MARGIN, top + QR_SIZE + 6, {
+        width,
+        align: 'center',
+      });
+  });
+  doc.end();
+  return done;
+}
