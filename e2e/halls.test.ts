@@ -120,11 +120,8 @@ describe.skipIf(!hasChromium)('halls with real layouts in the browser', () => {
     await page.getByRole('heading', { name: 'Halls' }).waitFor();
     // Halls are one click away on Admin, not in the header (which keeps the daily desks).
     expect(
-      await page
-        .getByRole('navigation', { name: 'Admin tools' })
-        .getByRole('link', { name: 'Halls and layouts' })
-        .count(),
-    ).toBe(1);
+      await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Halls' }).count(),
+    ).toBe(0);
     // The demo halls, each with its size and a link to its layout.
     await page.getByRole('rowheader', { name: 'Hall 1' }).waitFor();
     expect(await page.getByRole('rowheader').allTextContents()).toEqual(['Hall 1', 'Hall 2', 'Hall 3']);
@@ -387,7 +384,10 @@ describe.skipIf(!hasChromium)('halls with real layouts in the browser', () => {
       'Wheelchair space',
       'Companion seat, with a wheelchair space',
     ]);
-    await seat(desktop.page, 'Row F, seat 5, premium seat, not for sale').click({ force: true });
+    // A seat not for sale is aria-disabled, so the click is forced; in the middle of the view, clear of the basket bar.
+    const houseSeat = seat(desktop.page, 'Row F, seat 5, premium seat, not for sale');
+    await houseSeat.evaluate((el) => el.scrollIntoView({ block: 'center' }));
+    await houseSeat.click({ force: true });
     await desktop.page.getByRole('status').filter({ hasText: 'Seat not for sale online' }).waitFor();
     await seat(desktop.page, 'Row B, seat 6').click();
     await expectNoAxeViolations(desktop.page);

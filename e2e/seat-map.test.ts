@@ -94,6 +94,7 @@ describe.skipIf(!hasChromium)('seat map in the browser', () => {
     expect(await seat(pb, 'C', 4).getAttribute('aria-disabled')).toBe('true');
     expect(await pb.locator('[data-counter="held"] dd').textContent()).toBe('2');
     // aria-disabled, not disabled: a person can still click it (Playwright needs `force` to do the same).
+    await seat(pb, 'C', 5).evaluate((el) => el.scrollIntoView({ block: 'center' }));
     await seat(pb, 'C', 5).click({ force: true });
     await expect.poll(() => notice(pb).textContent()).toBe('Seat temporarily held');
     expect(await statusOf(pb, 'C', 5)).toBe('HELD');
