@@ -2,7 +2,15 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vites
 import { eq, inArray, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import type { Order, SeatMap, StaffOrder, Ticket } from '@cinema/contract';
-import { auditLog, bookings, checkoutSessions, paymentRefunds, seats } from '../../db/schema/index.ts';
+import {
+  auditLog,
+  bookings,
+  checkoutSessions,
+  mailOutbox,
+  paymentRefunds,
+  seats,
+} from '../../db/schema/index.ts';
+import { settleMail } from '../mail/outbox.service.ts';
 import { FakeStripe } from '../../test/fake-stripe.ts';
 import { createShowtimeFixture, type ShowtimeFixture } from '../../test/fixtures.ts';
 import {
@@ -135,6 +143,17 @@ describe.each(engines)('the box office on %s', (engine) => {
       refundedCents: PRICE,
       order: { status: 'refunded', refundedCents: 2 * PRICE },
     });
+
+    // The customer is told of each refund by email (the outbox, without SMTP_URL).
+    await settleMail();
+    const notices = await app.database.db
+      .select()
+      .from(mailOutbox)
+      .where(eq(mailOutbox.kind, 'refund_notice'));
+    expect(notices.filter((n) => n.subject === `Refund for order ${ref}`).map((n) => n.to)).toEqual([
+      alice.email,
+      alice.email,
+    ]);
 
     const audit = await app.database.db.select().from(auditLog).where(eq(auditLog.subjectId, ref));
     expect(audit.map((a) => [a.action, a.actorEmail])).toEqual([
@@ -343,6 +362,14 @@ describe.each(engines)('the box office on %s', (engine) => {
     const ref = (late.json() as StaffOrder).ref;
     expect((await myOrder(app, alice, ref)).lines).toHaveLength(1);
     expect((late.json() as StaffOrder).customer).toMatchObject({ email: alice.email });
+    // Their tickets by email; a walk-in without an address gets none.
+    await settleMail();
+    const mails = await app.database.db
+      .select()
+      .from(mailOutbox)
+      .where(eq(mailOutbox.kind, 'order_confirmation'));
+    expect(mails.filter((m) => m.subject.includes(ref)).map((m) => m.to)).toEqual([alice.email]);
+    expect(mails.filter((m) => m.subject.includes(order.ref))).toEqual([]);
 
     // Refunded at the counter: recorded, the seat free again.
     const back = await refund(order.ref, { bookingIds: [order.lines[0]!.bookingId] });

@@ -23,6 +23,8 @@ import { publishSeatChanges, type SeatChange } from '../../events.ts';
 import { recordAudit, type Actor } from '../audit/audit.service.ts';
 import { insertSession, seatName } from '../payments/checkout.service.ts';
 import { sendPendingRefunds } from '../payments/fulfilment.service.ts';
+import { sendOrderConfirmation, sendRefundNotice } from '../mail/messages.ts';
+import { inBackground } from '../mail/outbox.service.ts';
 import { presentStaffOrders } from '../payments/orders.service.ts';
 import type { PaymentDeps } from '../payments/payment-deps.ts';
 import { PriceBook } from '../pricing/pricing.service.ts';
@@ -185,7 +187,10 @@ export async function refundOrder(
     return { sessionId: session.id, refunded: refunding, changes };
   });
   publishSeatChanges(deps.events, done.changes);
-  if (done.refunded.length > 0) await sendPendingRefunds(deps, done.sessionId);
+  if (done.refunded.length > 0) {
+    await sendPendingRefunds(deps, done.sessionId);
+    inBackground(deps, 'the refund notice', () => sendRefundNotice(deps, ref));
+  }
   return {
     order: await present(deps.db, done.sessionId),
     refundedCents: done.refunded.reduce((sum, l) => sum + paidFor(l), 0),
@@ -417,7 +422,10 @@ export async function exchangeTickets(
     };
   });
   publishSeatChanges(deps.events, done.changes);
-  if (done.moves.some((m) => m.refundCents > 0)) await sendPendingRefunds(deps, done.sessionId);
+  if (done.moves.some((m) => m.refundCents > 0)) {
+    await sendPendingRefunds(deps, done.sessionId);
+    inBackground(deps, 'the refund notice', () => sendRefundNotice(deps, ref));
+  }
   return {
     order: await present(deps.db, done.sessionId),
     refundedCents: done.moves.reduce((sum, m) => sum + m.refundCents, 0),
@@ -563,5 +571,7 @@ export async function counterSale(
     throw seatTaken(await takenSeats(db, showtimeId, seatIds));
   }
   publishSeatChanges(deps.events, sold.changes);
+  // The customer's tickets by email when they gave an address (or the account has one).
+  inBackground(deps, 'the order confirmation', () => sendOrderConfirmation(deps, sold.sessionId));
   return present(db, sold.sessionId);
 }
