@@ -47,15 +47,22 @@ function transportFor(smtpUrl: string): Transporter {
 }
 
 const inFlight = new Set<Promise<unknown>>();
+/** The last piece of mail work queued: each runs after the one before it. */
+let tail: Promise<unknown> = Promise.resolve();
 
 /**
  * Runs mail work after the caller's transaction committed, without making the caller wait or fail: an error is
- * logged and the outbox keeps what was written (retried later when it was a delivery).
+ * logged and the outbox keeps what was written (retried later when it was a delivery). One piece at a time, in
+ * order: during an on-sale rush, hundreds of confirmations (QR codes drawn, the outbox written) would otherwise run
+ * at once and take the database pool and the CPU from the holds and payments themselves.
  */
 export function inBackground(deps: Pick<Deps, 'log'>, what: string, work: () => Promise<unknown>): void {
-  const run = work()
+  const run = tail
+    .then(() => new Promise((resolve) => setImmediate(resolve)))
+    .then(work)
     .catch((err) => deps.log.warn({ err }, `${what} failed`))
     .finally(() => inFlight.delete(run));
+  tail = run;
   inFlight.add(run);
 }
 

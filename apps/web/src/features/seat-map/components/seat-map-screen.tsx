@@ -77,7 +77,7 @@ export function SeatMapScreen() {
   const seatMap = useSeatMap(showtimeId);
   const hold = useHoldSeats(showtimeId);
   const cancel = useCancelHolds(showtimeId);
-  const checkout = useStartCheckout();
+  const checkout = useStartCheckout(showtimeId);
   const [selected, setSelected] = useState<ReadonlySet<string>>(new Set());
   const [recent, setRecent] = useState<RecentHold | null>(null);
   const [notice, showNotice] = useNotice();
