@@ -1,4 +1,4 @@
-import { and, asc, eq, inArray, isNull, sql } from 'drizzle-orm';
+import { and, eq, inArray, isNull, sql } from 'drizzle-orm';
 import type {
   CounterSaleBody,
   ExchangeBody,
@@ -22,7 +22,7 @@ import { badRequest, conflict, notFound } from '../../errors.ts';
 import { publishSeatChanges, type SeatChange } from '../../events.ts';
 import { recordAudit, type Actor } from '../audit/audit.service.ts';
 import { insertSession, seatName } from '../payments/checkout.service.ts';
-import { sendPendingRefunds } from '../payments/fulfilment.service.ts';
+import { lockBookingsInSeatOrder, sendPendingRefunds } from '../payments/fulfilment.service.ts';
 import { sendOrderConfirmation, sendRefundNotice } from '../mail/messages.ts';
 import { inBackground } from '../mail/outbox.service.ts';
 import { presentStaffOrders } from '../payments/orders.service.ts';
@@ -51,22 +51,7 @@ async function orderLines(tx: Tx, sessionId: string) {
     .from(checkoutSessionBookings)
     .where(eq(checkoutSessionBookings.sessionId, sessionId));
   const ids = lines.flatMap((l) => (l.bookingId ? [l.bookingId] : []));
-  // Locked in seat order, as holds and fulfilment lock, so none of them can deadlock another.
-  const booked =
-    ids.length === 0
-      ? []
-      : await tx
-          .select({
-            id: bookings.id,
-            status: bookings.status,
-            showtimeId: bookings.showtimeId,
-            seatId: bookings.seatId,
-            checkedInAt: bookings.checkedInAt,
-          })
-          .from(bookings)
-          .where(inArray(bookings.id, ids))
-          .orderBy(asc(bookings.seatId), asc(bookings.id))
-          .for('update');
+  const booked = await lockBookingsInSeatOrder(tx, ids);
   return lines.map((l) => ({ ...l, booking: booked.find((b) => b.id === l.bookingId) ?? null }));
 }
 

@@ -46,6 +46,26 @@ async function currentSeatStatuses(
   });
 }
 
+/**
+ * Locks these bookings FOR UPDATE in seat order, as the hold retires expired rows, so no two writers (holds,
+ * fulfilment, refunds, exchanges) can deadlock each other. Nothing to lock for no ids.
+ */
+export async function lockBookingsInSeatOrder(tx: Tx, bookingIds: string[]) {
+  if (bookingIds.length === 0) return [];
+  return tx
+    .select({
+      id: bookings.id,
+      status: bookings.status,
+      showtimeId: bookings.showtimeId,
+      seatId: bookings.seatId,
+      checkedInAt: bookings.checkedInAt,
+    })
+    .from(bookings)
+    .where(inArray(bookings.id, bookingIds))
+    .orderBy(asc(bookings.seatId), asc(bookings.id))
+    .for('update');
+}
+
 interface SessionItem {
   id: string;
   bookingId: string | null;
@@ -152,21 +172,7 @@ export async function fulfilCheckout(
       .from(checkoutSessionBookings)
       .where(eq(checkoutSessionBookings.sessionId, sessionId));
     const bookingIds = items.flatMap((i) => (i.bookingId ? [i.bookingId] : []));
-    // Locked in seat order, as the hold retires expired rows, so the two cannot deadlock each other.
-    const locked =
-      bookingIds.length === 0
-        ? []
-        : await tx
-            .select({
-              id: bookings.id,
-              status: bookings.status,
-              showtimeId: bookings.showtimeId,
-              seatId: bookings.seatId,
-            })
-            .from(bookings)
-            .where(inArray(bookings.id, bookingIds))
-            .orderBy(asc(bookings.seatId), asc(bookings.id))
-            .for('update');
+    const locked = await lockBookingsInSeatOrder(tx, bookingIds);
     const { confirmed, lost } = await confirmOrRefund(
       tx,
       sessionId,
