@@ -57,7 +57,12 @@ export const paymentsRoutes: FastifyPluginAsyncZod = async (app) => {
       // The order confirmation is written in the language the customer checks out in.
       const language = askedLanguage(request);
       if (language) await rememberLanguage(deps.db, request.user!.id, language);
-      return startCheckout(deps, { ...request.body, userId: request.user!.id, email: request.user!.email });
+      return startCheckout(deps, {
+        ...request.body,
+        userId: request.user!.id,
+        email: request.user!.email,
+        ...(language && { language }),
+      });
     },
   );
 
