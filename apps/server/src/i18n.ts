@@ -111,6 +111,16 @@ export function translateMessage(message: string, language: Language): string {
 export const askedLanguage = (request: FastifyRequest): Language | undefined =>
   request.headers['accept-language'] ? request.language : undefined;
 
+/** A socket's language: the web app's choice (`auth.language`), else the browser's Accept-Language. */
+export const socketLanguage = (socket: {
+  handshake: { auth: Record<string, unknown>; headers: Record<string, string | string[] | undefined> };
+}): Language => {
+  const chosen = socket.handshake.auth.language;
+  if (isLanguage(chosen)) return chosen;
+  const header = socket.handshake.headers['accept-language'];
+  return languageOf(Array.isArray(header) ? header[0] : header);
+};
+
 declare module 'fastify' {
   interface FastifyRequest {
     /** The language the client asked for (Accept-Language), for its messages. */
