@@ -1,4 +1,5 @@
 import type { ErrorCode } from '@cinema/contract';
+import type { Language } from './i18n.ts';
 
 /** An error a client caused or may act on: sent as `{ error, code, ...extra }` with its HTTP status. */
 export class AppError extends Error {
@@ -7,6 +8,8 @@ export class AppError extends Error {
     readonly code: ErrorCode,
     message: string,
     readonly extra: Record<string, unknown> = {},
+    /** The message in another language, when it is composed of parts the catalogue has (else it is looked up). */
+    readonly localized?: (language: Language) => string,
   ) {
     // A 4xx answers the client and is no fault of the server: nobody reads its stack, and capturing one is most of
     // the cost of creating an error (an on-sale rush answers hundreds of 409s a second).

@@ -88,6 +88,20 @@ describe.each(engines)('messages in the client language on %s', (engine) => {
     expect(res.json()).toEqual({ error: 'Credenciales no válidas', code: 'invalid_credentials' });
   });
 
+  it('says what a weak password lacks in German, each rule from the catalogue', async () => {
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/auth/register',
+      headers: { 'accept-language': 'de' },
+      payload: { name: 'Jonas', email: 'weak@example.com', password: 'abcdefgh1' },
+    });
+    expect(res.statusCode).toBe(400);
+    expect(res.json()).toEqual({
+      error: 'Das Passwort muss einen Großbuchstaben enthalten und ein Sonderzeichen enthalten.',
+      code: 'weak_password',
+    });
+  });
+
   it('keeps the English text without Accept-Language', async () => {
     const res = await login();
     expect(res.json()).toEqual({ error: 'Invalid credentials', code: 'invalid_credentials' });

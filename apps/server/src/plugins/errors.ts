@@ -113,7 +113,9 @@ export const errorsPlugin = fp(
     app.setErrorHandler((err: FastifyError | AppError, request, reply) => {
       const say = (message: string) => translateMessage(message, request.language);
       if (err instanceof AppError) {
-        return reply.status(err.statusCode).send({ error: say(err.message), code: err.code, ...err.extra });
+        const error =
+          err.localized && request.language !== 'en' ? err.localized(request.language) : say(err.message);
+        return reply.status(err.statusCode).send({ error, code: err.code, ...err.extra });
       }
       if (hasZodFastifySchemaValidationErrors(err)) {
         const first = err.validation[0];

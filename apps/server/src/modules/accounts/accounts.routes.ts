@@ -7,6 +7,8 @@ import {
   ForgotPasswordBodySchema,
   LoginBodySchema,
   OkSchema,
+  PASSWORD_MAX_LENGTH,
+  PASSWORD_MIN_LENGTH,
   PasswordChangeBodySchema,
   ProfileBodySchema,
   RegisterBodySchema,
@@ -32,7 +34,7 @@ import {
   requestPasswordReset,
   resetPassword,
 } from './password-reset.service.ts';
-import { askedLanguage } from '../../i18n.ts';
+import { askedLanguage, textsIn, type Language } from '../../i18n.ts';
 
 /** Per-address request limits (lifted with RATE_LIMIT=off; the login-failure lock is separate and stays on). */
 export const ACCOUNT_RATE_LIMITS = {
@@ -51,6 +53,20 @@ const PASSWORD_POLICY_CHECKS = new Set(['too_small', 'too_big', 'invalid_format'
  * ("Password must be at least 8 characters, contain a number and contain a symbol"); any other invalid input
  * keeps the usual `bad_request` message.
  */
+/** Which rule a password message of the contract states (PASSWORD_CHARACTER_RULES and the length bounds). */
+const passwordRuleKey = (message: string) =>
+  /at least/.test(message)
+    ? 'min'
+    : /at most/.test(message)
+      ? 'max'
+      : /uppercase/.test(message)
+        ? 'upper'
+        : /lowercase/.test(message)
+          ? 'lower'
+          : /number/.test(message)
+            ? 'number'
+            : 'symbol';
+
 const weakPasswordFormatter = (errors: FastifySchemaValidationError[]): Error => {
   const policy = errors.filter(
     (e) => PASSWORD_FIELDS.has(e.instancePath) && PASSWORD_POLICY_CHECKS.has(e.keyword),
@@ -59,7 +75,16 @@ const weakPasswordFormatter = (errors: FastifySchemaValidationError[]): Error =>
   const [first, ...rest] = policy.map((e) => e.message ?? '');
   const parts = [first, ...rest.map((m) => m.replace(/^Password must /, ''))];
   const sentence = parts.length === 1 ? parts[0] : `${parts.slice(0, -1).join(', ')} and ${parts.at(-1)}`;
-  return new AppError(400, 'weak_password', `${sentence}.`);
+  // In another language: the same rules, each from the catalogue (password.*), joined the language's way.
+  const rules = policy.map((e) => passwordRuleKey(e.message ?? ''));
+  const localized = (language: Language) => {
+    const t = textsIn(language);
+    const list = new Intl.ListFormat(language, { type: 'conjunction' }).format(
+      rules.map((rule) => t(`password.${rule}`, { min: PASSWORD_MIN_LENGTH, max: PASSWORD_MAX_LENGTH })),
+    );
+    return t('password.sentence', { rules: list });
+  };
+  return new AppError(400, 'weak_password', `${sentence}.`, {}, localized);
 };
 
 const signedIn = { security: [{ bearer: [] }] };
