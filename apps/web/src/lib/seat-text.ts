@@ -18,7 +18,7 @@ const rowOf = (seat: { row?: number; rowLabel?: string | null }) => seat.rowLabe
  * (`inline`: inside a sentence, a seat button's name).
  */
 export function seatName(
-  seat: { row?: number; number: number; rowLabel?: string | null },
+  seat: { row?: number; number: number | string; rowLabel?: string | null },
   style: 'label' | 'inline' = 'label',
 ): string {
   return i18n.t(`common:seat.${style}`, { row: rowOf(seat), number: seat.number });

@@ -1,45 +1,35 @@
 import type { SeatType } from '@cinema/contract';
 import { seatLook, SeatMark } from './seat-face';
 import type { SeatView } from './seat-view';
+import { useTranslation } from 'react-i18next';
 
-const statuses: [SeatView, string][] = [
-  ['AVAILABLE', 'Available'],
-  ['SELECTED', 'Selected'],
-  ['MINE', 'Held by you'],
-  ['HELD', 'Held'],
-  ['CONFIRMED', 'Sold'],
-  ['BLOCKED', 'Not for sale online'],
-];
-
-const typeNames: [SeatType, string][] = [
-  ['PREMIUM', 'Premium seat'],
-  ['SOFA', 'Sofa for two, sold whole'],
-  ['WHEELCHAIR', 'Wheelchair space'],
-  ['COMPANION', 'Companion seat, with a wheelchair space'],
-];
+// Each is seat.legend.<view> and seat.legendTypes.<type> in the catalogue.
+const statuses: SeatView[] = ['AVAILABLE', 'SELECTED', 'MINE', 'HELD', 'CONFIRMED', 'BLOCKED'];
+const typeNames: SeatType[] = ['PREMIUM', 'SOFA', 'WHEELCHAIR', 'COMPANION'];
 
 const item = 'flex items-center gap-2';
 
 /** What the seats' looks mean: each state, and each seat type this hall has (and only those). */
 export function SeatLegend({ types, blocked }: { types: ReadonlySet<SeatType>; blocked: boolean }) {
-  const present = typeNames.filter(([type]) => types.has(type));
+  const { t } = useTranslation('common');
+  const present = typeNames.filter((type) => types.has(type));
   return (
     <div className="flex flex-col items-center gap-3 text-sm text-slate-300">
-      <ul aria-label="Legend" className="flex flex-wrap justify-center gap-x-5 gap-y-2">
+      <ul aria-label={t('seat.legendLabel')} className="flex flex-wrap justify-center gap-x-5 gap-y-2">
         {statuses
-          .filter(([view]) => view !== 'BLOCKED' || blocked)
-          .map(([view, label]) => (
+          .filter((view) => view !== 'BLOCKED' || blocked)
+          .map((view) => (
             <li key={view} className={item}>
               <span aria-hidden className={seatLook('STANDARD', view)}>
                 <SeatMark type="STANDARD" view={view} />
               </span>
-              {label}
+              {t(`seat.legend.${view}`)}
             </li>
           ))}
       </ul>
       {present.length > 0 && (
-        <ul aria-label="Seat types" className="flex flex-wrap justify-center gap-x-5 gap-y-2">
-          {present.map(([type, label]) => (
+        <ul aria-label={t('seat.typesLabel')} className="flex flex-wrap justify-center gap-x-5 gap-y-2">
+          {present.map((type) => (
             <li key={type} className={item}>
               {type === 'SOFA' ? (
                 <span aria-hidden className="flex gap-1.5">
@@ -51,7 +41,7 @@ export function SeatLegend({ types, blocked }: { types: ReadonlySet<SeatType>; b
                   <SeatMark type={type} view="AVAILABLE" />
                 </span>
               )}
-              {label}
+              {t(`seat.legendTypes.${type}`)}
             </li>
           ))}
         </ul>

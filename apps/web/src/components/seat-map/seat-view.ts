@@ -1,5 +1,6 @@
 import type { SeatMapSeat } from '@cinema/contract';
-import { SEAT_TYPE_NAMES, seatLabel } from '@cinema/contract/constants';
+import { i18n } from '../../lib/i18n';
+import { seatName as placeName, seatTypeName } from '../../lib/seat-text';
 
 /**
  * How one seat looks to this customer: the server's status, their selection, and their own holds. BLOCKED: a house
@@ -14,13 +15,33 @@ export type SeatView = 'AVAILABLE' | 'SELECTED' | 'HELD' | 'MINE' | 'CONFIRMED' 
 export type SeatCell = Required<Pick<SeatMapSeat, 'id' | 'row' | 'number' | 'col' | 'rowLabel' | 'type'>> &
   Pick<SeatMapSeat, 'pairId'> & { view: SeatView };
 
-export const viewWords: Record<SeatView, string> = {
-  AVAILABLE: 'available',
-  SELECTED: 'selected',
-  HELD: 'held',
-  MINE: 'held by you',
-  CONFIRMED: 'sold',
-  BLOCKED: 'not for sale',
+/** "available", "held by you"…: how a seat's name ends, in the viewer's language. */
+export const viewWords = (view: SeatView): string => i18n.t(`common:seat.views.${view}`);
+
+// A hall names hundreds of seats on every render: the words are looked up once per language, then filled in.
+const ROW = '\u0000row';
+const NUMBER = '\u0000number';
+let words: {
+  language: string | undefined;
+  place: string;
+  types: Map<string, string>;
+  views: Map<string, string>;
+} | null = null;
+function seatWords(): NonNullable<typeof words> {
+  if (!words || words.language !== i18n.resolvedLanguage) {
+    words = {
+      language: i18n.resolvedLanguage,
+      place: placeName({ rowLabel: ROW, number: NUMBER }, 'inline'),
+      types: new Map(),
+      views: new Map(),
+    };
+  }
+  return words;
+}
+const cached = (map: Map<string, string>, key: string, make: () => string) => {
+  let text = map.get(key);
+  if (text === undefined) map.set(key, (text = make()));
+  return text;
 };
 
 /** The views a customer cannot choose: a click explains why instead. */
@@ -35,8 +56,11 @@ export const dataStatus = (view: SeatView) => (view === 'MINE' ? 'HELD' : view);
  * wheelchair space, available".
  */
 export function seatName(seat: Pick<SeatCell, 'row' | 'number' | 'rowLabel' | 'type' | 'view'>): string {
-  const type = seat.type === 'STANDARD' ? '' : `, ${SEAT_TYPE_NAMES[seat.type]}`;
-  return `${seatLabel(seat, { style: 'inline' })}${type}, ${viewWords[seat.view]}`;
+  const w = seatWords();
+  const type =
+    seat.type === 'STANDARD' ? '' : `, ${cached(w.types, seat.type, () => seatTypeName(seat.type))}`;
+  const place = w.place.replace(ROW, seat.rowLabel).replace(NUMBER, String(seat.number));
+  return `${place}${type}, ${cached(w.views, seat.view, () => viewWords(seat.view))}`;
 }
 
 /** The other seat of a sofa pair, if the seat is half of one. */
