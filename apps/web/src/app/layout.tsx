@@ -4,6 +4,7 @@ import { PageLoading } from '../components/ui/page-loading';
 import { useSession } from '../lib/session';
 import { useSettings } from '../lib/settings';
 import { logout } from './logout';
+import { useRouteHeading } from './route-heading';
 
 const linkBase =
   'inline-flex items-center rounded-md px-3 py-1.5 text-sm font-medium no-underline transition hover:bg-panel-2 hover:text-white hover:no-underline';
@@ -15,6 +16,7 @@ export function Layout() {
   const { user } = useSession();
   const settings = useSettings();
   const navigate = useNavigate();
+  useRouteHeading();
   return (
     <div className="flex min-h-screen flex-col">
       <a

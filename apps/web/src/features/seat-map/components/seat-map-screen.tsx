@@ -5,7 +5,6 @@ import type { HoldError, SeatMap, SeatsUpdate } from '@cinema/contract';
 import { formatMoney, MAX_LIVE_HOLDS_PER_SHOWTIME } from '@cinema/contract/constants';
 import { SeatGrid } from '../../../components/seat-map/seat-grid';
 import { SeatLegend } from '../../../components/seat-map/seat-legend';
-import { ScreenBar } from '../../../components/seat-map/screen-bar';
 import { sofaPartner, type SeatCell } from '../../../components/seat-map/seat-view';
 import { ApiError, errorText } from '../../../lib/api-client';
 import { formatDateTime, formatTime } from '../../../lib/format';
@@ -288,7 +287,6 @@ export function SeatMapScreen() {
       </div>
 
       <div className="card flex flex-col gap-6">
-        <ScreenBar firstRow={grid.rows[0]?.label} />
         {cells.length === 0 ? (
           <p className="muted text-center">This hall has no seats.</p>
         ) : (
