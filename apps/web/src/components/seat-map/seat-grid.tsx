@@ -80,15 +80,15 @@ export function SeatGrid({
   } as CSSProperties;
   return (
     <div className="flex flex-col gap-2">
-      <div className="flex flex-wrap items-center justify-end gap-2">
+      <div className="flex items-center justify-end gap-2">
         {zoom.overflows && (
-          <p className="grow text-xs text-muted" data-testid="scroll-hint">
+          <p className="min-w-0 grow text-xs text-muted" data-testid="scroll-hint">
             Scroll sideways for every seat, or zoom out.
           </p>
         )}
         <button
           type="button"
-          className="btn-secondary h-9 w-9 p-0 text-lg"
+          className="btn-secondary h-9 w-9 shrink-0 p-0 text-lg"
           aria-label="Zoom out"
           disabled={!zoom.canZoomOut}
           onClick={() => zoom.zoom(-1)}
@@ -97,7 +97,7 @@ export function SeatGrid({
         </button>
         <button
           type="button"
-          className="btn-secondary h-9 w-9 p-0 text-lg"
+          className="btn-secondary h-9 w-9 shrink-0 p-0 text-lg"
           aria-label="Zoom in"
           disabled={!zoom.canZoomIn}
           onClick={() => zoom.zoom(1)}
@@ -108,7 +108,7 @@ export function SeatGrid({
       <div ref={zoom.box} className="overflow-x-auto pb-2" data-testid="seat-scroller">
         <div className="mx-auto flex w-max flex-col" style={sizes} role="group" aria-label={label}>
           {/* The screen spans the seats' columns, so its mark sits over the hall's centre. */}
-          <div className="mb-3 grid" style={template}>
+          <div className="mb-3 grid" style={{ ...template, columnGap: zoom.gap }}>
             <div style={{ gridColumn: `2 / ${cols + 2}` }}>
               <ScreenBar firstRow={rows[0]?.label} />
             </div>

@@ -1,4 +1,4 @@
-import { useCallback, useLayoutEffect, useRef, useState } from 'react';
+import { useLayoutEffect, useRef, useState } from 'react';
 
 /** A row label's column, either side of the seats. */
 const LABEL_PX = 20;
@@ -30,8 +30,9 @@ export function useSeatZoom(cols: number) {
     return () => observer.disconnect();
   }, []);
 
-  let fit = Math.floor((width - 2 * LABEL_PX - (cols + 1) * 3) / cols);
-  fit = Math.max(10, Math.min(fit, 23));
+  // The largest side under 24 px at which the whole hall fits (10 px at the least).
+  let fit = 23;
+  while (fit > 10 && widthAt(cols, fit) > width) fit--;
   const sides: number[] = width > 0 && widthAt(cols, 24) > width ? [fit, ...ZOOM_PX] : [...ZOOM_PX];
   const seat = chosen !== null && sides.includes(chosen) ? chosen : DEFAULT_PX;
   const level = sides.indexOf(seat);
@@ -46,15 +47,12 @@ export function useSeatZoom(cols: number) {
     el.scrollLeft = ratio * el.scrollWidth - el.clientWidth / 2;
   }, [seat, width]);
 
-  const zoom = useCallback(
-    (step: 1 | -1) => {
-      const el = box.current;
-      if (el && el.scrollWidth > 0) middle.current = (el.scrollLeft + el.clientWidth / 2) / el.scrollWidth;
-      const next = sides[Math.min(sides.length - 1, Math.max(0, level + step))];
-      if (next !== undefined) setChosen(next);
-    },
-    [sides, level],
-  );
+  const zoom = (step: 1 | -1) => {
+    const el = box.current;
+    if (el && el.scrollWidth > 0) middle.current = (el.scrollLeft + el.clientWidth / 2) / el.scrollWidth;
+    const next = sides[Math.min(sides.length - 1, Math.max(0, level + step))];
+    if (next !== undefined) setChosen(next);
+  };
 
   return {
     box,
