@@ -90,6 +90,8 @@ describe.skipIf(!hasChromium)('the customer journey at 390 × 844 and 1280 × 80
       expect(await showtime(full).getByRole('link').count()).toBe(0);
       expect(await showtime(nearlyGone).innerText()).toContain('Selling fast · 1 left');
       expect(await showtime(wide).innerText()).toContain('Available');
+      // Nothing wider than the screen: the day strip scrolls inside itself.
+      expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBe(viewport.width);
       await expectNoAxeViolations(page);
       await screenshot(page, `journey-schedule-${name}`);
 
