@@ -114,6 +114,7 @@ describe.skipIf(!hasChromium)('the customer journey at 390 × 844 and 1280 × 80
       await seat('A', 1).waitFor();
       const box = async (l: ReturnType<typeof seat>) => (await l.boundingBox())!;
       expect((await box(seat('A', 1))).width).toBeGreaterThanOrEqual(24);
+      expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBe(viewport.width);
       const [sizes] = await scroller.evaluateAll((els) => els.map((el) => [el.scrollWidth, el.clientWidth]));
       const overflows = sizes![0]! > sizes![1]!;
       expect(overflows).toBe(phone);
