@@ -155,8 +155,9 @@ ${items.map((i) => `<li><span>${escapeHtml(language === 'en' ? seatName(i) : sea
     .join('\n');
 
   const payable = summary.status === 'open' && summary.expiresAt.getTime() > Date.now();
+  // A decline is news only while the checkout can still be paid (Back to it after paying shows what is true now).
   const shown: PageNotice | undefined =
-    notice ??
+    (notice === 'declined' && !payable ? undefined : notice) ??
     (summary.status === 'open'
       ? payable
         ? undefined

@@ -1,7 +1,6 @@
 import { useMemo } from 'react';
 import { SeatGrid } from '../../../components/seat-map/seat-grid';
 import { SeatLegend } from '../../../components/seat-map/seat-legend';
-import { ScreenBar } from '../../../components/seat-map/screen-bar';
 import type { SeatCell } from '../../../components/seat-map/seat-view';
 import type { Draft } from '../lib/layout-draft';
 
@@ -41,7 +40,6 @@ export function LayoutPreview({ draft }: { draft: Draft }) {
         </h2>
         <p className="text-sm text-muted">The seat map customers will choose from.</p>
       </div>
-      <ScreenBar firstRow={rows[0]?.label} />
       <SeatGrid
         rows={rows}
         cols={draft.cols}
