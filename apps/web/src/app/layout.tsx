@@ -6,6 +6,7 @@ import { useSession } from '../lib/session';
 import { useSettings } from '../lib/settings';
 import { logout } from './logout';
 import { useRouteHeading } from './route-heading';
+import { useTranslation } from 'react-i18next';
 
 const linkBase =
   'inline-flex items-center rounded-md px-1.5 py-1.5 text-sm font-medium sm:px-3 no-underline transition hover:bg-panel-2 hover:text-white hover:no-underline';
@@ -14,6 +15,7 @@ const linkClass = ({ isActive }: { isActive: boolean }) =>
   `${linkBase} ${isActive ? 'bg-panel-2 text-white ring-1 ring-line' : 'text-slate-300'}`;
 
 export function Layout() {
+  const { t } = useTranslation('common');
   const { user } = useSession();
   const settings = useSettings();
   const navigate = useNavigate();
@@ -24,13 +26,13 @@ export function Layout() {
         href="#main"
         className="sr-only rounded-md bg-gold px-3 py-2 font-semibold text-ink focus:not-sr-only focus:absolute focus:top-2 focus:left-2 focus:z-20"
       >
-        Skip to content
+        {t('layout.skip')}
       </a>
       <header className="sticky top-0 z-10 border-b border-line bg-ink/90 backdrop-blur">
         {settings?.testMode && (
           // Every page says it (DESIGN §6.1): with the built-in test checkout nothing is ever charged.
           <p className="bg-amber-300 px-4 py-1 text-center text-xs font-bold tracking-wide text-amber-950">
-            Test mode: no real payments
+            {t('layout.testMode')}
           </p>
         )}
         <div className="mx-auto flex max-w-6xl flex-wrap items-center gap-x-4 gap-y-2 px-4 py-3">
@@ -44,31 +46,31 @@ export function Layout() {
             >
               ▶
             </span>
-            Cinema
+            {t('layout.brand')}
           </Link>
           {/* On a phone the links take a row of their own under the brand and wrap; on wider screens they sit right. */}
-          <nav aria-label="Main" className="w-full sm:ml-auto sm:w-auto">
+          <nav aria-label={t('layout.mainNav')} className="w-full sm:ml-auto sm:w-auto">
             <ul className="-mx-1 flex flex-wrap items-center gap-0.5 sm:mx-0 sm:justify-end sm:gap-1">
               {user ? (
                 <>
                   <li>
                     <NavLink to="/movies" className={linkClass}>
-                      Movies
+                      {t('layout.movies')}
                     </NavLink>
                   </li>
                   <li>
                     <NavLink to="/schedule" className={linkClass}>
-                      Schedule
+                      {t('layout.schedule')}
                     </NavLink>
                   </li>
                   <li>
                     <NavLink to="/tickets" className={linkClass}>
-                      My Tickets
+                      {t('layout.myTickets')}
                     </NavLink>
                   </li>
                   <li>
                     <NavLink to="/profile" className={linkClass}>
-                      Profile
+                      {t('layout.profile')}
                     </NavLink>
                   </li>
                   {/* The header keeps the daily desks; every other admin screen is one click away on Admin. */}
@@ -76,12 +78,12 @@ export function Layout() {
                     <>
                       <li>
                         <NavLink to="/admin" end className={linkClass}>
-                          Admin
+                          {t('layout.admin')}
                         </NavLink>
                       </li>
                       <li>
                         <NavLink to="/admin/showtimes" className={linkClass}>
-                          Manage
+                          {t('layout.manage')}
                         </NavLink>
                       </li>
                     </>
@@ -90,13 +92,13 @@ export function Layout() {
                     <>
                       <li>
                         <NavLink to="/admin/box-office" className={linkClass}>
-                          Box office
+                          {t('layout.boxOffice')}
                         </NavLink>
                       </li>
                       <li>
                         {/* A full page load: only the scanner's page may run its WebAssembly (CSP). */}
                         <NavLink to="/admin/scan" reloadDocument className={linkClass}>
-                          Scan
+                          {t('layout.scan')}
                         </NavLink>
                       </li>
                     </>
@@ -110,7 +112,7 @@ export function Layout() {
                         navigate('/login');
                       }}
                     >
-                      Logout
+                      {t('layout.logout')}
                     </button>
                   </li>
                 </>
@@ -118,17 +120,17 @@ export function Layout() {
                 <>
                   <li>
                     <NavLink to="/schedule" className={linkClass}>
-                      Schedule
+                      {t('layout.schedule')}
                     </NavLink>
                   </li>
                   <li>
                     <NavLink to="/login" className={linkClass}>
-                      Login
+                      {t('layout.login')}
                     </NavLink>
                   </li>
                   <li>
                     <NavLink to="/register" className={linkClass}>
-                      Register
+                      {t('layout.register')}
                     </NavLink>
                   </li>
                 </>
@@ -150,7 +152,7 @@ export function Layout() {
         </Suspense>
       </main>
       <footer className="border-t border-line py-5 text-center text-xs text-muted">
-        Cinema — open-source ticketing
+        {t('layout.footer')}
       </footer>
     </div>
   );

@@ -1,5 +1,6 @@
 import { useEffect } from 'react';
 import { useLocation } from 'react-router';
+import { i18n } from '../lib/i18n';
 
 /** Whether focus is nowhere in particular: on the page, the main region, or lost with a removed element. */
 const focusIsIdle = (main: HTMLElement) => {
@@ -25,7 +26,8 @@ export function useRouteHeading() {
       const h1 = main.querySelector('h1');
       if (!h1) return;
       const text = h1.dataset.title ?? h1.textContent?.replace(/\s+/g, ' ').trim();
-      const title = text ? `${text} · Cinema` : 'Cinema';
+      const brand = i18n.t('common:layout.brand');
+      const title = text ? `${text} · ${brand}` : brand;
       if (document.title !== title) document.title = title;
       const moveFocus =
         focused === null ? fromOutside || focusIsIdle(main) : !focused.isConnected && focusIsIdle(main);

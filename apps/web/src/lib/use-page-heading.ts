@@ -1,4 +1,5 @@
 import { useEffect, useRef } from 'react';
+import { i18n } from './i18n';
 
 /**
  * A screen's title in the tab ("Audit log · Cinema") and, once it is shown, keyboard and screen-reader focus on its
@@ -7,7 +8,7 @@ import { useEffect, useRef } from 'react';
 export function usePageHeading(title: string) {
   const heading = useRef<HTMLHeadingElement>(null);
   useEffect(() => {
-    document.title = `${title} · Cinema`;
+    document.title = `${title} · ${i18n.t('common:layout.brand')}`;
     // The layout titles every route from its h1; this names the screen in the h1's place.
     if (heading.current) heading.current.dataset.title = title;
   }, [title]);

@@ -4,6 +4,7 @@ import { seatLook, SeatMark, type SofaHalf } from './seat-face';
 import { isMoveKey, placeToward } from './seat-navigation';
 import { dataStatus, isUnavailable, seatName, type SeatCell } from './seat-view';
 import { useSeatZoom } from './seat-zoom';
+import { useTranslation } from 'react-i18next';
 
 /** The columns of a row: its label either side of the hall's grid of seats and gaps (sides from the zoom). */
 const rowTemplate = (cols: number) => ({
@@ -38,7 +39,7 @@ export function SeatGrid({
   cols,
   seats,
   onPress,
-  label = 'Seats',
+  label,
   unavailable = isUnavailable,
 }: {
   /** The hall's rows, front to back (a row may have no seats: a cross aisle). */
@@ -51,6 +52,7 @@ export function SeatGrid({
   /** Which views cannot be chosen (announced as such); staff may choose a blocked seat. */
   unavailable?: (view: SeatCell['view']) => boolean;
 }) {
+  const { t } = useTranslation('common');
   const byRow = useMemo(() => {
     const lists: SeatCell[][] = rows.map(() => []);
     for (const s of seats) lists[s.row - 1]?.push(s);
@@ -83,13 +85,13 @@ export function SeatGrid({
       <div className="flex items-center justify-end gap-2">
         {zoom.overflows && (
           <p className="min-w-0 grow text-xs text-muted" data-testid="scroll-hint">
-            Scroll sideways for every seat, or zoom out.
+            {t('seat.scrollHint')}
           </p>
         )}
         <button
           type="button"
           className="btn-secondary h-9 w-9 shrink-0 p-0 text-lg"
-          aria-label="Zoom out"
+          aria-label={t('seat.zoomOut')}
           disabled={!zoom.canZoomOut}
           onClick={() => zoom.zoom(-1)}
         >
@@ -98,7 +100,7 @@ export function SeatGrid({
         <button
           type="button"
           className="btn-secondary h-9 w-9 shrink-0 p-0 text-lg"
-          aria-label="Zoom in"
+          aria-label={t('seat.zoomIn')}
           disabled={!zoom.canZoomIn}
           onClick={() => zoom.zoom(1)}
         >
@@ -106,7 +108,12 @@ export function SeatGrid({
         </button>
       </div>
       <div ref={zoom.box} className="overflow-x-auto pb-2" data-testid="seat-scroller">
-        <div className="mx-auto flex w-max flex-col" style={sizes} role="group" aria-label={label}>
+        <div
+          className="mx-auto flex w-max flex-col"
+          style={sizes}
+          role="group"
+          aria-label={label ?? t('seat.seats')}
+        >
           {/* The screen spans the seats' columns, so its mark sits over the hall's centre. */}
           <div className="mb-3 grid" style={{ ...template, columnGap: zoom.gap }}>
             <div style={{ gridColumn: `2 / ${cols + 2}` }}>
@@ -124,7 +131,7 @@ export function SeatGrid({
                 className="grid items-center"
                 style={{ ...template, columnGap: zoom.gap }}
                 role="group"
-                aria-label={`Row ${row.label}`}
+                aria-label={t('seat.row', { row: row.label })}
               >
                 <span aria-hidden className={`${rowLabel} left-0 pr-1 text-right`}>
                   {row.label}

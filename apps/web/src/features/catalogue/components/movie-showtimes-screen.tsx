@@ -2,15 +2,14 @@ import type { Showtime } from '@cinema/contract';
 import { Link, useParams } from 'react-router';
 import { Poster } from '../../../components/ui/poster';
 import { errorText } from '../../../lib/api-client';
-import { formatMoney } from '@cinema/contract/constants';
-import { formatTime } from '../../../lib/format';
+import { formatDate, formatTime, useFormatMoney } from '../../../lib/format';
 import { useMovie } from '../api/get-movie';
 import { useMovieShowtimes } from '../api/get-movie-showtimes';
 import { movieFacts } from './movie-facts';
 import { QueryStatus } from '../../../components/ui/query-status';
+import { useTranslation } from 'react-i18next';
 
-const dayHeading = (iso: string) =>
-  new Date(iso).toLocaleDateString(undefined, { weekday: 'long', month: 'long', day: 'numeric' });
+const dayHeading = (iso: string) => formatDate(iso, { weekday: 'long', month: 'long', day: 'numeric' });
 
 /** Showtimes grouped by the viewer's local day, keeping the start order. */
 function byDay(showtimes: Showtime[]): [string, Showtime[]][] {
@@ -24,18 +23,20 @@ function byDay(showtimes: Showtime[]): [string, Showtime[]][] {
 
 /** /movies/{id}: the movie and its upcoming showtimes, each with a Select link to the seat map. */
 export function MovieShowtimesScreen() {
+  const { t } = useTranslation('common');
   const { id = '' } = useParams();
   const movie = useMovie(id);
   const showtimes = useMovieShowtimes(id);
+  const formatMoney = useFormatMoney();
 
   return (
     <section>
       <Link to="/movies" className="mb-4 inline-block text-sm">
-        ← All movies
+        {t('movies.all')}
       </Link>
       {movie.isError && (
         <p className="error mb-6" role="alert">
-          {errorText(movie.error, 'Failed to load movie')}
+          {errorText(movie.error, t('movies.movieFailed'))}
         </p>
       )}
       {movie.data && (
@@ -55,9 +56,9 @@ export function MovieShowtimesScreen() {
         </header>
       )}
 
-      <h2 className="mb-3 text-xl font-semibold text-white">Showtimes</h2>
-      <QueryStatus query={showtimes} failure="Failed to load showtimes" />
-      {showtimes.data?.length === 0 && <p className="card">No showtimes yet.</p>}
+      <h2 className="mb-3 text-xl font-semibold text-white">{t('movies.showtimes')}</h2>
+      <QueryStatus query={showtimes} failure={t('movies.showtimesFailed')} />
+      {showtimes.data?.length === 0 && <p className="card">{t('movies.noShowtimes')}</p>}
       {showtimes.data && showtimes.data.length > 0 && (
         <div className="space-y-6">
           {byDay(showtimes.data).map(([day, list]) => (
@@ -83,9 +84,13 @@ export function MovieShowtimesScreen() {
                     <Link
                       to={`/showtimes/${s.id}/seats`}
                       className="btn-primary ml-auto"
-                      aria-label={`Select seats for ${formatTime(s.startsAt)} on ${day}, ${s.auditorium}`}
+                      aria-label={t('movies.selectSeatsFor', {
+                        time: formatTime(s.startsAt),
+                        day,
+                        hall: s.auditorium,
+                      })}
                     >
-                      Select
+                      {t('movies.select')}
                     </Link>
                   </li>
                 ))}

@@ -3,19 +3,21 @@ import { Poster } from '../../../components/ui/poster';
 import { useMovies } from '../api/get-movies';
 import { movieFacts } from './movie-facts';
 import { QueryStatus } from '../../../components/ui/query-status';
+import { useTranslation } from 'react-i18next';
 
 /** /movies: every movie as a poster card linking to its showtimes. */
 export function MoviesScreen() {
+  const { t } = useTranslation('common');
   const movies = useMovies();
   return (
     <section>
-      <h1 className="page-title">Movies</h1>
-      <QueryStatus query={movies} failure="Failed to load movies" />
-      {movies.data?.length === 0 && <p className="card">No movies yet.</p>}
+      <h1 className="page-title">{t('layout.movies')}</h1>
+      <QueryStatus query={movies} failure={t('movies.loadFailed')} />
+      {movies.data?.length === 0 && <p className="card">{t('movies.none')}</p>}
       {movies.data && movies.data.length > 0 && (
         <ul
           className="grid grid-cols-2 gap-4 sm:grid-cols-3 sm:gap-5 lg:grid-cols-4 xl:grid-cols-5"
-          aria-label="Movies"
+          aria-label={t('layout.movies')}
         >
           {movies.data.map((movie) => (
             <li key={movie.id}>

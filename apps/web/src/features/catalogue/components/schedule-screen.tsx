@@ -1,17 +1,19 @@
 import type { Availability, Movie, ScheduleShowtime } from '@cinema/contract';
-import { formatMoney } from '@cinema/contract/constants';
 import { Link, useSearchParams } from 'react-router';
 import { Poster } from '../../../components/ui/poster';
 import { QueryStatus } from '../../../components/ui/query-status';
 import { useSession } from '../../../lib/session';
+import { formatDate, formatTime, useFormatMoney } from '../../../lib/format';
+import { i18n } from '../../../lib/i18n';
 import { useSchedule } from '../api/get-schedule';
 import { movieFacts } from './movie-facts';
+import { useTranslation } from 'react-i18next';
 
 /** A calendar day ("YYYY-MM-DD") as the day strip shows it: "Today", "Tomorrow", else "Wed 26 Nov". */
 function dayName(date: string, index: number): string {
-  if (index === 0) return 'Today';
-  if (index === 1) return 'Tomorrow';
-  return new Date(`${date}T12:00:00Z`).toLocaleDateString(undefined, {
+  if (index === 0) return i18n.t('common:schedule.today');
+  if (index === 1) return i18n.t('common:schedule.tomorrow');
+  return formatDate(`${date}T12:00:00Z`, {
     weekday: 'short',
     day: 'numeric',
     month: 'short',
@@ -19,14 +21,11 @@ function dayName(date: string, index: number): string {
   });
 }
 
-const fullDay = (date: string) =>
-  new Date(`${date}T12:00:00Z`).toLocaleDateString(undefined, { dateStyle: 'full', timeZone: 'UTC' });
+const fullDay = (date: string) => formatDate(`${date}T12:00:00Z`, { dateStyle: 'full', timeZone: 'UTC' });
 
-const availabilityText: Record<Availability, string> = {
-  AVAILABLE: 'Available',
-  SELLING_FAST: 'Selling fast',
-  SOLD_OUT: 'Sold out',
-};
+// "Available", "Selling fast", "Sold out".
+const availabilityText = (availability: Availability) =>
+  i18n.t(`common:schedule.availability.${availability}`);
 const availabilityLook: Record<Availability, string> = {
   AVAILABLE: 'text-emerald-300',
   SELLING_FAST: 'font-semibold text-gold',
@@ -49,37 +48,38 @@ function byMovie(movies: Movie[], showtimes: ScheduleShowtime[]): [Movie, Schedu
  * many seats are left (available, selling fast, sold out). Choosing seats asks a visitor to sign in and comes back.
  */
 export function ScheduleScreen() {
+  const { t } = useTranslation('common');
   const [params, setParams] = useSearchParams();
   const date = params.get('date') ?? undefined;
   const schedule = useSchedule(date);
   const { user } = useSession();
   const data = schedule.data;
-  const time = (iso: string) =>
-    new Date(iso).toLocaleTimeString(undefined, { timeStyle: 'short', timeZone: data?.timeZone });
+  const formatMoney = useFormatMoney();
+  const time = (iso: string) => formatTime(iso, { timeZone: data?.timeZone });
 
   return (
     <section className="flex flex-col gap-6">
       <header>
-        <h1 className="page-title mb-1">Schedule</h1>
+        <h1 className="page-title mb-1">{t('layout.schedule')}</h1>
         <p className="text-slate-200">
-          What is on, day by day.{' '}
+          {t('schedule.lead')}{' '}
           {!user && (
             <>
               <Link to="/login" className="underline">
-                Sign in
+                {t('schedule.signIn')}
               </Link>{' '}
-              or{' '}
+              {t('schedule.or')}{' '}
               <Link to="/register" className="underline">
-                register
+                {t('schedule.register')}
               </Link>{' '}
-              to choose seats.
+              {t('schedule.toChoose')}
             </>
           )}
         </p>
       </header>
 
       {data && (
-        <nav aria-label="Days" className="-mx-4 overflow-x-auto px-4 pb-1">
+        <nav aria-label={t('schedule.days')} className="-mx-4 overflow-x-auto px-4 pb-1">
           <ul className="flex w-max gap-2">
             {data.days.map((day, i) => {
               const chosen = day.date === data.date;
@@ -100,8 +100,8 @@ export function ScheduleScreen() {
                       <span className="sr-only">, {fullDay(day.date)},</span>
                     </span>
                     <span className={`text-xs ${chosen ? 'text-ink' : 'text-muted'}`}>
-                      {day.showtimes === 0 ? 'none' : day.showtimes}
-                      <span className="sr-only">{day.showtimes === 1 ? ' showtime' : ' showtimes'}</span>
+                      {day.showtimes === 0 ? t('schedule.none') : day.showtimes}
+                      <span className="sr-only">{t('schedule.showtimesWord', { count: day.showtimes })}</span>
                     </span>
                   </button>
                 </li>
@@ -111,14 +111,17 @@ export function ScheduleScreen() {
         </nav>
       )}
 
-      <QueryStatus query={schedule} failure="Failed to load the schedule" />
+      <QueryStatus query={schedule} failure={t('schedule.loadFailed')} />
       {data && (
         <>
           <h2 className="text-xl font-semibold text-white">{fullDay(data.date)}</h2>
           {data.showtimes.length === 0 ? (
-            <p className="card">No showtimes left on this day.</p>
+            <p className="card">{t('schedule.noneLeft')}</p>
           ) : (
-            <ul className="flex flex-col gap-4" aria-label={`Movies on ${fullDay(data.date)}`}>
+            <ul
+              className="flex flex-col gap-4"
+              aria-label={t('schedule.moviesOn', { day: fullDay(data.date) })}
+            >
               {byMovie(data.movies, data.showtimes).map(([movie, list]) => (
                 <li
                   key={movie.id}
@@ -144,7 +147,7 @@ export function ScheduleScreen() {
                   </div>
                   <ul
                     className="col-span-2 flex flex-wrap gap-2 sm:col-span-1 sm:col-start-2"
-                    aria-label={`Showtimes of ${movie.title}`}
+                    aria-label={t('schedule.showtimesOf', { title: movie.title })}
                   >
                     {list.map((s) => {
                       const body = (
@@ -156,8 +159,9 @@ export function ScheduleScreen() {
                             {s.auditorium} · {formatMoney(s.priceCents)}
                           </span>
                           <span className={`text-xs ${availabilityLook[s.availability]}`}>
-                            {availabilityText[s.availability]}
-                            {s.availability === 'SELLING_FAST' && ` · ${s.seatsLeft} left`}
+                            {availabilityText(s.availability)}
+                            {s.availability === 'SELLING_FAST' &&
+                              ` · ${t('schedule.left', { count: s.seatsLeft })}`}
                           </span>
                         </>
                       );
@@ -171,9 +175,11 @@ export function ScheduleScreen() {
                               to={`/showtimes/${s.id}/seats`}
                               className={`${look} border-line bg-panel-2 text-slate-100 hover:border-gold hover:no-underline`}
                             >
-                              <span className="sr-only">Choose seats for {movie.title}: </span>
+                              <span className="sr-only">
+                                {t('schedule.chooseFor', { title: movie.title })}{' '}
+                              </span>
                               {body}
-                              {!user && <span className="sr-only"> (sign in first)</span>}
+                              {!user && <span className="sr-only"> {t('schedule.signInFirst')}</span>}
                             </Link>
                           )}
                         </li>

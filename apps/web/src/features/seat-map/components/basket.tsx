@@ -1,9 +1,10 @@
 import { useEffect, useId, useMemo, useState, type FormEvent } from 'react';
 import type { CheckoutBody } from '@cinema/contract';
-import { formatMoney } from '@cinema/contract/constants';
+import { useFormatMoney } from '../../../lib/format';
 import { errorText } from '../../../lib/api-client';
 import { seatWithType } from '../../../lib/seat-text';
 import { useQuote, useShowtimePrices } from '../api/get-quote';
+import { useTranslation } from 'react-i18next';
 
 // Loaded with the basket, once seats are held.
 export { HoldCountdown } from './hold-countdown';
@@ -25,6 +26,8 @@ export function Basket({
   bookingIds: string[];
   onChange: (choice: BasketChoice) => void;
 }) {
+  const { t } = useTranslation('common');
+  const formatMoney = useFormatMoney();
   const prices = useShowtimePrices(showtimeId);
   const [types, setTypes] = useState<Record<string, string>>({});
   const [code, setCode] = useState('');
@@ -59,15 +62,15 @@ export function Basket({
   return (
     <section className="flex flex-col gap-3" aria-labelledby={`${id}-title`}>
       <h2 id={`${id}-title`} className="text-base font-semibold text-white">
-        Your seats
+        {t('basket.title')}
       </h2>
       {quote.isError && (
         <p className="error" role="alert">
-          {errorText(quote.error, 'Could not price your seats')}
+          {errorText(quote.error, t('basket.priceFailed'))}
         </p>
       )}
       {current && (
-        <ul aria-label="Seats and prices" className="divide-y divide-line/60" aria-busy={quote.isFetching}>
+        <ul aria-label={t('basket.lines')} className="divide-y divide-line/60" aria-busy={quote.isFetching}>
           {current.lines.map((line) => {
             const seat = seatWithType(line.seat);
             const bookingId = line.bookingId ?? '';
@@ -80,20 +83,20 @@ export function Basket({
                 <span className="flex items-center gap-3">
                   {sold.length > 0 ? (
                     <label className="flex items-center gap-2 text-sm">
-                      <span className="sr-only">Ticket type for {seat}</span>
+                      <span className="sr-only">{t('basket.typeFor', { seat })}</span>
                       <select
                         className="input w-auto py-1.5"
                         value={types[bookingId] ?? defaultType}
                         onChange={(e) =>
-                          setTypes((t) => ({
-                            ...t,
+                          setTypes((chosen) => ({
+                            ...chosen,
                             [bookingId]: e.target.value,
                           }))
                         }
                       >
-                        {sold.map((t) => (
-                          <option key={t.id} value={t.id}>
-                            {t.name}
+                        {sold.map((type) => (
+                          <option key={type.id} value={type.id}>
+                            {type.name}
                           </option>
                         ))}
                       </select>
@@ -105,7 +108,7 @@ export function Basket({
                     {line.discountCents > 0 && (
                       <s
                         className="mr-1 text-xs text-muted"
-                        aria-label={`was ${formatMoney(line.listPriceCents)}`}
+                        aria-label={t('order.was', { amount: formatMoney(line.listPriceCents) })}
                       >
                         {formatMoney(line.listPriceCents)}
                       </s>
@@ -120,7 +123,7 @@ export function Basket({
       )}
       <form className="flex flex-wrap items-end gap-2" onSubmit={applyCode}>
         <label className="field min-w-36 flex-1">
-          <span className="field-label">Promo code</span>
+          <span className="field-label">{t('basket.promo')}</span>
           <input
             className="input uppercase"
             name="promoCode"
@@ -132,18 +135,21 @@ export function Basket({
           />
         </label>
         <button type="submit" className="btn-secondary" disabled={code.trim() === '' && !applied}>
-          {code.trim() === '' && applied ? 'Remove code' : 'Apply'}
+          {code.trim() === '' && applied ? t('basket.removeCode') : t('basket.apply')}
         </button>
       </form>
       <div id={`${id}-promo`} aria-live="polite" className="text-sm">
         {current?.promo &&
           (current.promo.applied ? (
             <p className="text-emerald-300">
-              {current.promo.code}: {formatMoney(current.discountCents)} off
+              {current.promo.code}: {t('tickets.off', { amount: formatMoney(current.discountCents) })}
             </p>
           ) : (
             <p className="text-amber-300">
-              {current.promo.code} does not apply: {current.promo.reason ?? 'it cannot be used here'}
+              {t('basket.notApplied', {
+                code: current.promo.code,
+                reason: current.promo.reason ?? t('basket.cannotUse'),
+              })}
             </p>
           ))}
       </div>
@@ -151,13 +157,13 @@ export function Basket({
         <dl className="grid grid-cols-[1fr_auto] gap-x-4 text-sm tabular-nums" aria-live="polite">
           {current.discountCents > 0 && (
             <>
-              <dt className="text-slate-300">Subtotal</dt>
+              <dt className="text-slate-300">{t('basket.subtotal')}</dt>
               <dd className="text-right">{formatMoney(current.subtotalCents)}</dd>
-              <dt className="text-slate-300">Discount</dt>
+              <dt className="text-slate-300">{t('order.discount')}</dt>
               <dd className="text-right">−{formatMoney(current.discountCents)}</dd>
             </>
           )}
-          <dt className="text-base font-semibold text-white">Total</dt>
+          <dt className="text-base font-semibold text-white">{t('order.total')}</dt>
           <dd className="text-right text-base font-semibold text-gold" data-testid="basket-total">
             {formatMoney(current.totalCents)}
           </dd>

@@ -2,10 +2,14 @@ import { useId, useState, type FormEvent } from 'react';
 import { MAX_SEATS_PER_HOLD } from '@cinema/contract/constants';
 import { ApiError, errorText } from '../../../lib/api-client';
 import { useFindBestSeats } from '../api/find-best-seats';
+import { useTranslation } from 'react-i18next';
+import { i18n } from '../../../lib/i18n';
 
 function notFoundText(count: number, wheelchair: boolean): string {
-  if (count === 1) return `There is no ${wheelchair ? 'wheelchair space' : 'seat'} left for this showtime.`;
-  return `There are no ${count} seats together${wheelchair ? ' with a wheelchair space' : ''} left for this showtime. Try fewer, or choose seats on the map.`;
+  if (count === 1) return i18n.t(wheelchair ? 'common:findSeats.noWheelchair' : 'common:findSeats.noSeat');
+  return i18n.t(wheelchair ? 'common:findSeats.noneTogetherWheelchair' : 'common:findSeats.noneTogether', {
+    count,
+  });
 }
 
 /**
@@ -19,6 +23,7 @@ export function FindSeatsForm({
   showtimeId: string;
   onFound: (seatIds: string[]) => void;
 }) {
+  const { t } = useTranslation('common');
   const find = useFindBestSeats(showtimeId);
   const [count, setCount] = useState('2');
   const [wheelchair, setWheelchair] = useState(false);
@@ -37,7 +42,7 @@ export function FindSeatsForm({
           setError(
             err instanceof ApiError && err.code === 'no_seats_together'
               ? notFoundText(n, wheelchair)
-              : errorText(err, 'Could not find seats'),
+              : errorText(err, t('findSeats.failed')),
           ),
       },
     );
@@ -46,11 +51,11 @@ export function FindSeatsForm({
   return (
     <form onSubmit={submit} aria-labelledby={`${id}-title`} className="flex flex-col gap-2">
       <h2 id={`${id}-title`} className="sr-only">
-        Find seats together
+        {t('findSeats.title')}
       </h2>
       <div className="flex flex-wrap items-end gap-x-4 gap-y-3">
         <label className="field">
-          <span className="field-label">Seats together</span>
+          <span className="field-label">{t('findSeats.count')}</span>
           <input
             className="input w-20"
             type="number"
@@ -71,10 +76,10 @@ export function FindSeatsForm({
             checked={wheelchair}
             onChange={(e) => setWheelchair(e.target.checked)}
           />
-          With a wheelchair space
+          {t('findSeats.wheelchair')}
         </label>
         <button type="submit" className="btn-secondary min-h-10" disabled={find.isPending}>
-          {find.isPending ? 'Finding seats…' : `Find me ${n} seat${n === 1 ? '' : 's'}`}
+          {find.isPending ? t('findSeats.finding') : t('findSeats.submit', { count: n })}
         </button>
       </div>
       {error && (

@@ -1,6 +1,7 @@
 import { useEffect, useRef, useState } from 'react';
 import type { MoreTimeResponse } from '@cinema/contract';
 import { api, errorText } from '../../../lib/api-client';
+import { useTranslation } from 'react-i18next';
 
 const remaining = (expiresAt: string) => Math.max(0, new Date(expiresAt).getTime() - Date.now());
 
@@ -10,9 +11,10 @@ function mmss(ms: number) {
 }
 
 /** The warnings a hold gives before it runs out (WCAG 2.2.1), said once each. */
+// Each text is a key of the catalogue ("20 seconds left on your hold.").
 const WARNINGS = [
-  { at: 20_000, text: '20 seconds left on your hold.' },
-  { at: 60_000, text: '1 minute left on your hold.' },
+  { at: 20_000, text: 'hold.warn20' },
+  { at: 60_000, text: 'hold.warn60' },
 ] as const;
 
 /**
@@ -31,6 +33,7 @@ export function HoldCountdown({
   bookingIds?: string[];
   onExtended?: () => void;
 }) {
+  const { t } = useTranslation('common');
   const [left, setLeft] = useState(() => remaining(expiresAt));
   const [warning, setWarning] = useState<string | null>(null);
   const [extension, setExtension] = useState<'none' | 'asking' | 'done' | 'used'>('none');
@@ -69,11 +72,11 @@ export function HoldCountdown({
         body: { bookingIds },
       });
       setExtension('done');
-      setWarning('Your hold has more time now.');
+      setWarning('hold.moreTimeGiven');
       onExtended?.();
     } catch (err) {
       setExtension('used');
-      setError(errorText(err, 'More time is not available'));
+      setError(errorText(err, t('hold.moreTimeFailed')));
     }
   }
 
@@ -82,14 +85,14 @@ export function HoldCountdown({
       <p className="text-sm text-slate-200" role="timer" data-testid="hold-countdown">
         {left > 0 ? (
           <>
-            Your seats are held for <strong className="font-mono text-gold tabular-nums">{mmss(left)}</strong>
+            {t('hold.heldFor')} <strong className="font-mono text-gold tabular-nums">{mmss(left)}</strong>
           </>
         ) : (
-          'Your hold has expired'
+          t('hold.expired')
         )}
       </p>
       <p className="text-sm font-semibold text-amber-200" aria-live="assertive" aria-atomic="true">
-        {left > 0 ? warning : null}
+        {left > 0 && warning ? t(warning) : null}
       </p>
       {left > 0 &&
         left <= 2 * 60_000 &&
@@ -102,7 +105,7 @@ export function HoldCountdown({
             disabled={extension === 'asking'}
             onClick={() => void askForMoreTime()}
           >
-            More time
+            {t('hold.moreTime')}
           </button>
         )}
       {error && (
@@ -112,7 +115,7 @@ export function HoldCountdown({
       )}
       {left === 0 && (
         <p className="error" role="alert">
-          Your hold has expired and the seats were released. Choose seats on the map to hold them again.
+          {t('hold.expiredReleased')}
         </p>
       )}
     </div>

@@ -2,12 +2,13 @@ import { lazy, Suspense, useCallback, useEffect, useMemo, useRef, useState } fro
 import { Link, useParams } from 'react-router';
 import { useQueryClient } from '@tanstack/react-query';
 import type { HoldError, SeatMap, SeatsUpdate } from '@cinema/contract';
-import { formatMoney, MAX_LIVE_HOLDS_PER_SHOWTIME } from '@cinema/contract/constants';
+import { MAX_LIVE_HOLDS_PER_SHOWTIME } from '@cinema/contract/constants';
 import { SeatGrid } from '../../../components/seat-map/seat-grid';
 import { SeatLegend } from '../../../components/seat-map/seat-legend';
 import { sofaPartner, type SeatCell } from '../../../components/seat-map/seat-view';
 import { ApiError, errorText } from '../../../lib/api-client';
-import { formatDateTime, formatTime } from '../../../lib/format';
+import { formatDateTime, formatMoney, formatTime } from '../../../lib/format';
+import { i18n } from '../../../lib/i18n';
 import { seatsInWords } from '../../../lib/seat-text';
 import { seatMapQueryKey, useSeatMap } from '../api/get-seat-map';
 import { useHoldSeats } from '../api/hold-seats';
@@ -19,6 +20,7 @@ import { hallGrid, seatCells } from '../../../components/seat-map/seat-cells';
 import { FindSeatsForm } from './find-seats-form';
 import { SeatCounters } from './seat-counters';
 import type { BasketChoice } from './basket';
+import { useTranslation } from 'react-i18next';
 
 // The basket (ticket types, promo code, the server's quote) and the hold's countdown load once seats are held: the
 // map comes first (and keeps within its bundle budget).
@@ -74,6 +76,7 @@ const phoneButton = 'max-sm:px-2! max-sm:text-[13px]!';
  * without its wheelchair space, a seat left alone), Hold seats, Checkout and Cancel holds.
  */
 export function SeatMapScreen() {
+  const { t } = useTranslation('common');
   const { id: showtimeId = '' } = useParams();
   const queryClient = useQueryClient();
   const seatMap = useSeatMap(showtimeId);
@@ -114,7 +117,7 @@ export function SeatMapScreen() {
     if (lost.length === 0) return;
     const byId = new Map(seatsNow.current.map((c) => [c.id, c]));
     setLostSeats(
-      `${seatsInWords(lost.flatMap((id) => byId.get(id) ?? []))} just went to someone else and left your selection.`,
+      i18n.t('common:seatMap.lost', { seats: seatsInWords(lost.flatMap((id) => byId.get(id) ?? [])) }),
     );
   }, []);
   const live = useSeatUpdates(showtimeId, onUpdate);
@@ -177,21 +180,21 @@ export function SeatMapScreen() {
     const pair = [seat.id, ...(partner ? [partner.id] : [])];
     switch (seat.view) {
       case 'CONFIRMED':
-        return showNotice('Seat already sold');
+        return showNotice(t('seatMap.why.sold'));
       case 'HELD':
-        return showNotice('Seat temporarily held');
+        return showNotice(t('seatMap.why.held'));
       case 'MINE':
-        return showNotice('Seat temporarily held (by you)');
+        return showNotice(t('seatMap.why.mine'));
       case 'BLOCKED':
-        return showNotice('Seat not for sale online');
+        return showNotice(t('seatMap.why.blocked'));
       case 'SELECTED':
         return setSelected((current) => new Set([...current].filter((id) => !pair.includes(id))));
       case 'AVAILABLE':
         if (seat.type === 'SOFA' && partner?.view !== 'AVAILABLE') {
-          return showNotice('This sofa is sold whole, and its other seat is taken');
+          return showNotice(t('seatMap.why.sofa'));
         }
         if (selectedIds.length + holds.seatIds.size + pair.length > MAX_LIVE_HOLDS_PER_SHOWTIME) {
-          return showNotice(`You can hold at most ${MAX_LIVE_HOLDS_PER_SHOWTIME} seats`);
+          return showNotice(t('seatMap.why.max', { max: MAX_LIVE_HOLDS_PER_SHOWTIME }));
         }
         return setSelected((current) => new Set([...current, ...pair]));
     }
@@ -212,10 +215,12 @@ export function SeatMapScreen() {
         });
         setSelected(new Set());
         setRefusedGap(null);
-        showNotice(res.expiresAt ? `Seats held until ${formatTime(res.expiresAt)}` : 'Seats held');
+        showNotice(
+          res.expiresAt ? t('seatMap.heldUntil', { time: formatTime(res.expiresAt) }) : t('seatMap.held'),
+        );
       },
       onError: (err) => {
-        setError(errorText(err, 'Hold failed'));
+        setError(errorText(err, t('seatMap.holdFailed')));
         const body = err instanceof ApiError ? (err.body as Partial<HoldError> | undefined) : undefined;
         if (err instanceof ApiError && err.code === 'single_seat_gap' && Array.isArray(body?.alternative)) {
           setRefusedGap(body.alternative);
@@ -234,9 +239,9 @@ export function SeatMapScreen() {
     cancel.mutate(holds.bookingIds, {
       onSuccess: () => {
         setRecent(null);
-        showNotice('Hold cancelled');
+        showNotice(t('seatMap.holdCancelled'));
       },
-      onError: (err) => setError(errorText(err, 'Cancel failed')),
+      onError: (err) => setError(errorText(err, t('seatMap.cancelFailed'))),
     });
   };
 
@@ -250,7 +255,7 @@ export function SeatMapScreen() {
         ...(choice.promoCode && { promoCode: choice.promoCode }),
       },
       {
-        onError: (err) => setError(errorText(err, 'Failed to start checkout')),
+        onError: (err) => setError(errorText(err, t('seatMap.checkoutFailed'))),
       },
     );
   };
@@ -258,20 +263,20 @@ export function SeatMapScreen() {
   if (seatMap.isPending) {
     return (
       <section className="card">
-        <h1 className="page-title">Select Seats</h1>
-        <p className="muted">Loading seats…</p>
+        <h1 className="page-title">{t('seatMap.title')}</h1>
+        <p className="muted">{t('seatMap.loading')}</p>
       </section>
     );
   }
   if (seatMap.isError || !map) {
     return (
       <section className="card">
-        <h1 className="page-title">Select Seats</h1>
+        <h1 className="page-title">{t('seatMap.title')}</h1>
         <p className="error" role="alert">
-          {errorText(seatMap.error, 'Failed to load seats')}
+          {errorText(seatMap.error, t('seatMap.loadFailed'))}
         </p>
         <p className="mt-4">
-          <Link to="/movies">Back to movies</Link>
+          <Link to="/movies">{t('seatMap.backToMovies')}</Link>
         </p>
       </section>
     );
@@ -282,9 +287,9 @@ export function SeatMapScreen() {
     <section className="flex flex-col gap-6">
       <header>
         <p className="mb-2 text-sm">
-          <Link to={`/movies/${map.showtime.movie.id}`}>← Showtimes</Link>
+          <Link to={`/movies/${map.showtime.movie.id}`}>{t('seatMap.backToShowtimes')}</Link>
         </p>
-        <h1 className="page-title mb-1">Select Seats</h1>
+        <h1 className="page-title mb-1">{t('seatMap.title')}</h1>
         <p className="text-slate-200">
           <span className="font-semibold text-white">{map.showtime.movie.title}</span>
           {' · '}
@@ -292,7 +297,7 @@ export function SeatMapScreen() {
           {' · '}
           <time dateTime={map.showtime.startsAt}>{formatDateTime(map.showtime.startsAt)}</time>
           {' · '}
-          {formatMoney(map.showtime.priceCents)} per seat
+          {t('seatMap.perSeat', { price: formatMoney(map.showtime.priceCents) })}
         </p>
       </header>
 
@@ -304,14 +309,16 @@ export function SeatMapScreen() {
           onFound={(seatIds) => {
             choose(seatIds);
             const byId = new Map(cells.map((c) => [c.id, c]));
-            showNotice(`Found ${seatsInWords(seatIds.flatMap((id) => byId.get(id) ?? []))}`);
+            showNotice(
+              t('seatMap.found', { seats: seatsInWords(seatIds.flatMap((id) => byId.get(id) ?? [])) }),
+            );
           }}
         />
       </div>
 
       <div className="card flex flex-col gap-6">
         {cells.length === 0 ? (
-          <p className="muted text-center">This hall has no seats.</p>
+          <p className="muted text-center">{t('seatMap.noSeats')}</p>
         ) : (
           <SeatGrid rows={grid.rows} cols={grid.cols} seats={cells} onPress={pressSeat} />
         )}
@@ -332,10 +339,13 @@ export function SeatMapScreen() {
         </div>
         <p className="w-full text-sm text-slate-200 sm:w-auto sm:grow sm:self-center">
           {selectedIds.length > 0
-            ? `${selectedIds.length} selected · ${formatMoney(selectedIds.length * map.showtime.priceCents)}`
+            ? t('seatMap.selected', {
+                count: selectedIds.length,
+                price: formatMoney(selectedIds.length * map.showtime.priceCents),
+              })
             : hasHold
-              ? `${holds.bookingIds.length} held`
-              : 'Choose seats on the map.'}
+              ? t('seatMap.heldCount', { count: holds.bookingIds.length })
+              : t('seatMap.choose')}
         </p>
         <div className="flex flex-col gap-1">
           <button
@@ -351,11 +361,11 @@ export function SeatMapScreen() {
             }
             onClick={holdSelected}
           >
-            {hold.isPending ? 'Holding…' : 'Hold seats'}
+            {hold.isPending ? t('seatMap.holding') : t('seatMap.hold')}
           </button>
           {selectedIds.length === 0 && !hasHold && (
             <span id="hold-hint" className="text-xs text-muted">
-              Select at least one seat
+              {t('seatMap.selectOne')}
             </span>
           )}
         </div>
@@ -368,7 +378,7 @@ export function SeatMapScreen() {
               aria-describedby={!hasHold ? 'checkout-hint' : undefined}
               onClick={goToCheckout}
             >
-              {checkout.isPending ? 'Starting checkout…' : 'Checkout'}
+              {checkout.isPending ? t('seatMap.startingCheckout') : t('seatMap.checkout')}
             </button>
             <button
               type="button"
@@ -377,12 +387,12 @@ export function SeatMapScreen() {
               aria-describedby={!hasHold ? 'checkout-hint' : undefined}
               onClick={cancelHolds}
             >
-              Cancel holds
+              {t('seatMap.cancelHolds')}
             </button>
           </div>
           {!hasHold && (
             <span id="checkout-hint" className="text-xs text-muted">
-              Hold seats first
+              {t('seatMap.holdFirst')}
             </span>
           )}
         </div>
@@ -397,8 +407,7 @@ export function SeatMapScreen() {
           )}
           {live.paused && (
             <p className="notice" role="status">
-              Live seat updates are paused while we reconnect; retrying. Seats may have changed: Hold seats
-              still checks them.
+              {t('seatMap.paused')}
             </p>
           )}
         </div>
@@ -418,7 +427,7 @@ export function SeatMapScreen() {
           </Suspense>
         )}
         {hasHold && (
-          <Suspense fallback={<p className="muted">Loading your basket…</p>}>
+          <Suspense fallback={<p className="muted">{t('seatMap.loadingBasket')}</p>}>
             <Basket showtimeId={showtimeId} bookingIds={holds.bookingIds} onChange={setChoice} />
           </Suspense>
         )}

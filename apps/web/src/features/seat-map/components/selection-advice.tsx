@@ -5,6 +5,7 @@ import { companionsWithoutWheelchair, singleSeatGapVerdict } from '@cinema/contr
 import type { SeatCell } from '../../../components/seat-map/seat-view';
 import { seatsInWords } from '../../../lib/seat-text';
 import type { HallGrid } from '../../../components/seat-map/seat-cells';
+import { useTranslation } from 'react-i18next';
 
 /** A choice that leaves seats alone: those seats, and the nearest choice that leaves none. */
 export interface GapAdvice {
@@ -80,13 +81,12 @@ export function SelectionAdvice({
   verdict: SelectionVerdict;
   onChoose: (seatIds: string[]) => void;
 }) {
+  const { t } = useTranslation('common');
   return (
     <div id={id} aria-live="polite" className="flex flex-col gap-3 empty:hidden">
       {companions.length > 0 && (
         <p className="rounded-lg border border-sky-300/50 bg-sky-950/60 px-3 py-2 text-sm text-sky-50">
-          {seatsInWords(companions)} {companions.length === 1 ? 'is a companion seat' : 'are companion seats'}
-          : a companion seat is sold together with the wheelchair space beside it. Choose the wheelchair space
-          too.
+          {t('advice.companions', { count: companions.length, seats: seatsInWords(companions) })}
         </p>
       )}
       {gap && <GapNote gap={gap} onChoose={onChoose} />}
@@ -95,14 +95,11 @@ export function SelectionAdvice({
 }
 
 function GapNote({ gap, onChoose }: { gap: GapAdvice; onChoose: (seatIds: string[]) => void }) {
+  const { t } = useTranslation('common');
   const alone = seatsInWords(gap.stranded);
   return (
     <div className="flex flex-col items-start gap-2 rounded-lg border border-amber-300/50 bg-amber-950/60 px-3 py-2 text-sm text-amber-50">
-      <p>
-        {gap.refused
-          ? `This choice would leave ${alone} alone, and this cinema does not sell a single seat between others.`
-          : `This choice would leave ${alone} alone: a single seat between others is hard to sell. You can still hold your choice, or take the nearest seats that leave nobody alone.`}
-      </p>
+      <p>{gap.refused ? t('advice.gapRefused', { seats: alone }) : t('advice.gapWarn', { seats: alone })}</p>
       {gap.alternative.length > 0 && <TakeInstead seats={gap.alternative} onChoose={onChoose} />}
     </div>
   );
@@ -116,13 +113,14 @@ export function TakeInstead({
   seats: SeatCell[];
   onChoose: (seatIds: string[]) => void;
 }) {
+  const { t } = useTranslation('common');
   return (
     <button
       type="button"
       className="btn-secondary self-start"
       onClick={() => onChoose(seats.map((s) => s.id))}
     >
-      Take {seatsInWords(seats)} instead
+      {t('advice.takeInstead', { seats: seatsInWords(seats) })}
     </button>
   );
 }
