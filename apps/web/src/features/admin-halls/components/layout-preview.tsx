@@ -1,4 +1,5 @@
 import { useMemo } from 'react';
+import { useTranslation } from 'react-i18next';
 import { SeatGrid } from '../../../components/seat-map/seat-grid';
 import { SeatLegend } from '../../../components/seat-map/seat-legend';
 import { ScreenBar } from '../../../components/seat-map/screen-bar';
@@ -9,6 +10,7 @@ const nothing = () => undefined;
 
 /** The draft as customers will see it: the very seat map they choose from, every seat available. */
 export function LayoutPreview({ draft }: { draft: Draft }) {
+  const { t } = useTranslation('admin');
   const seats = useMemo(
     () =>
       draft.rows.flatMap((row, r) => {
@@ -37,9 +39,9 @@ export function LayoutPreview({ draft }: { draft: Draft }) {
     <section aria-labelledby="preview-title" className="card flex flex-col gap-5">
       <div>
         <h2 id="preview-title" className="text-lg font-semibold text-white">
-          Preview
+          {t('hallEditor.preview')}
         </h2>
-        <p className="text-sm text-muted">The seat map customers will choose from.</p>
+        <p className="text-sm text-muted">{t('hallEditor.previewHint')}</p>
       </div>
       <ScreenBar firstRow={rows[0]?.label} />
       <SeatGrid
@@ -47,7 +49,7 @@ export function LayoutPreview({ draft }: { draft: Draft }) {
         cols={draft.cols}
         seats={seats}
         onPress={nothing}
-        label="Preview of the seat map"
+        label={t('hallEditor.previewLabel')}
       />
       <SeatLegend
         types={new Set(seats.map((s) => s.type))}

@@ -1,21 +1,18 @@
+import type { TFunction } from 'i18next';
 import type { StaffOrder } from '@cinema/contract';
 
 /** An order's status as staff read it. */
-export const orderStatusText: Record<StaffOrder['status'], string> = {
-  pending: 'Awaiting payment',
-  paid: 'Paid',
-  partially_refunded: 'Partly refunded',
-  refunded: 'Refunded',
-  expired: 'Expired',
-  cancelled: 'Cancelled',
-};
+export const orderStatusText = (status: StaffOrder['status'], t: TFunction<'admin'>): string =>
+  t(`orders.status.${status}`);
 
 /** How an order was paid, in words. */
-export const paidByText = (o: StaffOrder) =>
+export const paidByText = (o: StaffOrder, t: TFunction<'admin'>) =>
   o.provider === 'box_office'
-    ? `Counter, ${o.paymentMethod === 'cash' ? 'cash' : 'card'}`
+    ? o.paymentMethod === 'cash'
+      ? t('orders.paidBy.counterCash')
+      : t('orders.paidBy.counterCard')
     : o.provider === 'stripe'
-      ? 'Online, card'
+      ? t('orders.paidBy.online')
       : o.provider === 'local'
-        ? 'Online, test payment'
-        : 'Nothing to pay';
+        ? t('orders.paidBy.test')
+        : t('orders.paidBy.nothing');
