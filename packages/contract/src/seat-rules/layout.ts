@@ -73,8 +73,7 @@ export function layoutProblems(rows: readonly LayoutRow[]): LayoutProblem[] {
             rule: 'sofa_unpaired',
             values: { row: row.label },
           });
-        }
-        else pairs.set(cell.pairId, [...(pairs.get(cell.pairId) ?? []), { row: r, col: c }]);
+        } else pairs.set(cell.pairId, [...(pairs.get(cell.pairId) ?? []), { row: r, col: c }]);
       } else if (cell.pairId) {
         problems.push({
           path: at,
@@ -110,7 +109,12 @@ export function layoutProblems(rows: readonly LayoutRow[]): LayoutProblem[] {
     }
   }
   if (seatCount === 0) {
-    problems.push({ path: ['rows'], message: 'A hall needs at least one seat', rule: 'no_seats', values: {} });
+    problems.push({
+      path: ['rows'],
+      message: 'A hall needs at least one seat',
+      rule: 'no_seats',
+      values: {},
+    });
   }
   if (seatCount > MAX_HALL_SEATS) {
     problems.push({

@@ -160,14 +160,9 @@ function AuditPage({
   const next = audit.data?.next;
   return (
     <>
-      <QueryStatus
-        query={audit}
-        failure={page === 1 ? t('audit.failed') : t('audit.failedOlder')}
-      />
+      <QueryStatus query={audit} failure={page === 1 ? t('audit.failed') : t('audit.failedOlder')} />
       {page === 1 && audit.isSuccess && entries.length === 0 && (
-        <p className="card">
-          {filter.action || filter.actor ? t('audit.noMatch') : t('audit.empty')}
-        </p>
+        <p className="card">{filter.action || filter.actor ? t('audit.noMatch') : t('audit.empty')}</p>
       )}
       {entries.length > 0 && (
         <ol

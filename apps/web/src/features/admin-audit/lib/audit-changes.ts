@@ -1,4 +1,4 @@
-import { formatMoney } from '@cinema/contract/constants';
+import { formatDateTime, formatMoney } from '../../../lib/format';
 
 export interface AuditChange {
   field: string;

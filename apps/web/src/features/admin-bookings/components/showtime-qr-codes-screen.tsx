@@ -42,7 +42,11 @@ export function ShowtimeQrCodesScreen() {
               className="ticket-card card flex flex-col items-center gap-2 text-center"
               data-booking-id={ticket.bookingId}
             >
-              <QrCode value={ticket.bookingId} size={160} label={t('qr.codeFor', { seat: seatWithType(ticket.seat) })} />
+              <QrCode
+                value={ticket.bookingId}
+                size={160}
+                label={t('qr.codeFor', { seat: seatWithType(ticket.seat) })}
+              />
               <h2 className="text-lg font-bold text-white">{seatWithType(ticket.seat)}</h2>
               <p className="text-sm text-slate-200">
                 {ticket.movie} · <time dateTime={ticket.startsAt}>{formatDateTime(ticket.startsAt)}</time> ·{' '}

@@ -1,9 +1,9 @@
-import { formatMoney, readShowtimeClash } from '@cinema/contract/constants';
+import { readShowtimeClash } from '@cinema/contract/constants';
 import type { TFunction } from 'i18next';
 import { useId, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ApiError, errorText } from '../../../lib/api-client';
-import { formatDateTime, formatTime } from '../../../lib/format';
+import { currencySymbol, formatDateTime, formatMoney, formatTime } from '../../../lib/format';
 import { useCreateShowtime } from '../api/create-showtime';
 import { useAdminMovies } from '../api/get-admin-movies';
 import { useHalls } from '../api/get-halls';
@@ -62,11 +62,15 @@ export function AddShowtimeForm() {
         ...(priceCardId && { priceCardId }),
       });
       const card = cards.data?.find((c) => c.id === priceCardId);
-      const startsAt = formatDateTime(created.startsAt);
+      const at = formatDateTime(created.startsAt);
       setNotice(
         card
-          ? t('addShowtime.addedWithCard', { startsAt, hall: created.auditorium, card: card.name })
-          : t('addShowtime.added', { startsAt, hall: created.auditorium, price: formatMoney(created.priceCents) }),
+          ? t('addShowtime.addedWithCard', { startsAt: at, hall: created.auditorium, card: card.name })
+          : t('addShowtime.added', {
+              startsAt: at,
+              hall: created.auditorium,
+              price: formatMoney(created.priceCents),
+            }),
       );
       setStart('');
     } catch (err) {

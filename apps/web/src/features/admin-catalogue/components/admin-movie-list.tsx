@@ -42,7 +42,10 @@ export function AdminMovieList() {
               <div className="min-w-0 flex-1">
                 <p className="truncate font-medium text-white">{m.title}</p>
                 <p className="text-xs text-muted">
-                  {t('movies.line', { rating: m.rating || t('movies.notRated'), minutes: m.durationMinutes ?? '?' })}
+                  {t('movies.line', {
+                    rating: m.rating || t('movies.notRated'),
+                    minutes: m.durationMinutes ?? '?',
+                  })}
                 </p>
               </div>
               <button

@@ -1,8 +1,7 @@
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { errorText } from '../../../lib/api-client';
-import { formatMoney } from '@cinema/contract/constants';
-import { formatDateTime } from '../../../lib/format';
+import { formatDateTime, formatMoney } from '../../../lib/format';
 import { useAdminMovies } from '../api/get-admin-movies';
 import { useAdminShowtimes } from '../api/get-admin-showtimes';
 import { useDeleteShowtime } from '../api/delete-showtime';

@@ -132,7 +132,8 @@ export function HallWeekScreen() {
             <span aria-hidden className="inline-block h-3 w-5 rounded-sm bg-amber-300" /> {t('week.cleaning')}
           </span>
           <span className="flex items-center gap-1.5">
-            <span aria-hidden className="inline-block h-3 w-5 rounded-sm border border-line" /> {t('week.free')}
+            <span aria-hidden className="inline-block h-3 w-5 rounded-sm border border-line" />{' '}
+            {t('week.free')}
           </span>
         </p>
       )}
@@ -198,7 +199,11 @@ function DayTimeline({ day, timeZone }: { day: TimelineDay; timeZone: string }) 
               </>
             )}
             {s.kind === 'cleaning' && <span className="text-amber-200">{t('week.cleaning')}</span>}
-            {s.kind === 'free' && <span>{t('week.freeFor', { duration: formatDuration(s.to.getTime() - s.from.getTime()) })}</span>}
+            {s.kind === 'free' && (
+              <span>
+                {t('week.freeFor', { duration: formatDuration(s.to.getTime() - s.from.getTime()) })}
+              </span>
+            )}
           </li>
         ))}
       </ul>

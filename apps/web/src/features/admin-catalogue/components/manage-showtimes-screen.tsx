@@ -207,9 +207,7 @@ export function ManageShowtimesScreen() {
           >
             {t('manage.earlier')}
           </button>
-          <span className="text-sm text-slate-200">
-            {t('common.pageOf', { page, pages })}
-          </span>
+          <span className="text-sm text-slate-200">{t('common.pageOf', { page, pages })}</span>
           <button
             type="button"
             className="btn-secondary"

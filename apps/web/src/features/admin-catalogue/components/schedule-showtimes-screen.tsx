@@ -1,10 +1,11 @@
 import type { BatchProblem, BatchShowtime, BatchShowtimesBody } from '@cinema/contract';
-import { BATCH_MAX_DAYS, CLEANING_MINUTES, formatMoney } from '@cinema/contract/constants';
+import { BATCH_MAX_DAYS, CLEANING_MINUTES } from '@cinema/contract/constants';
 import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import { Trans, useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { FormMessages } from '../../../components/ui/form-messages';
 import { errorText } from '../../../lib/api-client';
+import { currencySymbol, formatMoney } from '../../../lib/format';
 import { usePageHeading } from '../../../lib/use-page-heading';
 import { refusedPlan, useBatchShowtimes } from '../api/batch-showtimes';
 import { useAdminMovies } from '../api/get-admin-movies';
@@ -344,9 +345,7 @@ export function ScheduleShowtimesScreen() {
               : t('schedule.create')}
           </button>
         </div>
-        {!current && (
-          <p className="text-xs text-muted">{t('schedule.previewFirst')}</p>
-        )}
+        {!current && <p className="text-xs text-muted">{t('schedule.previewFirst')}</p>}
       </form>
 
       {plan && timeZone && (
@@ -364,14 +363,10 @@ export function ScheduleShowtimesScreen() {
                 })
               : t('schedule.previewHeading', { toCreate: plan.showtimes.length })}
           </h2>
-          {!current && (
-            <p className="text-sm text-amber-200">{t('schedule.stale')}</p>
-          )}
+          {!current && <p className="text-sm text-amber-200">{t('schedule.stale')}</p>}
           {plan.problems.length > 0 && (
             <div>
-              <h3 className="mb-2 font-semibold text-red-200">
-                {t('schedule.cannotCreate')}
-              </h3>
+              <h3 className="mb-2 font-semibold text-red-200">{t('schedule.cannotCreate')}</h3>
               <ul className="divide-y divide-line/60" aria-label={t('schedule.problems')}>
                 {plan.problems.map((p) => (
                   <li

@@ -35,7 +35,9 @@ function EditHall({ id }: { id: string }) {
   const notice = (location.state as { notice?: string } | null)?.notice ?? null;
   return (
     <>
-      <h1 className="page-title">{hall.data ? t('halls.layoutOf', { name: hall.data.name }) : t('halls.layoutTitle')}</h1>
+      <h1 className="page-title">
+        {hall.data ? t('halls.layoutOf', { name: hall.data.name }) : t('halls.layoutTitle')}
+      </h1>
       <QueryStatus query={hall} failure={t('halls.failed')} />
       {hall.data && <HallEditor key={id} hall={hall.data} initialNotice={notice} />}
     </>

@@ -122,7 +122,10 @@ export function HallEditor({
         onSuccess: (result) => {
           setAtStake(null);
           if (!hall)
-            navigate(`/admin/halls/${result.id}`, { replace: true, state: { notice: t('hallEditor.created') } });
+            navigate(`/admin/halls/${result.id}`, {
+              replace: true,
+              state: { notice: t('hallEditor.created') },
+            });
           else {
             setDraft(draftOf(result));
             setNotice(t('hallEditor.saved'));
@@ -169,7 +172,9 @@ export function HallEditor({
           </div>
           {(['rows', 'cols'] as const).map((name) => (
             <label key={name} className="field">
-              <span className="field-label">{name === 'rows' ? t('hallEditor.rows') : t('hallEditor.columns')}</span>
+              <span className="field-label">
+                {name === 'rows' ? t('hallEditor.rows') : t('hallEditor.columns')}
+              </span>
               <input
                 className="input"
                 type="number"

@@ -41,7 +41,10 @@ export function PriceCardForm({
     save.mutate(
       { id: card?.id, body: result.body },
       {
-        onSuccess: (saved) => onDone(card ? t('priceCard.saved', { name: saved.name }) : t('priceCard.added', { name: saved.name })),
+        onSuccess: (saved) =>
+          onDone(
+            card ? t('priceCard.saved', { name: saved.name }) : t('priceCard.added', { name: saved.name }),
+          ),
         onError: (err) => setError(errorText(err, t('priceCard.saveFailed'))),
       },
     );

@@ -62,9 +62,7 @@ export function PricingScreen() {
         <h2 id="price-cards-title" className="text-lg font-semibold text-white">
           {t('pricing.cards')}
         </h2>
-        <p className="text-sm text-slate-300">
-          {t('pricing.cardsIntro')}
-        </p>
+        <p className="text-sm text-slate-300">{t('pricing.cardsIntro')}</p>
         <QueryStatus query={cards} failure={t('pricing.loadFailed')} />
         {cards.data?.length === 0 && <p className="muted">{t('pricing.empty')}</p>}
         {cards.data && cards.data.length > 0 && (

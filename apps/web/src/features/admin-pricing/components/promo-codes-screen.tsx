@@ -186,7 +186,9 @@ function NewPromoForm() {
             disabled={!draft.movieId}
             onChange={(e) => set({ showtimeId: e.target.value })}
           >
-            <option value="">{draft.movieId ? t('promo.everyShowtimeOfMovie') : t('promo.chooseMovieFirst')}</option>
+            <option value="">
+              {draft.movieId ? t('promo.everyShowtimeOfMovie') : t('promo.chooseMovieFirst')}
+            </option>
             {showtimes.data?.map((s) => (
               <option key={s.id} value={s.id}>
                 {formatDateTime(s.startsAt)} · {s.Auditorium.name}

@@ -6,11 +6,18 @@ const t = (key: string, values?: Record<string, string>) => i18n.t(key, { ns: 'a
 
 /** 2026-11-30 was a Monday: its week names the weekdays in the viewer's language. */
 const weekdayName = (day: number, weekday: 'short' | 'long') =>
-  new Date(Date.UTC(2026, 10, 29 + day, 12)).toLocaleDateString(displayLocale(), { weekday, timeZone: 'UTC' });
+  new Date(Date.UTC(2026, 10, 29 + day, 12)).toLocaleDateString(displayLocale(), {
+    weekday,
+    timeZone: 'UTC',
+  });
 
 /** ISO weekdays (Monday 1 … Sunday 7) with their short and full names ("Mon", "Monday") in the viewer's language. */
 export const weekdays = () =>
-  [1, 2, 3, 4, 5, 6, 7].map((day) => ({ day, short: weekdayName(day, 'short'), name: weekdayName(day, 'long') }));
+  [1, 2, 3, 4, 5, 6, 7].map((day) => ({
+    day,
+    short: weekdayName(day, 'short'),
+    name: weekdayName(day, 'long'),
+  }));
 
 /** A price card as its form holds it: prices as the dollars typed, keyed `${ticketTypeId}|${seatType}`. */
 export interface PriceCardDraft {

@@ -50,8 +50,7 @@ export function promoBodyOf(draft: PromoDraft): { body: CreatePromoCodeBody } | 
   const value = Number(draft.value);
   let off: Pick<CreatePromoCodeBody, 'percentOff' | 'amountOffCents'>;
   if (draft.kind === 'percent') {
-    if (!Number.isInteger(value) || value < 1 || value > 100)
-      return { error: t('promo.errors.percent') };
+    if (!Number.isInteger(value) || value < 1 || value > 100) return { error: t('promo.errors.percent') };
     off = { percentOff: value };
   } else {
     const cents = Math.round(value * 100);
@@ -90,4 +89,6 @@ export const discountInWords = (p: Pick<PromoCode, 'percentOff' | 'amountOffCent
 
 /** "12 of 100 used", "3 used". */
 export const usesInWords = (p: Pick<PromoCode, 'uses' | 'maxUses'>) =>
-  p.maxUses !== null ? t('promo.usesOf', { uses: p.uses, max: p.maxUses }) : t('promo.uses', { uses: p.uses });
+  p.maxUses !== null
+    ? t('promo.usesOf', { uses: p.uses, max: p.maxUses })
+    : t('promo.uses', { uses: p.uses });

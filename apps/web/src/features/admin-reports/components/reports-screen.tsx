@@ -34,7 +34,9 @@ function spanFrom(params: URLSearchParams): ReportSpan {
 }
 
 const percent = (ratio: number | null) =>
-  ratio === null ? '—' : formatNumber(ratio, { style: 'percent', minimumFractionDigits: 1, maximumFractionDigits: 1 });
+  ratio === null
+    ? '—'
+    : formatNumber(ratio, { style: 'percent', minimumFractionDigits: 1, maximumFractionDigits: 1 });
 
 /** /admin/reports: sales by day, movie or showtime as a chart and a table, and the same as a CSV file. */
 export function ReportsScreen() {
@@ -83,7 +85,11 @@ export function ReportsScreen() {
       <h1 ref={heading} tabIndex={-1} className="page-title">
         {t('reports.title')}
       </h1>
-      <form onSubmit={submit} className="card mb-6 flex flex-wrap items-end gap-4" aria-label={t('reports.span')}>
+      <form
+        onSubmit={submit}
+        className="card mb-6 flex flex-wrap items-end gap-4"
+        aria-label={t('reports.span')}
+      >
         <label className="field">
           <span className="field-label">{t('reports.from')}</span>
           <input
@@ -158,11 +164,7 @@ function ReportBody({
   const totals = report.totals;
   return (
     <div className="space-y-6">
-      {report.testSales === 'included' && (
-        <p className="card text-sm">
-          {t('reports.testMode')}
-        </p>
-      )}
+      {report.testSales === 'included' && <p className="card text-sm">{t('reports.testMode')}</p>}
       <dl className="grid grid-cols-2 gap-3 sm:grid-cols-4" aria-label={t('reports.totals')}>
         <Tile term={t('reports.admits')} value={formatNumber(totals.admits)} />
         <Tile term={t('reports.net')} value={formatMoney(totals.netCents)} />
@@ -178,7 +180,7 @@ function ReportBody({
             describedBy={tableId}
             formatNet={money}
             summary={t(`reports.chartSummary.${report.groupBy}`, { from: report.from, to: report.to })}
-            labels={{ row: t('reports.chartRow'), net: t('reports.net'), occupancy: t('reports.occupancy') }}
+            legend={{ row: t('reports.chartRow'), net: t('reports.net'), occupancy: t('reports.occupancy') }}
           />
           <ReportTable report={report} tableId={tableId} />
         </>

@@ -24,12 +24,12 @@ export function SalesChart({
   summary,
   describedBy,
   formatNet,
-  labels,
+  legend,
 }: {
   points: ChartPoint[];
   summary: string;
   /** The legend's words for the rows, the bars and the line. */
-  labels: { row: string; net: string; occupancy: string };
+  legend: { row: string; net: string; occupancy: string };
   describedBy: string;
   formatNet: (units: number) => string;
 }) {
@@ -80,9 +80,9 @@ export function SalesChart({
         },
       ],
       series: [
-        { label: labels.row, value: (_u, i) => (i == null ? '—' : (labels[i] ?? '—')) },
+        { label: legend.row, value: (_u, i) => (i == null ? '—' : (labels[i] ?? '—')) },
         {
-          label: labels.net,
+          label: legend.net,
           scale: 'net',
           stroke: NET,
           fill: 'rgba(245, 197, 66, 0.55)',
@@ -91,7 +91,7 @@ export function SalesChart({
           value: (_u, v) => (v == null ? '—' : formatNet(v)),
         },
         {
-          label: labels.occupancy,
+          label: legend.occupancy,
           scale: 'pct',
           stroke: OCCUPANCY,
           width: 2,
@@ -108,7 +108,7 @@ export function SalesChart({
       resize.disconnect();
       plot.destroy();
     };
-  }, [points, formatNet, labels.row, labels.net, labels.occupancy]);
+  }, [points, formatNet, legend.row, legend.net, legend.occupancy]);
 
   return (
     <figure className="card sales-chart" aria-describedby={describedBy}>

@@ -66,9 +66,7 @@ export function UsersScreen() {
   return (
     <section>
       <h1 className="page-title">{t('users.title')}</h1>
-      <p className="mb-4 muted">
-        {t('users.intro')}
-      </p>
+      <p className="mb-4 muted">{t('users.intro')}</p>
       <form
         onSubmit={search}
         role="search"

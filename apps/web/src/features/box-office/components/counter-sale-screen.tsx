@@ -165,11 +165,11 @@ export function CounterSaleScreen() {
               </div>
               <div className="card space-y-4">
                 <h2 className="text-lg font-semibold text-white">
-                  {lines.length === 0 ? t('boxOffice.noSeats') : t('boxOffice.seats', { count: lines.length })}
+                  {lines.length === 0
+                    ? t('boxOffice.noSeats')
+                    : t('boxOffice.seats', { count: lines.length })}
                 </h2>
-                {lines.length === 0 && (
-                  <p className="muted">{t('boxOffice.chooseSeats')}</p>
-                )}
+                {lines.length === 0 && <p className="muted">{t('boxOffice.chooseSeats')}</p>}
                 <ul className="space-y-2">
                   {lines.map((c) => {
                     const price = priceOf(c);

@@ -50,7 +50,9 @@ function OrderDetails({ order }: { order: StaffOrder }) {
         <dt className="text-muted">{t('order.status')}</dt>
         <dd>
           {orderStatusText(order.status, t)}
-          {order.testMode && <span className="ml-2 rounded bg-amber-900 px-2 text-amber-100">{t('order.test')}</span>}
+          {order.testMode && (
+            <span className="ml-2 rounded bg-amber-900 px-2 text-amber-100">{t('order.test')}</span>
+          )}
         </dd>
         <dt className="text-muted">{t('order.customer')}</dt>
         <dd className="break-all">
@@ -92,8 +94,10 @@ function OrderDetails({ order }: { order: StaffOrder }) {
           <ul className="space-y-1 text-sm">
             {order.refunds.map((r, i) => (
               <li key={i}>
-                {formatMoney(r.amountCents)} · {t(`order.refundKind.${r.kind === 'exchange' || r.kind === 'staff' ? r.kind : 'lost'}`)}{' '}
-                · {formatDateTime(r.createdAt)} · {r.status === 'succeeded' ? t('order.refundDone') : t('order.refundSending')}
+                {formatMoney(r.amountCents)} ·{' '}
+                {t(`order.refundKind.${r.kind === 'exchange' || r.kind === 'staff' ? r.kind : 'lost'}`)} ·{' '}
+                {formatDateTime(r.createdAt)} ·{' '}
+                {r.status === 'succeeded' ? t('order.refundDone') : t('order.refundSending')}
                 {r.by && ` · ${r.by}`}
                 {r.reason && ` · “${r.reason}”`}
               </li>
@@ -177,7 +181,9 @@ function RefundForm({ order, onMove }: { order: StaffOrder; onMove: (line: Staff
                   <span className="font-semibold text-gold">{seatWithType(l.seat)}</span> · {l.movie},{' '}
                   {formatDateTime(l.startsAt)} · {l.auditorium} · {l.ticketType} {formatMoney(l.priceCents)}
                   {l.dueCents > 0 && (
-                    <span className="text-amber-200">{t('order.lineDue', { amount: formatMoney(l.dueCents) })}</span>
+                    <span className="text-amber-200">
+                      {t('order.lineDue', { amount: formatMoney(l.dueCents) })}
+                    </span>
                   )}
                   {!open && (
                     <span className="text-muted">

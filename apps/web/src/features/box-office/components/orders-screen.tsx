@@ -70,7 +70,9 @@ export function OrdersScreen() {
       )}
       <nav aria-label={t('common.pages')} className="mt-4 flex gap-3">
         {page > 1 && (
-          <Link to={`?${new URLSearchParams({ ...(q && { q }), page: String(page - 1) })}`}>{t('orders.newer')}</Link>
+          <Link to={`?${new URLSearchParams({ ...(q && { q }), page: String(page - 1) })}`}>
+            {t('orders.newer')}
+          </Link>
         )}
         {orders.data?.nextPage && (
           <Link to={`?${new URLSearchParams({ ...(q && { q }), page: String(orders.data.nextPage) })}`}>

@@ -86,9 +86,7 @@ function ShowtimePicker() {
           {errorText(showtimes.error, t('common.failedShowtimes'))}
         </p>
       )}
-      {showtimes.data?.showtimes.length === 0 && (
-        <p className="card">{t('scanner.none')}</p>
-      )}
+      {showtimes.data?.showtimes.length === 0 && <p className="card">{t('scanner.none')}</p>}
       <ul className="space-y-2">
         {showtimes.data?.showtimes.map((s) => (
           <li key={s.id}>
@@ -105,7 +103,11 @@ function ShowtimePicker() {
                   ? t('scanner.entryOpen')
                   : t('scanner.entryOpens', { at: formatDateTime(s.entryOpensAt) })}{' '}
                 ·{' '}
-                {t('scanner.counts', { sold: s.counts.sold, in: s.counts.checkedIn, toCome: s.counts.toCome })}
+                {t('scanner.counts', {
+                  sold: s.counts.sold,
+                  in: s.counts.checkedIn,
+                  toCome: s.counts.toCome,
+                })}
               </span>
             </Link>
           </li>
@@ -498,7 +500,9 @@ function DoorScreen({ showtimeId }: { showtimeId: string }) {
           aria-live="polite"
           className={`min-h-32 rounded-xl border-4 p-4 ${TONE_CLASS[tone(outcome)]}`}
         >
-          {outcome.kind === 'validating' && <p className="text-2xl font-semibold">{t('scanner.validating')}</p>}
+          {outcome.kind === 'validating' && (
+            <p className="text-2xl font-semibold">{t('scanner.validating')}</p>
+          )}
           {outcome.kind === 'idle' && <p>{t('scanner.point')}</p>}
           {outcome.kind === 'valid' && (
             <div className="space-y-1">
@@ -534,7 +538,10 @@ function DoorScreen({ showtimeId }: { showtimeId: string }) {
                       by: outcome.by,
                       device: outcome.device,
                     })
-                  : t('scanner.inSince', { at: outcome.at ? formatDateTime(outcome.at) : '—', by: outcome.by })}
+                  : t('scanner.inSince', {
+                      at: outcome.at ? formatDateTime(outcome.at) : '—',
+                      by: outcome.by,
+                    })}
               </p>
             </div>
           )}

@@ -7,9 +7,7 @@ export const DECODE_INTERVAL_MS = 300;
 export type CameraProblem = 'denied' | 'notFound' | 'inUse' | 'insecure' | 'failed';
 
 export type CameraState =
-  | { kind: 'starting' }
-  | { kind: 'live' }
-  | { kind: 'unavailable'; problem: CameraProblem };
+  { kind: 'starting' } | { kind: 'live' } | { kind: 'unavailable'; problem: CameraProblem };
 
 function cameraProblem(err: unknown): CameraProblem {
   const name = (err as { name?: string } | null)?.name;
