@@ -41,6 +41,11 @@ const MoviesScreen = lazyScreen(
   () => import('../features/catalogue/components/movies-screen'),
   'MoviesScreen',
 );
+// The public schedule: visitors too (DESIGN §6.6).
+const ScheduleScreen = lazyScreen(
+  () => import('../features/catalogue/components/schedule-screen'),
+  'ScheduleScreen',
+);
 const MovieShowtimesScreen = lazyScreen(
   () => import('../features/catalogue/components/movie-showtimes-screen'),
   'MovieShowtimesScreen',
@@ -186,6 +191,7 @@ export function AppRoutes() {
             }
           />
         </Route>
+        <Route path="/schedule" element={<ScheduleScreen />} />
         <Route path="/checkout/success" element={<CheckoutSuccessScreen />} />
         <Route path="/checkout/cancel" element={<CheckoutCancelScreen />} />
         <Route path="*" element={<ComingSoon title="Page not found" />} />

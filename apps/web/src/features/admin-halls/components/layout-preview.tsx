@@ -2,7 +2,6 @@ import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { SeatGrid } from '../../../components/seat-map/seat-grid';
 import { SeatLegend } from '../../../components/seat-map/seat-legend';
-import { ScreenBar } from '../../../components/seat-map/screen-bar';
 import type { SeatCell } from '../../../components/seat-map/seat-view';
 import type { Draft } from '../lib/layout-draft';
 
@@ -43,7 +42,6 @@ export function LayoutPreview({ draft }: { draft: Draft }) {
         </h2>
         <p className="text-sm text-muted">{t('hallEditor.previewHint')}</p>
       </div>
-      <ScreenBar firstRow={rows[0]?.label} />
       <SeatGrid
         rows={rows}
         cols={draft.cols}
