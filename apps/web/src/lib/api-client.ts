@@ -1,4 +1,5 @@
 import { readApiError } from '@cinema/contract/constants';
+import { currentLanguage } from './i18n';
 import { getToken } from './session';
 
 /** An API failure carrying the server's `error` text and status. */
@@ -31,7 +32,8 @@ export async function apiWithHeaders<T>(
   path: string,
   options: RequestOptions = {},
 ): Promise<{ data: T; headers: Headers }> {
-  const headers: Record<string, string> = {};
+  // The server answers its messages in the viewer's language (and remembers it for their emails).
+  const headers: Record<string, string> = { 'accept-language': currentLanguage() };
   const token = getToken();
   if (token) headers.authorization = `Bearer ${token}`;
   let body: BodyInit | undefined;
