@@ -1,5 +1,4 @@
 import '@testing-library/jest-dom/vitest';
-import '../lib/i18n';
 import { cleanup } from '@testing-library/react';
 import { afterEach, beforeEach, vi, type MockInstance } from 'vitest';
 import { i18n, i18nReady } from '../lib/i18n';

@@ -4,7 +4,8 @@ import { QueryStatus } from '../../../components/ui/query-status';
 import { usePageHeading } from '../../../lib/use-page-heading';
 import { useHalls } from '../api/get-halls';
 import { useManagedShowtimes } from '../api/get-managed-showtimes';
-import { addDays, formatDay, localDate, localTime, mondayOf, zonedInstant } from '../lib/cinema-time';
+import { addDays, localDate, localTime, mondayOf, zonedInstant } from '../lib/cinema-time';
+import { formatDay } from '../lib/format-day';
 import { useCinemaTimeZone } from '../lib/use-cinema-time-zone';
 import { formatDuration, weekTimeline, type Segment, type TimelineDay } from '../lib/week-timeline';
 

@@ -5,7 +5,8 @@ import { QueryStatus } from '../../../components/ui/query-status';
 import { usePageHeading } from '../../../lib/use-page-heading';
 import { useAdminMovies } from '../api/get-admin-movies';
 import { useManagedShowtimes } from '../api/get-managed-showtimes';
-import { addDays, dayBounds, formatDay, localDate, localTime } from '../lib/cinema-time';
+import { addDays, dayBounds, localDate, localTime } from '../lib/cinema-time';
+import { formatDay } from '../lib/format-day';
 import { useCinemaTimeZone } from '../lib/use-cinema-time-zone';
 
 const DAY = /^\d{4}-\d{2}-\d{2}$/;

@@ -10,7 +10,8 @@ import { usePageHeading } from '../../../lib/use-page-heading';
 import { refusedPlan, useBatchShowtimes } from '../api/batch-showtimes';
 import { useAdminMovies } from '../api/get-admin-movies';
 import { useHalls } from '../api/get-halls';
-import { addDays, formatDay, localDate, localTime } from '../lib/cinema-time';
+import { addDays, localDate, localTime } from '../lib/cinema-time';
+import { formatDay } from '../lib/format-day';
 import { priceCentsFromDollars } from '../lib/showtime-input';
 import { useCinemaTimeZone } from '../lib/use-cinema-time-zone';
 

@@ -3,8 +3,6 @@
  * zone: a schedule is planned, listed and drawn the way the box office reads its wall clock.
  */
 
-import { formatDate, formatDateTime } from '../../../lib/format';
-
 const partsFormat = new Map<string, Intl.DateTimeFormat>();
 function parts(timeZone: string, at: Date) {
   let format = partsFormat.get(timeZone);
@@ -77,12 +75,3 @@ export const dayBounds = (date: string, timeZone: string) => ({
   from: zonedInstant(date, timeZone),
   to: zonedInstant(addDays(date, 1), timeZone),
 });
-
-/** "Monday 30 November 2026" for a calendar day (its own date, no zone involved). */
-export function formatDay(date: string, options: Intl.DateTimeFormatOptions = { dateStyle: 'full' }): string {
-  const [y, m, d] = date.split('-').map(Number) as [number, number, number];
-  return formatDate(Date.UTC(y, m - 1, d, 12), { ...options, timeZone: 'UTC' });
-}
-
-/** A date and time on the cinema's clocks, in the viewer's language ("Nov 30, 2026, 20:00"). */
-export const formatInZone = (at: string, timeZone: string) => formatDateTime(at, { timeZone });
