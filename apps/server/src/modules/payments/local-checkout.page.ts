@@ -157,8 +157,9 @@ ${items.map((i) => `<li><span>${seatName(i)}${lineDetails(i)}</span><span>${form
     .join('\n');
 
   const payable = summary.status === 'open' && summary.expiresAt.getTime() > Date.now();
+  // A decline is news only while the checkout can still be paid (Back to it after paying shows what is true now).
   const shown: PageNotice | undefined =
-    notice ??
+    (notice === 'declined' && !payable ? undefined : notice) ??
     (summary.status === 'open'
       ? payable
         ? undefined

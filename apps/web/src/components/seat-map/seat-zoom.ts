@@ -25,6 +25,7 @@ export function useSeatZoom(cols: number) {
     const el = box.current;
     if (!el) return;
     setWidth(el.clientWidth);
+    if (typeof ResizeObserver === 'undefined') return; // (old browsers, jsdom: the first width stays)
     const observer = new ResizeObserver(() => setWidth(el.clientWidth));
     observer.observe(el);
     return () => observer.disconnect();

@@ -65,7 +65,14 @@ export function ScheduleScreen() {
           What is on, day by day.{' '}
           {!user && (
             <>
-              <Link to="/login">Sign in</Link> or <Link to="/register">register</Link> to choose seats.
+              <Link to="/login" className="underline">
+                Sign in
+              </Link>{' '}
+              or{' '}
+              <Link to="/register" className="underline">
+                register
+              </Link>{' '}
+              to choose seats.
             </>
           )}
         </p>
@@ -81,7 +88,6 @@ export function ScheduleScreen() {
                   <button
                     type="button"
                     aria-current={chosen ? 'date' : undefined}
-                    aria-label={`${fullDay(day.date)}: ${day.showtimes === 1 ? '1 showtime' : `${day.showtimes} showtimes`}`}
                     onClick={() => setParams(i === 0 ? {} : { date: day.date }, { replace: true })}
                     className={`flex min-h-11 min-w-20 flex-col items-center rounded-xl border px-3 py-1.5 text-sm ${
                       chosen
@@ -89,9 +95,13 @@ export function ScheduleScreen() {
                         : 'border-line bg-panel text-slate-100 hover:border-gold'
                     }`}
                   >
-                    <span className="whitespace-nowrap">{dayName(day.date, i)}</span>
+                    <span className="whitespace-nowrap">
+                      {dayName(day.date, i)}
+                      <span className="sr-only">, {fullDay(day.date)},</span>
+                    </span>
                     <span className={`text-xs ${chosen ? 'text-ink' : 'text-muted'}`}>
                       {day.showtimes === 0 ? 'none' : day.showtimes}
+                      <span className="sr-only">{day.showtimes === 1 ? ' showtime' : ' showtimes'}</span>
                     </span>
                   </button>
                 </li>
@@ -159,10 +169,11 @@ export function ScheduleScreen() {
                           ) : (
                             <Link
                               to={`/showtimes/${s.id}/seats`}
-                              aria-label={`Choose seats for ${movie.title} at ${time(s.startsAt)}, ${s.auditorium}, ${availabilityText[s.availability].toLowerCase()}${user ? '' : ' (sign in first)'}`}
                               className={`${look} border-line bg-panel-2 text-slate-100 hover:border-gold hover:no-underline`}
                             >
+                              <span className="sr-only">Choose seats for {movie.title}: </span>
                               {body}
+                              {!user && <span className="sr-only"> (sign in first)</span>}
                             </Link>
                           )}
                         </li>

@@ -67,7 +67,7 @@ function useSelectionRules(wanted: boolean) {
 const GONE_CODES = new Set([undefined, 'seat_unavailable', 'seat_blocked', 'bad_request']);
 
 /** The basket bar's buttons take less room on a phone, so the bar keeps to two rows and the map stays in view. */
-const phoneButton = 'max-sm:px-2.5';
+const phoneButton = 'max-sm:px-2! max-sm:text-[13px]!';
 
 /**
  * Select Seats: the live seat map of one showtime, with "Find me N seats", advice on the selection (a companion seat
@@ -105,12 +105,17 @@ export function SeatMapScreen() {
     const taken = update.seats
       .filter((s) => s.status !== 'AVAILABLE' && !holding.current.has(s.id))
       .map((s) => s.id);
+    // (Set even when nothing changes: the screen then shows the patched map in the same render.)
+    setSelected((current) => {
+      if (!taken.some((id) => current.has(id))) return current;
+      return new Set([...current].filter((id) => !taken.includes(id)));
+    });
     const lost = taken.filter((id) => selectedNow.current.has(id));
     if (lost.length === 0) return;
     const byId = new Map(seatsNow.current.map((c) => [c.id, c]));
-    const names = seatsInWords(lost.flatMap((id) => byId.get(id) ?? []));
-    setLostSeats(`${names} just went to someone else and left your selection.`);
-    setSelected((current) => new Set([...current].filter((id) => !lost.includes(id))));
+    setLostSeats(
+      `${seatsInWords(lost.flatMap((id) => byId.get(id) ?? []))} just went to someone else and left your selection.`,
+    );
   }, []);
   const live = useSeatUpdates(showtimeId, onUpdate);
 
@@ -318,9 +323,13 @@ export function SeatMapScreen() {
 
       {/* The basket bar: what is chosen and the step's one primary action, in view while the map scrolls. */}
       <div
-        className="sticky bottom-0 z-10 flex flex-wrap items-start gap-x-3 gap-y-2 rounded-t-2xl border border-line bg-panel/95 px-4 py-3 shadow-[0_-8px_24px_rgba(0,0,0,0.45)] backdrop-blur"
+        className="sticky bottom-0 z-10 flex flex-wrap items-start gap-x-2 gap-y-2 rounded-t-2xl sm:gap-x-3 border border-line bg-panel/95 px-4 py-3 shadow-[0_-8px_24px_rgba(0,0,0,0.45)] backdrop-blur"
         data-testid="basket-bar"
       >
+        {/* Where the customer is looking, a phone's map included: seats that left the selection, by name. */}
+        <div aria-live="polite" className="w-full empty:hidden">
+          {lostSeats && <p className="text-sm font-semibold text-gold">{lostSeats}</p>}
+        </div>
         <p className="w-full text-sm text-slate-200 sm:w-auto sm:grow sm:self-center">
           {selectedIds.length > 0
             ? `${selectedIds.length} selected · ${formatMoney(selectedIds.length * map.showtime.priceCents)}`
@@ -384,11 +393,6 @@ export function SeatMapScreen() {
           {notice && (
             <p className="notice" role="status">
               {notice}
-            </p>
-          )}
-          {lostSeats && (
-            <p className="notice" role="status" data-testid="lost-seats">
-              {lostSeats}
             </p>
           )}
           {live.paused && (
