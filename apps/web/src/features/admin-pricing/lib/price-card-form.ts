@@ -2,8 +2,6 @@ import type { CreatePriceCardBody, PriceCard, SeatType } from '@cinema/contract'
 import { displayLocale } from '../../../lib/format';
 import { i18n } from '../../../lib/i18n';
 
-const t = (key: string, values?: Record<string, string>) => i18n.t(key, { ns: 'admin', ...values });
-
 /** 2026-11-30 was a Monday: its week names the weekdays in the viewer's language. */
 const weekdayName = (day: number, weekday: 'short' | 'long') =>
   new Date(Date.UTC(2026, 10, 29 + day, 12)).toLocaleDateString(displayLocale(), {
@@ -58,23 +56,26 @@ export function draftOf(card: PriceCard): PriceCardDraft {
  */
 export function bodyOf(draft: PriceCardDraft): { body: CreatePriceCardBody } | { error: string } {
   const name = draft.name.trim();
-  if (!name) return { error: t('priceCard.errors.name') };
-  if (draft.weekdays.length === 0) return { error: t('priceCard.errors.days') };
+  if (!name) return { error: i18n.t('admin:priceCard.errors.name') };
+  if (draft.weekdays.length === 0) return { error: i18n.t('admin:priceCard.errors.days') };
   const from = draft.from;
   const to = draft.to === '00:00' ? '24:00' : draft.to;
-  if (!/^\d\d:\d\d$/.test(from) || !/^\d\d:\d\d$/.test(to)) return { error: t('priceCard.errors.times') };
-  if (from >= to) return { error: t('priceCard.errors.window') };
+  if (!/^\d\d:\d\d$/.test(from) || !/^\d\d:\d\d$/.test(to))
+    return { error: i18n.t('admin:priceCard.errors.times') };
+  if (from >= to) return { error: i18n.t('admin:priceCard.errors.window') };
   const prices: CreatePriceCardBody['prices'] = [];
   for (const [key, text] of Object.entries(draft.prices)) {
     if (text.trim() === '') continue;
     const value = Number(text);
-    if (!Number.isFinite(value) || value < 0) return { error: t('priceCard.errors.notPrice', { text }) };
+    if (!Number.isFinite(value) || value < 0)
+      return { error: i18n.t('admin:priceCard.errors.notPrice', { text }) };
     const cents = Math.round(value * 100);
-    if (Math.abs(cents - value * 100) > 1e-6) return { error: t('priceCard.errors.wholeCents', { text }) };
+    if (Math.abs(cents - value * 100) > 1e-6)
+      return { error: i18n.t('admin:priceCard.errors.wholeCents', { text }) };
     const [ticketTypeId, seatType] = key.split('|') as [string, SeatType];
     prices.push({ ticketTypeId, seatType, priceCents: cents });
   }
-  if (prices.length === 0) return { error: t('priceCard.errors.noPrice') };
+  if (prices.length === 0) return { error: i18n.t('admin:priceCard.errors.noPrice') };
   return {
     body: { name, weekdays: [...draft.weekdays].sort((a, b) => a - b), from, to, prices },
   };
@@ -83,7 +84,7 @@ export function bodyOf(draft: PriceCardDraft): { body: CreatePriceCardBody } | {
 /** "Mon–Fri", "Sat, Sun", "Every day": a card's days as people write them. */
 export function weekdaysInWords(days: readonly number[]): string {
   const sorted = [...new Set(days)].sort((a, b) => a - b);
-  if (sorted.length === 7) return t('priceCard.everyDay');
+  if (sorted.length === 7) return i18n.t('admin:priceCard.everyDay');
   const runs: number[][] = [];
   for (const d of sorted) {
     const run = runs.at(-1);

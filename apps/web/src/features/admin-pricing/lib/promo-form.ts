@@ -2,8 +2,6 @@ import type { CreatePromoCodeBody, PromoCode } from '@cinema/contract';
 import { formatMoney } from '../../../lib/format';
 import { i18n } from '../../../lib/i18n';
 
-const t = (key: string, values?: Record<string, string | number>) => i18n.t(key, { ns: 'admin', ...values });
-
 /** A promo code as its form holds it: numbers as typed, dates as datetime-local values (the viewer's time). */
 export interface PromoDraft {
   code: string;
@@ -46,24 +44,25 @@ function instant(text: string): string | undefined | null {
 /** The draft as the API takes it, or what is wrong with it. */
 export function promoBodyOf(draft: PromoDraft): { body: CreatePromoCodeBody } | { error: string } {
   const code = draft.code.trim().toUpperCase();
-  if (!/^[A-Z0-9_-]{3,40}$/.test(code)) return { error: t('promo.errors.code') };
+  if (!/^[A-Z0-9_-]{3,40}$/.test(code)) return { error: i18n.t('admin:promo.errors.code') };
   const value = Number(draft.value);
   let off: Pick<CreatePromoCodeBody, 'percentOff' | 'amountOffCents'>;
   if (draft.kind === 'percent') {
-    if (!Number.isInteger(value) || value < 1 || value > 100) return { error: t('promo.errors.percent') };
+    if (!Number.isInteger(value) || value < 1 || value > 100)
+      return { error: i18n.t('admin:promo.errors.percent') };
     off = { percentOff: value };
   } else {
     const cents = Math.round(value * 100);
-    if (!Number.isFinite(value) || cents < 1) return { error: t('promo.errors.amount') };
+    if (!Number.isFinite(value) || cents < 1) return { error: i18n.t('admin:promo.errors.amount') };
     off = { amountOffCents: cents };
   }
   const maxUses = count(draft.maxUses);
   const maxUsesPerCustomer = count(draft.maxUsesPerCustomer);
-  if (maxUses === null || maxUsesPerCustomer === null) return { error: t('promo.errors.limits') };
+  if (maxUses === null || maxUsesPerCustomer === null) return { error: i18n.t('admin:promo.errors.limits') };
   const validFrom = instant(draft.validFrom);
   const validTo = instant(draft.validTo);
-  if (validFrom === null || validTo === null) return { error: t('promo.errors.dates') };
-  if (validFrom && validTo && validFrom >= validTo) return { error: t('promo.errors.order') };
+  if (validFrom === null || validTo === null) return { error: i18n.t('admin:promo.errors.dates') };
+  if (validFrom && validTo && validFrom >= validTo) return { error: i18n.t('admin:promo.errors.order') };
   return {
     body: {
       code,
@@ -84,11 +83,11 @@ export function promoBodyOf(draft: PromoDraft): { body: CreatePromoCodeBody } | 
 /** "20% off", "$3.00 off". */
 export const discountInWords = (p: Pick<PromoCode, 'percentOff' | 'amountOffCents'>) =>
   p.percentOff !== null
-    ? t('promo.percentOff', { percent: p.percentOff })
-    : t('promo.amountOff', { amount: formatMoney(p.amountOffCents ?? 0) });
+    ? i18n.t('admin:promo.percentOff', { percent: p.percentOff })
+    : i18n.t('admin:promo.amountOff', { amount: formatMoney(p.amountOffCents ?? 0) });
 
 /** "12 of 100 used", "3 used". */
 export const usesInWords = (p: Pick<PromoCode, 'uses' | 'maxUses'>) =>
   p.maxUses !== null
-    ? t('promo.usesOf', { uses: p.uses, max: p.maxUses })
-    : t('promo.uses', { uses: p.uses });
+    ? i18n.t('admin:promo.usesOf', { uses: p.uses, max: p.maxUses })
+    : i18n.t('admin:promo.uses', { uses: p.uses });

@@ -49,7 +49,7 @@ function OrderDetails({ order }: { order: StaffOrder }) {
       <dl className="card grid gap-x-6 gap-y-2 sm:grid-cols-[auto_1fr]">
         <dt className="text-muted">{t('order.status')}</dt>
         <dd>
-          {orderStatusText(order.status, t)}
+          {orderStatusText(order.status)}
           {order.testMode && (
             <span className="ml-2 rounded bg-amber-900 px-2 text-amber-100">{t('order.test')}</span>
           )}
@@ -60,7 +60,7 @@ function OrderDetails({ order }: { order: StaffOrder }) {
         </dd>
         <dt className="text-muted">{t('order.paid')}</dt>
         <dd>
-          {formatMoney(order.totalCents)} · {paidByText(order, t)}
+          {formatMoney(order.totalCents)} · {paidByText(order)}
           {order.paidAt && ` · ${formatDateTime(order.paidAt)}`}
           {order.soldBy && t('order.soldBy', { name: order.soldBy })}
         </dd>

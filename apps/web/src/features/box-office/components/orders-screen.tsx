@@ -59,10 +59,10 @@ export function OrdersScreen() {
               </Link>
               <span>{o.customer.email ?? o.customer.name ?? t('orders.walkIn')}</span>
               <span className="text-muted">{formatDateTime(o.paidAt ?? o.createdAt)}</span>
-              <span className="text-muted">{paidByText(o, t)}</span>
+              <span className="text-muted">{paidByText(o)}</span>
               <span className="ml-auto font-semibold">{formatMoney(o.totalCents)}</span>
               <span className={o.status === 'paid' ? 'text-emerald-300' : 'text-amber-200'}>
-                {orderStatusText(o.status, t)}
+                {orderStatusText(o.status)}
               </span>
             </li>
           ))}

@@ -1,18 +1,18 @@
-import type { TFunction } from 'i18next';
 import type { StaffOrder } from '@cinema/contract';
+import { i18n } from '../../../lib/i18n';
 
 /** An order's status as staff read it. */
-export const orderStatusText = (status: StaffOrder['status'], t: TFunction<'admin'>): string =>
-  t(`orders.status.${status}`);
+export const orderStatusText = (status: StaffOrder['status']): string =>
+  i18n.t(`admin:orders.status.${status}`);
 
 /** How an order was paid, in words. */
-export const paidByText = (o: StaffOrder, t: TFunction<'admin'>) =>
+export const paidByText = (o: StaffOrder) =>
   o.provider === 'box_office'
     ? o.paymentMethod === 'cash'
-      ? t('orders.paidBy.counterCash')
-      : t('orders.paidBy.counterCard')
+      ? i18n.t('admin:orders.paidBy.counterCash')
+      : i18n.t('admin:orders.paidBy.counterCard')
     : o.provider === 'stripe'
-      ? t('orders.paidBy.online')
+      ? i18n.t('admin:orders.paidBy.online')
       : o.provider === 'local'
-        ? t('orders.paidBy.test')
-        : t('orders.paidBy.nothing');
+        ? i18n.t('admin:orders.paidBy.test')
+        : i18n.t('admin:orders.paidBy.nothing');
