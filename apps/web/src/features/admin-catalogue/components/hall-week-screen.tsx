@@ -189,7 +189,9 @@ function DayTimeline({ day, timeZone }: { day: TimelineDay; timeZone: string }) 
             </span>{' '}
             {s.kind === 'film' && (
               <>
-                <Link to={`/admin/showtimes/${s.showtime.id}/booked`}>{s.showtime.movie}</Link>
+                <Link to={`/admin/showtimes/${s.showtime.id}/booked`} className="underline">
+                  {s.showtime.movie}
+                </Link>
                 {s.continued && t('week.continued')}
                 {s.showtime.capacity !== undefined && (
                   <span className="text-muted">
