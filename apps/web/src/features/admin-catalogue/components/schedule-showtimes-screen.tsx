@@ -1,5 +1,6 @@
 import type { BatchProblem, BatchShowtime, BatchShowtimesBody } from '@cinema/contract';
 import { BATCH_MAX_DAYS, CLEANING_MINUTES } from '@cinema/contract/constants';
+import type { TFunction } from 'i18next';
 import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import { Trans, useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
@@ -31,6 +32,31 @@ const REASONS = {
   skipped_by_clocks: 'schedule.reasons.skippedByClocks',
   no_price: 'schedule.reasons.noPrice',
 } as const satisfies Record<BatchProblem['reason'], string>;
+
+/** A problem in the viewer's language, from its reason and the showtimes it names (the server writes it in English). */
+function problemText(p: BatchProblem, t: TFunction<'admin'>, timeZone: string): string {
+  const values = { day: p.localDate, time: p.localTime, hall: p.auditorium };
+  switch (p.reason) {
+    case 'overlap':
+      return t('schedule.problemText.overlap', { ...values, movie: p.clash?.movie ?? '' });
+    case 'overlaps_batch':
+      return t('schedule.problemText.overlapsBatch', {
+        ...values,
+        time: p.clash ? localTime(p.clash.startsAt, timeZone) : p.localTime,
+      });
+    case 'in_the_past':
+      return t('schedule.problemText.inThePast', values);
+    case 'skipped_by_clocks':
+      return t('schedule.problemText.skippedByClocks', values);
+    case 'no_price': {
+      // The server names the card whose first ticket type is free; it is not among the problem's fields.
+      const card = /^The card “(.+)” sells/.exec(p.message)?.[1];
+      return card
+        ? t('schedule.problemText.freeCard', { ...values, card })
+        : t('schedule.problemText.noCard', values);
+    }
+  }
+}
 
 interface Plan {
   /** The form as it was previewed: a change makes the preview stale. */
@@ -383,7 +409,7 @@ export function ScheduleShowtimesScreen() {
                         {t(REASONS[p.reason])}
                       </span>
                       <br />
-                      {p.message}
+                      {problemText(p, t, timeZone)}
                       {p.clash && (
                         <>
                           {' '}
