@@ -1,6 +1,7 @@
 import i18next, { type TFunction, type TOptions } from 'i18next';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
+import { rowLabel } from '@cinema/contract';
 import en from './locales/en/server.json' with { type: 'json' };
 import es from './locales/es/server.json' with { type: 'json' };
 import de from './locales/de/server.json' with { type: 'json' };
@@ -30,6 +31,16 @@ const fixed = new Map(LANGUAGES.map((l) => [l, i18n.getFixedT(l, 'server')]));
 
 /** The catalogue's texts in one language: `t('mail.hello', { name })`. */
 export const textsIn = (language: Language): TFunction<'server'> => fixed.get(language)!;
+
+/** The locale dates and money are written in: en-US for English (the spec's "$12.00"), else the language. */
+export const localeOf = (language: Language): string => (language === 'en' ? 'en-US' : language);
+
+/** "Row C, Seat 7" in `language` (the hall's own row label when it has one). */
+export const seatText = (
+  seat: { row: number; number: number; rowLabel?: string | null },
+  language: Language,
+): string =>
+  textsIn(language)('seat.label', { row: seat.rowLabel ?? rowLabel(seat.row), number: seat.number });
 
 /**
  * The language a client asked for in Accept-Language ("de-AT,de;q=0.9,en;q=0.5"): the best-weighted one we speak,
@@ -95,6 +106,20 @@ export function translateMessage(message: string, language: Language): string {
   }
   return message;
 }
+
+/** The language a client asked for, or undefined when it sent no Accept-Language (a script, another client). */
+export const askedLanguage = (request: FastifyRequest): Language | undefined =>
+  request.headers['accept-language'] ? request.language : undefined;
+
+/** A socket's language: the web app's choice (`auth.language`), else the browser's Accept-Language. */
+export const socketLanguage = (socket: {
+  handshake: { auth: Record<string, unknown>; headers: Record<string, string | string[] | undefined> };
+}): Language => {
+  const chosen = socket.handshake.auth.language;
+  if (isLanguage(chosen)) return chosen;
+  const header = socket.handshake.headers['accept-language'];
+  return languageOf(Array.isArray(header) ? header[0] : header);
+};
 
 declare module 'fastify' {
   interface FastifyRequest {

@@ -25,6 +25,7 @@ import { PriceBook } from '../pricing/pricing.service.ts';
 import { checkPromo, releasePromoUses, reservePromo, type PromoCheck } from '../pricing/promo.service.ts';
 import { fulfilCheckout } from './fulfilment.service.ts';
 import type { PaymentDeps } from './payment-deps.ts';
+import type { Language } from '../../i18n.ts';
 
 // Stripe wants expires_at at least 30 minutes after ITS creation of the session, which happens a moment after
 // our clock started: the window gets one extra minute so the provider never rejects it.
@@ -362,7 +363,7 @@ export function newOrderRef(): string {
  */
 export async function startCheckout(
   deps: PaymentDeps,
-  input: CheckoutInput & { email: string },
+  input: CheckoutInput & { email: string; language?: Language },
 ): Promise<CheckoutResponse> {
   const { db, providers, log, config } = deps;
   const configured = providers.get();
@@ -461,6 +462,7 @@ export async function startCheckout(
       lines: prepared.lines,
       expiresAt: prepared.expiresAt,
       customerEmail: input.email,
+      ...(input.language && { language: input.language }),
     });
     await db
       .update(checkoutSessions)
