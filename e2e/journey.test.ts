@@ -90,6 +90,8 @@ describe.skipIf(!hasChromium)('the customer journey at 390 × 844 and 1280 × 80
       expect(await showtime(full).getByRole('link').count()).toBe(0);
       expect(await showtime(nearlyGone).innerText()).toContain('Selling fast · 1 left');
       expect(await showtime(wide).innerText()).toContain('Available');
+      // Nothing wider than the screen: the day strip scrolls inside itself.
+      expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBe(viewport.width);
       await expectNoAxeViolations(page);
       await screenshot(page, `journey-schedule-${name}`);
 
@@ -112,6 +114,7 @@ describe.skipIf(!hasChromium)('the customer journey at 390 × 844 and 1280 × 80
       await seat('A', 1).waitFor();
       const box = async (l: ReturnType<typeof seat>) => (await l.boundingBox())!;
       expect((await box(seat('A', 1))).width).toBeGreaterThanOrEqual(24);
+      expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBe(viewport.width);
       const [sizes] = await scroller.evaluateAll((els) => els.map((el) => [el.scrollWidth, el.clientWidth]));
       const overflows = sizes![0]! > sizes![1]!;
       expect(overflows).toBe(phone);

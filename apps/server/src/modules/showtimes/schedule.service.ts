@@ -7,6 +7,7 @@ import { badRequest } from '../../errors.ts';
 import { listMovies } from '../movies/movies.service.ts';
 import { PriceBook } from '../pricing/pricing.service.ts';
 import { daysBetween, instantAt, localDate } from './local-time.ts';
+import { present, priced, showtimeColumns } from './showtimes.service.ts';
 
 /** AVAILABLE, SELLING_FAST (under a fifth of the seats left) or SOLD_OUT. */
 export function availabilityOf(seatsLeft: number, capacity: number): Availability {
@@ -48,13 +49,7 @@ export async function getSchedule(
 
   const rows = await db
     .select({
-      id: showtimes.id,
-      movieId: showtimes.movieId,
-      auditoriumId: showtimes.hallId,
-      auditorium: halls.name,
-      startsAt: showtimes.startsAt,
-      priceCents: showtimes.priceCents,
-      priceCardId: showtimes.priceCardId,
+      ...showtimeColumns,
       capacity: sql<number>`(select count(*) from ${seats} s
         where s.hall_id = ${showtimes.hallId} and not s.blocked and s.retired_at is null)`.mapWith(Number),
       taken: sql<number>`(select count(*) from ${bookings}
@@ -74,17 +69,9 @@ export async function getSchedule(
     timeZone,
     days: offered.map((d) => ({ date: d, showtimes: perDay.get(d) ?? 0 })),
     movies: shown.filter((m) => movieIds.has(m.id)),
-    showtimes: rows.map(({ taken, capacity, priceCardId, startsAt, ...row }) => {
-      const seatsLeft = Math.max(0, capacity - taken);
-      return {
-        ...row,
-        startsAt: startsAt.toISOString(),
-        priceCents: book.forShowtime({ startsAt, priceCents: row.priceCents, priceCardId }).displayPriceCents,
-        ...(priceCardId && { priceCardId }),
-        capacity,
-        seatsLeft,
-        availability: availabilityOf(seatsLeft, capacity),
-      };
+    showtimes: rows.map(priced(book)).map(({ taken, ...row }) => {
+      const seatsLeft = Math.max(0, row.capacity - taken);
+      return { ...present(row), seatsLeft, availability: availabilityOf(seatsLeft, row.capacity) };
     }),
   };
 }

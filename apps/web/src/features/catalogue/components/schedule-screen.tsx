@@ -89,7 +89,7 @@ export function ScheduleScreen() {
                     type="button"
                     aria-current={chosen ? 'date' : undefined}
                     onClick={() => setParams(i === 0 ? {} : { date: day.date }, { replace: true })}
-                    className={`flex min-h-11 min-w-20 flex-col items-center rounded-xl border px-3 py-1.5 text-sm ${
+                    className={`relative flex min-h-11 min-w-20 flex-col items-center rounded-xl border px-3 py-1.5 text-sm ${
                       chosen
                         ? 'border-gold bg-gold font-semibold text-ink'
                         : 'border-line bg-panel text-slate-100 hover:border-gold'
@@ -161,7 +161,7 @@ export function ScheduleScreen() {
                           </span>
                         </>
                       );
-                      const look = 'flex min-w-28 flex-col rounded-xl border px-3 py-2 no-underline';
+                      const look = 'relative flex min-w-28 flex-col rounded-xl border px-3 py-2 no-underline';
                       return (
                         <li key={s.id} data-showtime-id={s.id} data-availability={s.availability}>
                           {s.availability === 'SOLD_OUT' ? (
