@@ -1,5 +1,6 @@
 import { Suspense } from 'react';
 import { Link, NavLink, Outlet, useNavigate } from 'react-router';
+import { LanguageSwitcher } from '../components/ui/language-switcher';
 import { PageLoading } from '../components/ui/page-loading';
 import { useSession } from '../lib/session';
 import { useSettings } from '../lib/settings';
@@ -132,6 +133,9 @@ export function Layout() {
                   </li>
                 </>
               )}
+              <li>
+                <LanguageSwitcher />
+              </li>
             </ul>
           </nav>
         </div>

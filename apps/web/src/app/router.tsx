@@ -8,6 +8,7 @@ import { logout } from './logout';
 // A visitor's first load: the shell and the sign-in and register screens, without react-query.
 import { LoginScreen } from '../features/auth/components/login-screen';
 import { RegisterScreen } from '../features/auth/components/register-screen';
+import { useTranslation } from 'react-i18next';
 
 /**
  * A screen whose code loads when it is first shown (behind its guard; the layout shows PageLoading meanwhile),
@@ -142,6 +143,7 @@ const ScannerPage = lazyScreen(() => import('../features/scanner/components/scan
 // Each feature contributes its screens here, under the guard of who may see them; features never import one
 // another. A screen that fails to render falls to the app's error boundary ('Something went wrong.').
 export function AppRoutes() {
+  const { t } = useTranslation('common');
   return (
     <Routes>
       <Route element={<Layout />}>
@@ -194,7 +196,7 @@ export function AppRoutes() {
         <Route path="/schedule" element={<ScheduleScreen />} />
         <Route path="/checkout/success" element={<CheckoutSuccessScreen />} />
         <Route path="/checkout/cancel" element={<CheckoutCancelScreen />} />
-        <Route path="*" element={<ComingSoon title="Page not found" />} />
+        <Route path="*" element={<ComingSoon title={t('ui.notFound')} />} />
       </Route>
     </Routes>
   );
