@@ -46,3 +46,13 @@ export function useFormatMoney(): (cents: number, currency?: string) => string {
   useSettings();
   return formatMoney;
 }
+
+/** The cinema currency's symbol in the viewer's language ("$", "€"): the unit of a field that takes an amount. */
+export function currencySymbol(currency: string = cinemaCurrency()): string {
+  const language = currentLanguage();
+  const parts = new Intl.NumberFormat(language === 'en' ? 'en-US' : language, {
+    style: 'currency',
+    currency: currency.toUpperCase(),
+  }).formatToParts(0);
+  return parts.find((part) => part.type === 'currency')?.value ?? currency;
+}

@@ -14,7 +14,7 @@ export function SeatLegend({ types, blocked }: { types: ReadonlySet<SeatType>; b
   const { t } = useTranslation('common');
   const present = typeNames.filter((type) => types.has(type));
   return (
-    <div className="flex flex-col items-center gap-3 text-sm text-slate-300">
+    <div className="flex flex-col items-center gap-3 text-sm text-slate-300" data-testid="seat-legend">
       <ul aria-label={t('seat.legendLabel')} className="flex flex-wrap justify-center gap-x-5 gap-y-2">
         {statuses
           .filter((view) => view !== 'BLOCKED' || blocked)

@@ -1,3 +1,4 @@
+import { useTranslation } from 'react-i18next';
 import type { SeatMap } from '@cinema/contract';
 import { SeatGrid } from '../../../components/seat-map/seat-grid';
 import { SeatLegend } from '../../../components/seat-map/seat-legend';
@@ -28,8 +29,9 @@ export function StaffSeatPicker({
   onToggle: (seat: SeatCell) => void;
   label: string;
 }) {
+  const { t } = useTranslation('admin');
   const map = useShowtimeSeats(showtimeId);
-  if (!map.data) return <QueryStatus query={map} failure="Failed to load the seats" />;
+  if (!map.data) return <QueryStatus query={map} failure={t('boxOffice.seatsFailed')} />;
   const grid = hallGrid(map.data);
   return (
     <div className="space-y-3">
