@@ -45,9 +45,10 @@ export const FIRST_LOAD_ROUTES = [
 ] as const;
 
 /** The most JavaScript (gzip bytes) a first load of the route may download. */
+// Raised by the languages (decision 026: i18next, react-i18next and the English catalogue, +23 kB).
 export const JS_GZIP_TARGETS: Partial<Record<string, number>> = {
-  '/login': 90_000,
-  '/showtimes/:id/seats': 120_000,
+  '/login': 115_000,
+  '/showtimes/:id/seats': 148_000,
 };
 
 export interface Sizes {
