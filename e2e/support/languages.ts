@@ -2,18 +2,10 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Page } from 'playwright-core';
+import { flatten, leftoverFinder as finder, type Tree } from '../../apps/web/src/locales/compare.ts';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
-type Tree = { [key: string]: string | Tree };
-const flatten = (tree: Tree, prefix = ''): Record<string, string> =>
-  Object.fromEntries(
-    Object.entries(tree).flatMap(([key, value]) =>
-      typeof value === 'string'
-        ? [[prefix + key, value]]
-        : Object.entries(flatten(value, `${prefix}${key}.`)),
-    ),
-  );
 const catalogue = (file: string) => flatten(JSON.parse(readFileSync(path.join(root, file), 'utf8')) as Tree);
 
 /** A language's texts: the web app's common catalogue and the server's (errors, the test checkout page). */
@@ -24,28 +16,14 @@ export function texts(language: 'en' | 'es' | 'de') {
   };
 }
 
-/**
- * English catalogue texts that `language` writes differently, cut at their {{values}}: a visible text equal to one,
- * or containing one of three words or more, is English left on the page.
- */
+/** A finder of English catalogue texts left on a page in `language` (the web app's and the server's). */
 export function leftoverFinder(language: 'es' | 'de') {
   const en = texts('en');
   const other = texts(language);
-  const otherValues = [...Object.values(other.web), ...Object.values(other.server)];
-  const pieces = (['web', 'server'] as const)
-    .flatMap((side) =>
-      Object.entries(en[side])
-        .filter(([key, text]) => other[side][key] !== text)
-        .flatMap(([, text]) => text.split(/\{\{\s*\w+\s*\}\}/)),
-    )
-    .map((piece) => piece.trim())
-    .filter((piece) => piece.length > 1 && !otherValues.some((text) => text.includes(piece)));
-  const whole = new Set(pieces);
-  const phrases = pieces.filter((piece) => piece.split(/\s+/).length >= 3);
-  return (shown: readonly string[]) => [
-    ...new Set(shown.filter((text) => whole.has(text) || phrases.some((phrase) => text.includes(phrase)))),
-  ];
+  return finder({ ...en.web, ...prefixed(en.server) }, { ...other.web, ...prefixed(other.server) });
 }
+const prefixed = (texts: Record<string, string>) =>
+  Object.fromEntries(Object.entries(texts).map(([key, text]) => [`server:${key}`, text]));
 
 /**
  * Every text of the page a person sees or hears: visible text nodes (screen-reader-only ones too), the names given

@@ -1,6 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { flatten, type Tree } from './compare';
 
 // Every catalogue under locales/<language>/<namespace>.json, compared with its English namesake: a key missing in
 // one language, an extra one, a value left empty or a {{value}} that differs fails here, whatever the namespace.
@@ -8,15 +9,6 @@ const root = path.dirname(new URL(import.meta.url).pathname);
 const languages = readdirSync(root).filter((name) => !name.includes('.'));
 const namespaces = readdirSync(path.join(root, 'en')).filter((f) => f.endsWith('.json'));
 
-type Tree = { [key: string]: string | Tree };
-const flatten = (tree: Tree, prefix = ''): Record<string, string> =>
-  Object.fromEntries(
-    Object.entries(tree).flatMap(([key, value]) =>
-      typeof value === 'string'
-        ? [[prefix + key, value]]
-        : Object.entries(flatten(value, `${prefix}${key}.`)),
-    ),
-  );
 const read = (language: string, file: string) =>
   flatten(JSON.parse(readFileSync(path.join(root, language, file), 'utf8')) as Tree);
 
