@@ -248,3 +248,39 @@ describe.each(engines)('a cinema selling in euros on %s', (engine) => {
     expect(mail!.text).toContain('Total paid: €9.00');
   });
 });
+
+describe('error texts the server writes', () => {
+  // Every fixed message passed to the error helpers (badRequest, conflict, …, new AppError) has its catalogue entry,
+  // so a Spanish or German client never reads it in English. Messages with values are checked where they are tested.
+  const sources = (dir: string): string[] =>
+    readdirSync(dir, { withFileTypes: true }).flatMap((entry) =>
+      entry.isDirectory()
+        ? sources(path.join(dir, entry.name))
+        : entry.name.endsWith('.ts') && !entry.name.endsWith('.test.ts')
+          ? [path.join(dir, entry.name)]
+          : [],
+    );
+  const STAFF_ONLY = new Set([
+    'Empty webhook body',
+    'Metrics are off (METRICS=on or METRICS_TOKEN)',
+    'The metrics need the metrics token',
+  ]);
+
+  it('are in the catalogue', () => {
+    const missing: string[] = [];
+    let checked = 0;
+    for (const file of sources(path.join(serverRoot, 'src'))) {
+      const code = readFileSync(file, 'utf8');
+      const calls =
+        /(?:badRequest|unauthorized|forbidden|notFound|conflict)\(\s*'([^'\n]+)'|new AppError\(\s*\d+,\s*'\w+',\s*'([^'\n]+)'/g;
+      for (const m of code.matchAll(calls)) {
+        const message = (m[1] ?? m[2])!;
+        checked++;
+        if (!STAFF_ONLY.has(message) && translateMessage(message, 'de') === message)
+          missing.push(`${path.relative(serverRoot, file)}: ${message}`);
+      }
+    }
+    expect(missing).toEqual([]);
+    expect(checked).toBeGreaterThan(60);
+  });
+});
