@@ -120,3 +120,29 @@ export async function insertCustomers(db: Db, count: number, label: string): Pro
   }
   return customers;
 }
+
+/** As the admin, over the API: a hall from a layout of rows × cols plain seats (up to 40 × 60; rows R1, R2, …). */
+export async function createLayoutHall(
+  base: string,
+  token: string,
+  rows: number,
+  cols: number,
+): Promise<Hall> {
+  const hall = await ok<{ id: string; rows: { cells: { kind: string; id?: string; number?: number }[] }[] }>(
+    'create hall',
+    request('POST', `${base}/api/admin/halls`, {
+      token,
+      body: {
+        name: `Bench Hall ${rows}x${cols} ${randomBytes(2).toString('hex')}`,
+        layout: {
+          rows: Array.from({ length: rows }, (_, r) => ({
+            label: `R${r + 1}`,
+            cells: Array.from({ length: cols }, () => ({ kind: 'SEAT' })),
+          })),
+        },
+      },
+    }),
+    201,
+  );
+  return { id: hall.id, seatIds: hall.rows.map((r) => r.cells.map((c) => c.id!)) };
+}

@@ -1,0 +1,408 @@
+// The rush under other loads (issue 22): where most requests win (a 2,000-seat hall), through WORKERS=1, 2 and 4
+// processes on one PostgreSQL and Redis, and at 25–200 customers in flight (hold latency), with the CPU each hold
+// costs each process, counted from /proc.
+import { randomBytes } from 'node:crypto';
+import os from 'node:os';
+import { openDatabase, type Database } from '../../apps/server/src/db/database.ts';
+import { startServerProcess, type ServerProcess } from '../../apps/server/src/test/server-process.ts';
+import { sql } from 'drizzle-orm';
+import { ADMIN, adminToken, createLayoutHall, createShowtimes, type Customer, type Hall } from './cinema.ts';
+import { cpuMeter, type CpuUse } from './cpu.ts';
+import type { Row } from './report.ts';
+import type { RushCheck, RushOptions, RushResult } from './rush.ts';
+import {
+  adminQuery,
+  checkRounds,
+  checksOk,
+  customerRounds,
+  databaseUrl,
+  describeChecks,
+  HALL,
+  log,
+  medianRound,
+  ms,
+  perSecond,
+  prepareCinema,
+  rushRounds,
+  RUSH_ROUNDS,
+  settings,
+  WARMUP_CUSTOMERS,
+  WARMUP_ROUNDS,
+} from './setup.ts';
+import { round } from './stats.ts';
+
+export const HIGH_WIN = { rows: 40, cols: 50, customers: 500, minSeats: 2, maxSeats: 4 };
+export const WORKER_COUNTS = [1, 2, 4];
+export const IN_FLIGHT = [25, 50, 100, 200];
+
+/** Rounds of one kind with the CPU their holds cost (the meter runs from each round's first hold to its last). */
+export interface MeasuredRounds {
+  rounds: RushResult[];
+  rush: RushResult;
+  check: RushCheck;
+  cpu: CpuUse;
+}
+
+/** A fresh PostgreSQL database of its own for a part, dropped afterwards. */
+async function scratch<T>(label: string, work: (name: string) => Promise<T>): Promise<T> {
+  const name = `cinema_${label}_${randomBytes(4).toString('hex')}`;
+  await adminQuery(`create database ${name}`);
+  try {
+    return await work(name);
+  } finally {
+    await adminQuery(`drop database if exists ${name} with (force)`).catch((err) =>
+      log(`cleanup failed: ${err}`),
+    );
+  }
+}
+
+const serverEnv = (name: string, workers: number) => ({
+  DATABASE_URL: databaseUrl(name),
+  REDIS_URL: settings.redisUrl,
+  ADMIN_EMAIL: ADMIN.email,
+  ADMIN_PASSWORD: ADMIN.password,
+  WORKERS: String(workers),
+});
+
+const openPg = (name: string) => openDatabase({ databaseUrl: databaseUrl(name), dataDir: 'memory://' });
+
+/** Customers for `sets` rounds, then the tables vacuumed and analyzed (as autovacuum would have left them). */
+async function customersFor(name: string, sets: number, count: number, label: string): Promise<Customer[][]> {
+  const database = await openPg(name);
+  try {
+    const all = await customerRounds(database.db, sets, count, label);
+    await database.db.execute(sql`vacuum analyze`);
+    return all;
+  } finally {
+    await database.close();
+  }
+}
+
+/** Timed rounds with the CPU of their holds summed over the rounds, then the SQL checks. */
+async function measuredRounds(
+  server: ServerProcess,
+  database: string,
+  hall: Hall,
+  showtimeIds: string[],
+  customers: Customer[][],
+  concurrency: number,
+  opts: RushOptions & { label?: string } = {},
+): Promise<MeasuredRounds> {
+  const total: CpuUse = {
+    wallSeconds: 0,
+    server: 0,
+    postgres: 0,
+    bench: 0,
+    others: 0,
+    cores: os.cpus().length,
+  };
+  let meter: Awaited<ReturnType<typeof cpuMeter>> | undefined;
+  const rounds = await rushRounds(server, hall, showtimeIds, customers, concurrency, {
+    ...opts,
+    holdsStart: async () => {
+      meter = await cpuMeter(server.pid, database);
+    },
+    holdsEnd: async () => {
+      const use = await meter!.stop();
+      for (const key of ['wallSeconds', 'server', 'postgres', 'bench', 'others'] as const)
+        total[key] += use[key];
+    },
+  });
+  const db: Database = await openPg(database);
+  try {
+    return {
+      rounds,
+      rush: medianRound(rounds),
+      check: await checkRounds(db, showtimeIds, rounds),
+      cpu: total,
+    };
+  } finally {
+    await db.close();
+  }
+}
+
+/** CPU milliseconds per hold request, by process, over the rounds. */
+export function cpuPerHold(m: MeasuredRounds) {
+  const holds = m.rounds.reduce((n, r) => n + r.holdRequests, 0);
+  const per = (s: number) => (s * 1000) / holds;
+  return {
+    server: per(m.cpu.server),
+    postgres: per(m.cpu.postgres),
+    bench: per(m.cpu.bench),
+    others: per(m.cpu.others),
+    ours: per(m.cpu.server + m.cpu.postgres + m.cpu.bench),
+    /** How busy the machine's cores were while the holds ran (all processes, others included). */
+    busy: (m.cpu.server + m.cpu.postgres + m.cpu.bench + m.cpu.others) / (m.cpu.wallSeconds * m.cpu.cores),
+  };
+}
+
+async function warmUp(server: ServerProcess, hall: Hall, showtimeIds: string[], customers: Customer[][]) {
+  await rushRounds(server, hall, showtimeIds, customers, settings.concurrency, { label: 'warm-up', seed: 1 });
+}
+
+export interface HighWinResult {
+  standard: MeasuredRounds;
+  highWin: MeasuredRounds;
+}
+
+/** The usual rush and the high-win rush (2,000 seats, 500 customers of 2–4 seats) on one warm server. */
+export async function highWinRush(): Promise<HighWinResult> {
+  return scratch('highwin', async (name) => {
+    const warmup = await customersFor(name, WARMUP_ROUNDS, WARMUP_CUSTOMERS, 'hw-warmup');
+    const standardCustomers = await customersFor(name, RUSH_ROUNDS, settings.customers, 'hw-standard');
+    const highCustomers = await customersFor(name, RUSH_ROUNDS, HIGH_WIN.customers, 'hw-high');
+    const server = await startServerProcess(serverEnv(name, 1));
+    try {
+      const cinema = await prepareCinema(server, WARMUP_ROUNDS + RUSH_ROUNDS);
+      const token = await adminToken(server.url);
+      const big = await createLayoutHall(server.url, token, HIGH_WIN.rows, HIGH_WIN.cols);
+      const bigShows = await createShowtimes(server.url, token, big, RUSH_ROUNDS);
+      log('high-win rush: the usual rush first (600 seats), then 2,000 seats for 500 customers of 2–4 seats');
+      await warmUp(server, cinema.hall, cinema.showtimeIds.slice(0, WARMUP_ROUNDS), warmup);
+      const standard = await measuredRounds(
+        server,
+        name,
+        cinema.hall,
+        cinema.showtimeIds.slice(WARMUP_ROUNDS),
+        standardCustomers,
+        settings.concurrency,
+      );
+      const highWin = await measuredRounds(server, name, big, bigShows, highCustomers, settings.concurrency, {
+        label: 'high-win',
+        seats: (random) =>
+          HIGH_WIN.minSeats + Math.floor(random() * (HIGH_WIN.maxSeats - HIGH_WIN.minSeats + 1)),
+      });
+      return { standard, highWin };
+    } finally {
+      await server.stop();
+    }
+  });
+}
+
+export interface WorkersResult {
+  runs: (MeasuredRounds & { workers: number })[];
+}
+
+/** The rush through WORKERS=1, 2 and 4 on one database and Redis, each after its own warm-up. */
+export async function workersRush(): Promise<WorkersResult> {
+  return scratch('workers', async (name) => {
+    const perCount = WARMUP_ROUNDS + RUSH_ROUNDS;
+    const customers = await customersFor(
+      name,
+      perCount * WORKER_COUNTS.length,
+      settings.customers,
+      'workers',
+    );
+    let setup = await startServerProcess(serverEnv(name, 1));
+    let cinema: Awaited<ReturnType<typeof prepareCinema>>;
+    try {
+      cinema = await prepareCinema(setup, perCount * WORKER_COUNTS.length, HALL);
+    } finally {
+      await setup.stop();
+    }
+    const runs: WorkersResult['runs'] = [];
+    for (const [k, workers] of WORKER_COUNTS.entries()) {
+      log(`WORKERS=${workers}: ${WARMUP_ROUNDS} warm-up rounds, ${RUSH_ROUNDS} timed rounds`);
+      const server = (setup = await startServerProcess(serverEnv(name, workers)));
+      try {
+        const shows = cinema.showtimeIds.slice(k * perCount, (k + 1) * perCount);
+        const sets = customers.slice(k * perCount, (k + 1) * perCount);
+        await warmUp(server, cinema.hall, shows.slice(0, WARMUP_ROUNDS), sets.slice(0, WARMUP_ROUNDS));
+        const measured = await measuredRounds(
+          server,
+          name,
+          cinema.hall,
+          shows.slice(WARMUP_ROUNDS),
+          sets.slice(WARMUP_ROUNDS),
+          settings.concurrency,
+        );
+        runs.push({ ...measured, workers });
+      } finally {
+        await server.stop();
+      }
+    }
+    return { runs };
+  });
+}
+
+export interface LatencyResult {
+  levels: (MeasuredRounds & { inFlight: number })[];
+}
+
+/** One warm server process; the rush at 25, 50, 100 and 200 customers in flight, three rounds each. */
+export async function holdLatency(): Promise<LatencyResult> {
+  return scratch('latency', async (name) => {
+    const sets = WARMUP_ROUNDS + RUSH_ROUNDS * IN_FLIGHT.length;
+    const customers = await customersFor(name, sets, settings.customers, 'latency');
+    const server = await startServerProcess(serverEnv(name, 1));
+    try {
+      const cinema = await prepareCinema(server, sets);
+      await warmUp(
+        server,
+        cinema.hall,
+        cinema.showtimeIds.slice(0, WARMUP_ROUNDS),
+        customers.slice(0, WARMUP_ROUNDS),
+      );
+      const levels: LatencyResult['levels'] = [];
+      for (const [k, inFlight] of IN_FLIGHT.entries()) {
+        log(`hold latency: ${inFlight} customers in flight`);
+        const from = WARMUP_ROUNDS + k * RUSH_ROUNDS;
+        const measured = await measuredRounds(
+          server,
+          name,
+          cinema.hall,
+          cinema.showtimeIds.slice(from, from + RUSH_ROUNDS),
+          customers.slice(from, from + RUSH_ROUNDS),
+          inFlight,
+        );
+        levels.push({ ...measured, inFlight });
+      }
+      return { levels };
+    } finally {
+      await server.stop();
+    }
+  });
+}
+
+const cpuCell = (m: MeasuredRounds) => {
+  const c = cpuPerHold(m);
+  return `${round(c.ours, 2)} ms (server ${round(c.server, 2)}, PostgreSQL ${round(c.postgres, 2)}, load generator ${round(c.bench, 2)})`;
+};
+const busyCell = (m: MeasuredRounds) => {
+  const c = cpuPerHold(m);
+  return `${round(c.busy * 100)}% (others ${round((c.others / (c.ours + c.others || 1)) * 100)}%)`;
+};
+
+export const HIGH_WIN_SECTION_TITLE = '## What a rush counts';
+
+export function renderHighWinSection(r: HighWinResult, date: string): string {
+  const line = (name: string, m: MeasuredRounds) => {
+    const x = m.rush;
+    return (
+      `| ${name} | ${perSecond(x.holdsPerSecond)} | ${perSecond(x.winsPerSecond)} | ` +
+      `${round((x.held / x.holdRequests) * 100)}% | ${perSecond(x.seatsHeld / x.holdSeconds)} | ${ms(x.holdP50)} | ` +
+      `${ms(x.holdP99)} | ${perSecond(x.paymentsPerSecond)} | ${cpuCell(m)} | ${describeChecks(m.check, m.rounds)} |`
+    );
+  };
+  return `${HIGH_WIN_SECTION_TITLE}
+
+Measured by \`BENCH_ONLY=highwin npm run bench\` on ${date}, one server process on PostgreSQL after ${WARMUP_ROUNDS} warm-up rounds, the
+median of ${RUSH_ROUNDS} rounds each, ${settings.concurrency} customers in flight. "Holds/s" counts every hold request answered, won (201) or
+refused (409); "winning holds/s" only those that got their seats. In the usual rush (${settings.customers} customers of two seats, a
+600-seat hall) most requests are cheap refusals once the hall fills; in the high-win rush (${HIGH_WIN.customers} customers of
+${HIGH_WIN.minSeats}–${HIGH_WIN.maxSeats} adjacent seats, a ${HIGH_WIN.rows * HIGH_WIN.cols}-seat hall) most requests win, so the expensive path (the customer's
+advisory lock, the hold count, a booking per seat) is what is measured. CPU per hold request counted from /proc over
+the holds of the rounds (the server process, the PostgreSQL backends of the benchmark's database, the load generator).
+
+| rush | holds/s | winning holds/s | won | seats won/s | p50 | p99 | checkouts paid/s | CPU per hold request | SQL checks |
+| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |
+${line(`usual: ${settings.customers} customers × 2 seats, 600 seats`, r.standard)}
+${line(`high-win: ${HIGH_WIN.customers} customers × ${HIGH_WIN.minSeats}–${HIGH_WIN.maxSeats} seats, ${HIGH_WIN.rows * HIGH_WIN.cols} seats`, r.highWin)}
+`;
+}
+
+export function highWinRows(r: HighWinResult): Row[] {
+  return [
+    {
+      figure: 'Rush on PostgreSQL: winning holds/s (of all holds/s)',
+      measured: `${perSecond(r.standard.rush.winsPerSecond)} (of ${perSecond(r.standard.rush.holdsPerSecond)})`,
+      reference: '',
+      ratio: '',
+      target: '',
+      met: null,
+    },
+    {
+      figure: `High-win rush (${HIGH_WIN.rows * HIGH_WIN.cols} seats, ${HIGH_WIN.customers} customers of 2–4): winning holds/s, p99`,
+      measured:
+        `${perSecond(r.highWin.rush.winsPerSecond)} of ${perSecond(r.highWin.rush.holdsPerSecond)}, ` +
+        `p99 ${ms(r.highWin.rush.holdP99)}`,
+      reference: '',
+      ratio: '',
+      target: 'all hold',
+      met: checksOk(r.highWin.check, r.highWin.rounds),
+    },
+  ];
+}
+
+export const WORKERS_SECTION_TITLE = '## Many processes';
+
+export function renderWorkersSection(r: WorkersResult, date: string): string {
+  const one = r.runs[0]!;
+  const lines = r.runs
+    .map(
+      (m) =>
+        `| ${m.workers} | ${perSecond(m.rush.holdsPerSecond)} | ${round(m.rush.holdsPerSecond / one.rush.holdsPerSecond, 2)}× | ` +
+        `${perSecond(m.rush.winsPerSecond)} | ${ms(m.rush.holdP50)} | ${ms(m.rush.holdP99)} | ${perSecond(m.rush.paymentsPerSecond)} | ` +
+        `${cpuCell(m)} | ${busyCell(m)} | ${describeChecks(m.check, m.rounds)} |`,
+    )
+    .join('\n');
+  return `${WORKERS_SECTION_TITLE}
+
+Measured by \`BENCH_ONLY=workers npm run bench\` on ${date}: the rush (${settings.customers} customers, ${settings.concurrency} in flight, 600 seats) through
+\`WORKERS=1\`, 2 and 4 (node:cluster, one port) on one PostgreSQL database and one Redis, one after another in one run;
+each process count starts afresh, warms up over ${WARMUP_ROUNDS} rounds and is timed over ${RUSH_ROUNDS} (the median round shown); the SQL checks
+run after each. The cores' use is over the holds of the timed rounds, every process on the machine counted
+("others": work that was not ours, on shared cores).
+
+| processes | holds/s | vs 1 | winning holds/s | p50 | p99 | checkouts paid/s | CPU per hold request | cores busy | SQL checks |
+| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |
+${lines}
+`;
+}
+
+export function workersRows(r: WorkersResult): Row[] {
+  const one = r.runs[0]!.rush.holdsPerSecond;
+  return r.runs.map((m) => ({
+    figure: `Rush through WORKERS=${m.workers}: holds/s, p99`,
+    measured: `${perSecond(m.rush.holdsPerSecond)}, p99 ${ms(m.rush.holdP99)}`,
+    reference: m.workers === 1 ? '' : `WORKERS=1 ${perSecond(one)}`,
+    ratio: m.workers === 1 ? '' : `${round(m.rush.holdsPerSecond / one, 2)}×`,
+    target: 'checks hold',
+    met: checksOk(m.check, m.rounds),
+  }));
+}
+
+export const LATENCY_SECTION_TITLE = '## Hold latency';
+
+export function renderLatencySection(r: LatencyResult, date: string): string {
+  const lines = r.levels
+    .map((m) => {
+      const little = (m.inFlight / m.rush.holdsPerSecond) * 1000;
+      return (
+        `| ${m.inFlight} | ${perSecond(m.rush.holdsPerSecond)} | ${ms(m.rush.holdP50)} | ${ms(m.rush.holdP99)} | ` +
+        `${ms(little)} | ${cpuCell(m)} | ${busyCell(m)} | ${m.rush.holdP99 < 100 ? 'yes' : 'no'} |`
+      );
+    })
+    .join('\n');
+  const met = r.levels.filter((m) => m.rush.holdP99 < 100).map((m) => m.inFlight);
+  const at200 = r.levels.find((m) => m.inFlight === 200) ?? r.levels.at(-1)!;
+  const c = cpuPerHold(at200);
+  const capacity = (at200.cpu.cores * 1000) / c.ours;
+  return `${LATENCY_SECTION_TITLE}
+
+Measured by \`BENCH_ONLY=latency npm run bench\` on ${date}: one server process on PostgreSQL, warmed up over ${WARMUP_ROUNDS} rounds, then
+the rush (${settings.customers} customers, 600 seats) with 25, 50, 100 and 200 customers in flight, ${RUSH_ROUNDS} rounds each (the median round shown).
+"Queueing" is Little's law, in flight ÷ holds/s: the average time a request spends in the system when that many
+wait at once for a server answering that many per second.
+
+| in flight | holds/s | p50 | p99 | in flight ÷ holds/s | CPU per hold request | cores busy | p99 < 100 ms |
+| --- | --- | --- | --- | --- | --- | --- | --- |
+${lines}
+
+At ${at200.inFlight} in flight a hold request costs ${round(c.ours, 2)} ms of CPU across the server, PostgreSQL and the load generator, so
+${at200.cpu.cores} cores answer at most about ${perSecond(capacity)} even with nothing else running. p99 under 100 ms with ${at200.inFlight} in
+flight needs, by the queueing above, more than ${perSecond((at200.inFlight / 100) * 1000)} on average (and more still for the 99th percentile):
+${capacity < 2000 ? 'more than this machine can give' : 'within what this machine could give if nothing else ran'}. The target is met at ${met.length ? `${met.join(', ')} in flight` : 'none of the levels measured'}.
+`;
+}
+
+export function latencyRows(r: LatencyResult): Row[] {
+  return r.levels.map((m) => ({
+    figure: `Hold latency p99, ${m.inFlight} in flight (PostgreSQL)`,
+    measured: `${ms(m.rush.holdP99)} (${perSecond(m.rush.holdsPerSecond)})`,
+    reference: '',
+    ratio: '',
+    target: '< 100 ms',
+    met: m.rush.holdP99 < 100,
+  }));
+}
