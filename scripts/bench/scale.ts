@@ -6,7 +6,7 @@ import os from 'node:os';
 import { openDatabase, type Database } from '../../apps/server/src/db/database.ts';
 import { startServerProcess, type ServerProcess } from '../../apps/server/src/test/server-process.ts';
 import { sql } from 'drizzle-orm';
-import { ADMIN, adminToken, createLayoutHall, createShowtimes, type Customer, type Hall } from './cinema.ts';
+import { ADMIN, adminToken, insertHall, createShowtimes, type Customer, type Hall } from './cinema.ts';
 import { cpuMeter, type CpuUse } from './cpu.ts';
 import type { Row } from './report.ts';
 import type { RushCheck, RushOptions, RushResult } from './rush.ts';
@@ -151,11 +151,12 @@ export async function highWinRush(): Promise<HighWinResult> {
     const warmup = await customersFor(name, WARMUP_ROUNDS, WARMUP_CUSTOMERS, 'hw-warmup');
     const standardCustomers = await customersFor(name, RUSH_ROUNDS, settings.customers, 'hw-standard');
     const highCustomers = await customersFor(name, RUSH_ROUNDS, HIGH_WIN.customers, 'hw-high');
+    const seed = await openPg(name);
+    const big = await insertHall(seed.db, HIGH_WIN.rows, HIGH_WIN.cols).finally(() => seed.close());
     const server = await startServerProcess(serverEnv(name, 1));
     try {
       const cinema = await prepareCinema(server, WARMUP_ROUNDS + RUSH_ROUNDS);
       const token = await adminToken(server.url);
-      const big = await createLayoutHall(server.url, token, HIGH_WIN.rows, HIGH_WIN.cols);
       const bigShows = await createShowtimes(server.url, token, big, RUSH_ROUNDS);
       log('high-win rush: the usual rush first (600 seats), then 2,000 seats for 500 customers of 2–4 seats');
       await warmUp(server, cinema.hall, cinema.showtimeIds.slice(0, WARMUP_ROUNDS), warmup);
