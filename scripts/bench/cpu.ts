@@ -4,7 +4,6 @@
 import { execFileSync } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import os from 'node:os';
-import { adminQuery } from './setup.ts';
 
 const TICKS = (() => {
   try {
@@ -50,14 +49,6 @@ function machineCpu(): { busy: number; total: number } {
   return { busy: (total - idle) / TICKS, total: total / TICKS };
 }
 
-async function backends(database: string | undefined): Promise<number[]> {
-  if (!database) return [];
-  const res = await adminQuery(
-    `select pid from pg_stat_activity where datname = '${database.replace(/'/g, "''")}'`,
-  );
-  return res.rows.map((r) => Number(r.pid));
-}
-
 export interface CpuUse {
   wallSeconds: number;
   /** CPU seconds of the server process and its workers. */
@@ -71,11 +62,14 @@ export interface CpuUse {
   cores: number;
 }
 
-/** Starts counting; `stop` returns what each spent since. */
-export async function cpuMeter(serverPid: number, database?: string) {
+/**
+ * Starts counting; `stop` returns what each spent since. `backends` lists the PostgreSQL backends of the
+ * benchmark's database (their process ids).
+ */
+export async function cpuMeter(serverPid: number, backends: () => Promise<number[]> = async () => []) {
   const serverPids = processTree(serverPid);
   const serverStart = new Map(serverPids.map((p) => [p, processCpu(p)]));
-  const pgStart = new Map((await backends(database)).map((p) => [p, processCpu(p)]));
+  const pgStart = new Map((await backends()).map((p) => [p, processCpu(p)]));
   const benchStart = process.cpuUsage();
   const machineStart = machineCpu();
   const started = performance.now();
@@ -88,10 +82,7 @@ export async function cpuMeter(serverPid: number, database?: string) {
         (n, p) => n + processCpu(p) - (serverStart.get(p) ?? 0),
         0,
       );
-      const postgres = (await backends(database)).reduce(
-        (n, p) => n + processCpu(p) - (pgStart.get(p) ?? 0),
-        0,
-      );
+      const postgres = (await backends()).reduce((n, p) => n + processCpu(p) - (pgStart.get(p) ?? 0), 0);
       const benchSeconds = (bench.user + bench.system) / 1e6;
       return {
         wallSeconds,
@@ -103,4 +94,19 @@ export async function cpuMeter(serverPid: number, database?: string) {
       };
     },
   };
+}
+
+/**
+ * Waits until the server (and its workers) has been idle for half a second, using under a tenth of a core: the
+ * confirmation emails of the last round's payments are written in the background, one at a time, and a round
+ * timed while they are still drawn measures them too. Gives up after `maxMs`.
+ */
+export async function settle(serverPid: number, maxMs = 30_000): Promise<void> {
+  const deadline = performance.now() + maxMs;
+  for (;;) {
+    const cpu = () => processTree(serverPid).reduce((n, p) => n + processCpu(p), 0);
+    const before = cpu();
+    await new Promise((r) => setTimeout(r, 500));
+    if (cpu() - before < 0.05 || performance.now() > deadline) return;
+  }
 }

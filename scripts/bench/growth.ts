@@ -32,6 +32,7 @@ import {
   WARMUP_CUSTOMERS,
   WARMUP_ROUNDS,
 } from './setup.ts';
+import { settle } from './cpu.ts';
 import { percentile, round } from './stats.ts';
 
 /** A month of the year's shape: 420 showtimes, 84,000 bookings, 8,400 customers (five orders each). */
@@ -44,7 +45,7 @@ export const MONTH_SHAPE: FillShape = {
 };
 /** Showtimes the customer with history bought two seats for, one order each, before anything is measured. */
 const HISTORY_ORDERS = 5;
-const GET_RUNS = quick ? 10 : 40;
+const GET_RUNS = quick ? 10 : 100;
 const READ_SECONDS = quick ? 2 : 6;
 /** The target: each figure within 15% of the empty database's. */
 const WITHIN = 0.15;
@@ -180,7 +181,10 @@ export async function dataGrowth(engine: 'postgres' | 'pglite'): Promise<GrowthR
       const load = os.loadavg()[0]!;
       log(`  ${label}: ${warmupShows.length} warm-up rounds, ${rushShows.length} timed rounds`);
       await rushRounds(server!, cinema.hall, warmupShows, warmup, settings.concurrency, { label: 'warm-up' });
-      const rounds = await rushRounds(server!, cinema.hall, rushShows, rush, settings.concurrency);
+      const rounds = await rushRounds(server!, cinema.hall, rushShows, rush, settings.concurrency, {
+        settle: true,
+      });
+      await settle(server!.pid);
       const reads = await seatMapReads(base, rushShows.at(-1)!, reader!.token, {
         connections: settings.readConnections,
         seconds: READ_SECONDS,

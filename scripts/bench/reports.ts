@@ -142,6 +142,8 @@ export async function fill(
   const refunds = Number((await client.query(`select count(*) from payment_refunds`)).rows[0].count);
   await client.query(`set session_replication_role = origin`);
   await client.query(`vacuum analyze`);
+  // Written out now, not by the next checkpoint in the middle of what is timed next.
+  await client.query(`checkpoint`);
   return { bookings: s.showtimes * s.soldPerShowtime, orders, refunds, customers: s.customers };
 }
 

@@ -41,6 +41,8 @@ export interface RushResult {
 export interface RushOptions {
   /** Seats each customer holds, side by side (2 unless given; drawn once per customer). */
   seats?: (random: () => number) => number;
+  /** Where each customer (by position in the list) tries first; later tries, and customers without one, pick at random. */
+  firstTry?: (string[] | undefined)[];
   /** Called just before the first hold is sent and just after the last hold is answered (CPU meters). */
   holdsStart?: () => Promise<void>;
   holdsEnd?: () => Promise<void>;
@@ -70,18 +72,18 @@ export async function onSaleRush(
 
   await opts.holdsStart?.();
   const holdStarted = performance.now();
+  const position = new Map(customers.map((c, i) => [c, i]));
   await pool(customers, concurrency, async (customer) => {
-    const size = opts.seats?.(random) ?? 2;
+    const planned = opts.firstTry?.[position.get(customer)!];
+    const size = planned?.length ?? opts.seats?.(random) ?? 2;
     for (let attempt = 0; attempt < ATTEMPTS_PER_CUSTOMER; attempt++) {
       const row = hall.seatIds[Math.floor(random() * rows)]!;
       const col = Math.floor(random() * (cols - size + 1));
+      const seatIds = attempt === 0 && planned ? planned : row.slice(col, col + size);
       const res = await request<{ bookingIds: string[] }>(
         'POST',
         `${base}/api/showtimes/${showtimeId}/hold`,
-        {
-          token: customer.token,
-          body: { seatIds: row.slice(col, col + size) },
-        },
+        { token: customer.token, body: { seatIds } },
       );
       latencies.push(res.ms);
       if (res.status === 201) {

@@ -12,6 +12,7 @@ import {
   type Hall,
 } from './cinema.ts';
 import { checkRush, onSaleRush, type RushCheck, type RushOptions, type RushResult } from './rush.ts';
+import { settle } from './cpu.ts';
 import { round } from './stats.ts';
 
 export const quick = process.env.BENCH_QUICK === '1';
@@ -57,6 +58,14 @@ export async function adminQuery(text: string): Promise<pg.QueryResult> {
   }
 }
 
+/** The process ids of the PostgreSQL backends connected to a database. */
+export async function backendsOf(database: string): Promise<number[]> {
+  const res = await adminQuery(
+    `select pid from pg_stat_activity where datname = '${database.replace(/'/g, "''")}'`,
+  );
+  return res.rows.map((r) => Number(r.pid));
+}
+
 export function databaseUrl(name: string): string {
   const url = new URL(settings.databaseUrl);
   url.pathname = `/${name}`;
@@ -90,10 +99,11 @@ export async function rushRounds(
   showtimeIds: string[],
   customers: Customer[][],
   concurrency: number,
-  opts: RushOptions & { seed?: number; label?: string } = {},
+  opts: RushOptions & { seed?: number; label?: string; settle?: boolean } = {},
 ): Promise<RushResult[]> {
   const rounds: RushResult[] = [];
   for (const [i, showtimeId] of showtimeIds.entries()) {
+    if (opts.settle) await settle(server.pid);
     const rush = await onSaleRush(
       server.url,
       showtimeId,
@@ -108,6 +118,10 @@ export async function rushRounds(
         `${round(rush.holdSeconds, 2)} s (${round(rush.holdsPerSecond)}/s, ${rush.held} won: ` +
         `${round(rush.winsPerSecond)}/s, p99 ${ms(rush.holdP99)}), ${rush.paid} paid in ${round(rush.paySeconds, 2)} s`,
     );
+    if (Object.keys(rush.failures).length)
+      log(
+        `    unexpected answers ${JSON.stringify(rush.failures)}; the server said:\n${server.output().slice(-3000)}`,
+      );
     rounds.push(rush);
   }
   return rounds;
