@@ -383,7 +383,35 @@ run after each. The cores' use is over the holds of the timed rounds, every proc
 | processes | holds/s | vs 1 | winning holds/s | p50 | p99 | checkouts paid/s | CPU per hold request | cores busy | SQL checks |
 | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |
 ${lines}
+
+${workersReading(r)}
 `;
+}
+
+/** What the figures say: where the limit is on this machine, and what they predict for more cores. */
+function workersReading(r: WorkersResult): string {
+  const one = r.runs[0]!;
+  const best = r.runs.reduce((a, b) => (b.rush.holdsPerSecond > a.rush.holdsPerSecond ? b : a));
+  const c1 = cpuPerHold(one);
+  const cores = one.cpu.cores;
+  const ceiling = (cores * 1000) / c1.ours;
+  const perCore = 1000 / c1.ours;
+  const serverShare = c1.server / c1.ours;
+  return `Where the limit is: CPU. With one process a hold request costs ${round(c1.ours, 2)} ms of CPU in all (the server
+${round(c1.server, 2)} ms, PostgreSQL ${round(c1.postgres, 2)} ms, the load generator ${round(c1.bench, 2)} ms), so ${cores} cores answer at most about
+${perSecond(ceiling)} with nothing else running; the cores were ${round(c1.busy * 100)}% busy during the holds, others' work
+included. More processes cannot add cores: ${best.workers === 1 ? 'one process was the fastest here' : `the best was ${best.workers} processes at ${round(best.rush.holdsPerSecond / one.rush.holdsPerSecond, 2)}× of one`}, and each
+process added brings its own event loop, pool and Redis connections to share the same ${cores} cores. One server
+process is ${round(serverShare * 100)}% of the CPU a hold costs and runs on one core at a time, so on this
+machine it is not the bottleneck before the cores are full.
+
+What it predicts: at about ${round(perCore)} holds/s per core of CPU (the three processes together), a machine with 8 cores
+would be CPU-bound near ${perSecond(perCore * 8)} and 16 cores near ${perSecond(perCore * 16)}, if the load generator ran elsewhere
+(it is ${round((c1.bench / c1.ours) * 100)}% of that CPU) and if one server process could keep up: a single process uses
+at most one core, about ${perSecond(1000 / c1.server)} at ${round(c1.server, 2)} ms per hold, so beyond that \`WORKERS\` (about one process per
+core left after PostgreSQL's share) is what lets the rush use the rest. PostgreSQL's own share (${round(c1.postgres, 2)} ms a hold)
+then decides: its backends spread over the cores, and winning holds of different customers do not wait for each
+other (the customer's advisory lock and the seats' unique index are the only locks they take).`;
 }
 
 export function workersRows(r: WorkersResult): Row[] {
