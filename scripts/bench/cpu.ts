@@ -101,7 +101,7 @@ export async function cpuMeter(serverPid: number, backends: () => Promise<number
  * confirmation emails of the last round's payments are written in the background, one at a time, and a round
  * timed while they are still drawn measures them too. Gives up after `maxMs`.
  */
-export async function settle(serverPid: number, maxMs = 30_000): Promise<void> {
+export async function settle(serverPid: number, maxMs = 20_000): Promise<void> {
   const deadline = performance.now() + maxMs;
   for (;;) {
     const cpu = () => processTree(serverPid).reduce((n, p) => n + processCpu(p), 0);

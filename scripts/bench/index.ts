@@ -295,8 +295,8 @@ async function main() {
 
     const rows: Row[] = [
       {
-        figure: 'Rush on PostgreSQL: holds/s',
-        measured: perSecond(pgRun.rush.holdsPerSecond),
+        figure: 'Rush on PostgreSQL: holds/s, won and refused (winning)',
+        measured: `${perSecond(pgRun.rush.holdsPerSecond)} (${perSecond(pgRun.rush.winsPerSecond)})`,
         reference: `pgbench -N ${perSecond(pgbench.tps)}`,
         ratio: `${ratio(pgRun.rush.holdsPerSecond, pgbench.tps)}×`,
         target: '≥ 0.3×',
@@ -346,8 +346,8 @@ async function main() {
       fanoutRow(fanOne),
       fanoutRow(fanTwo),
       {
-        figure: 'Rush on the embedded engine: holds/s',
-        measured: perSecond(liteRun.rush.holdsPerSecond),
+        figure: 'Rush on the embedded engine: holds/s, won and refused (winning)',
+        measured: `${perSecond(liteRun.rush.holdsPerSecond)} (${perSecond(liteRun.rush.winsPerSecond)})`,
         reference: `PGlite pgbench -N ${perSecond(pgliteRaw.pgbench.tps)}`,
         ratio: `${ratio(liteRun.rush.holdsPerSecond, pgliteRaw.pgbench.tps)}×`,
         target: '≥ 0.5×',
@@ -473,7 +473,8 @@ function renderDocument(r: {
     `- ${name}, the median of ${run.rounds.length} rounds (holds/s of each: ` +
     `${run.rounds.map((x) => round(x.holdsPerSecond)).join(', ')}): ` +
     `${run.rush.customers} customers, ${run.rush.concurrency} at a time, ${run.rush.holdRequests} hold ` +
-    `requests in ${round(run.rush.holdSeconds, 2)} s (${run.rush.held} won two seats, ${run.rush.conflicts} got ` +
+    `requests in ${round(run.rush.holdSeconds, 2)} s (${run.rush.held} won two seats: ` +
+    `${perSecond(run.rush.winsPerSecond)} winning holds; ${run.rush.conflicts} got ` +
     `409), p50 ${ms(run.rush.holdP50)}, p99 ${ms(run.rush.holdP99)}, max ${ms(run.rush.holdMax)}; then ` +
     `${run.rush.paid} checkouts paid in ${round(run.rush.paySeconds, 2)} s ` +
     `(${perSecond(run.rush.paymentsPerSecond)}, checkout + pay each). Peak RSS ${round(run.memory.peakRssMb)} MB ` +
