@@ -94,7 +94,7 @@ import { GZIP_AFTER_READS } from '../../apps/server/src/modules/seating/seat-map
 
 const only = process.env.BENCH_ONLY;
 /** Sections of the page written by hand (findings, before and after): a full run keeps them as they were. */
-const HAND_WRITTEN = ['## Before and after', '## The rush since the morning'];
+const HAND_WRITTEN = ['## Before and after', '## The rush since the morning', '## What the machine was doing'];
 /** Showtimes (300 seat pairs each) for pgbench to hold every pair of once: winning holds only. */
 const HOLD_FUNCTION_SHOWTIMES = quick ? 10 : 30;
 
@@ -617,7 +617,8 @@ BENCH_ONLY=workers npm run bench      # the rush through WORKERS=1, 2 and 4
 BENCH_ONLY=latency npm run bench      # hold latency at 25, 50, 100 and 200 customers in flight
 \`\`\`
 
-A full run keeps the page's hand-written sections ("Before and after …", "The rush since the morning") as they are.
+A full run keeps the page's hand-written sections ("Before and after …", "The rush since the morning", "What the
+machine was doing") as they are.
 
 It needs PostgreSQL (\`BENCH_DATABASE_URL\`, default \`postgres://postgres@127.0.0.1:5432/test\`: a role that may create
 databases), Redis (\`BENCH_REDIS_URL\`, default \`redis://127.0.0.1:6379\`) and \`pgbench\` (\`/usr/bin/pgbench\`, Debian's
