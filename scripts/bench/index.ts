@@ -94,7 +94,11 @@ import { GZIP_AFTER_READS } from '../../apps/server/src/modules/seating/seat-map
 
 const only = process.env.BENCH_ONLY;
 /** Sections of the page written by hand (findings, before and after): a full run keeps them as they were. */
-const HAND_WRITTEN = ['## Before and after', '## The rush since the morning', '## What the machine was doing'];
+const HAND_WRITTEN = [
+  '## Before and after',
+  '## The rush since the morning',
+  '## What the machine was doing',
+];
 /** Showtimes (300 seat pairs each) for pgbench to hold every pair of once: winning holds only. */
 const HOLD_FUNCTION_SHOWTIMES = quick ? 10 : 30;
 
