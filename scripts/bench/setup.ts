@@ -182,7 +182,7 @@ export function replaceSection(page: string, title: string, section: string): st
   const start = page.indexOf(title);
   const end = start < 0 ? -1 : page.indexOf('\n## ', start + title.length);
   return start >= 0
-    ? `${page.slice(0, start)}${section}${end < 0 ? '' : page.slice(end + 1)}`
+    ? `${page.slice(0, start)}${section.trimEnd()}\n${end < 0 ? '' : `\n${page.slice(end + 1)}`}`
     : page.replace('## What it does', `${section}\n## What it does`);
 }
 
