@@ -20,6 +20,8 @@ export default defineConfig({
           root: './packages/contract',
           include: ['src/**/*.test.ts'],
           environment: 'node',
+          // Property tests run hundreds of cases: room for a busy 2-core machine.
+          testTimeout: 15_000,
         },
       },
       {
@@ -29,6 +31,8 @@ export default defineConfig({
           include: ['src/**/*.test.{ts,tsx}'],
           // Screens render in jsdom with Testing Library; no browser needed.
           environment: 'jsdom',
+          // A screen driven key by key (userEvent) takes seconds in jsdom on a busy 2-core machine.
+          testTimeout: 15_000,
           setupFiles: ['./src/test/setup.ts'],
         },
       },

@@ -76,8 +76,8 @@ async function medianAudit(route: string, url: string, port: number, runs: numbe
 }
 
 /**
- * Audits a visitor's /login, then signs `customer` in through the login form and audits /movies; each audit
- * `runs` times (the median run is reported).
+ * Audits a visitor's /login and /schedule, then signs `customer` in through the login form and audits /movies and
+ * the seat map of the first showtime to come; each audit `runs` times (the median run is reported).
  */
 export async function auditFirstLoads(
   baseUrl: string,
@@ -94,8 +94,21 @@ export async function auditFirstLoads(
     viewport: null,
   });
   try {
-    log(`  /login (${runs} run${runs > 1 ? 's' : ''})`);
+    const times = `${runs} run${runs > 1 ? 's' : ''}`;
+    log(`  /login (${times})`);
     const login = await medianAudit('/login', `${baseUrl}/login`, port, runs);
+    log(`  /schedule, a visitor (${times})`);
+    const schedule = await medianAudit('/schedule', `${baseUrl}/schedule`, port, runs);
+    // The first showtime still to come: its seat map is audited signed in.
+    const day = (await (await fetch(`${baseUrl}/api/schedule`)).json()) as { showtimes: { id: string }[] };
+    const tomorrow = new Date(Date.now() + 86_400_000).toISOString().slice(0, 10);
+    const showtimeId =
+      day.showtimes[0]?.id ??
+      (
+        (await (await fetch(`${baseUrl}/api/schedule?date=${tomorrow}`)).json()) as {
+          showtimes: { id: string }[];
+        }
+      ).showtimes[0]?.id;
 
     const page = await context.newPage();
     await page.goto(`${baseUrl}/login`);
@@ -105,9 +118,17 @@ export async function auditFirstLoads(
     await page.waitForURL(`${baseUrl}/movies`);
     await page.close();
 
-    log(`  /movies, signed in (${runs} run${runs > 1 ? 's' : ''})`);
+    log(`  /movies, signed in (${times})`);
     const movies = await medianAudit('/movies', `${baseUrl}/movies`, port, runs);
-    return [login, movies];
+    if (!showtimeId) return [login, schedule, movies];
+    log(`  /showtimes/:id/seats, signed in (${times})`);
+    const seats = await medianAudit(
+      '/showtimes/:id/seats',
+      `${baseUrl}/showtimes/${showtimeId}/seats`,
+      port,
+      runs,
+    );
+    return [login, schedule, movies, seats];
   } finally {
     await context.close();
     await rm(profile, { recursive: true, force: true });

@@ -14,6 +14,7 @@ import { openDatabase, type Database } from './db/database.ts';
 import { authPlugin } from './plugins/auth.ts';
 import { dbPlugin } from './plugins/db.ts';
 import { errorsPlugin } from './plugins/errors.ts';
+import { i18nPlugin } from './i18n.ts';
 import { corsPlugin } from './plugins/cors.ts';
 import { eventsPlugin } from './plugins/events.ts';
 import { rateLimitPlugin } from './plugins/rate-limit.ts';
@@ -103,6 +104,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       timeouts: config.dbTimeouts,
     }));
   await app.register(requestIdPlugin);
+  await app.register(i18nPlugin);
   await app.register(errorsPlugin);
   await app.register(securityPlugin);
   await app.register(corsPlugin);

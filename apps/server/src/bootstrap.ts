@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { ensureAdmin } from './modules/accounts/admin-bootstrap.ts';
+import { seedDemoSales } from './modules/demo/demo-sales.ts';
 import { seedDemo } from './modules/demo/demo.service.ts';
 import { ensureDefaultHalls } from './modules/halls/halls.service.ts';
 import { convertLegacyPosters } from './modules/movies/posters.service.ts';
@@ -28,7 +29,12 @@ export async function bootstrap(app: FastifyInstance): Promise<BootstrapReport> 
     const cards = await seedDemoPriceCards(app.database.db);
     if (cards.length > 0) messages.push(`Price cards: ${cards.join(', ')}`);
     const demo = await seedDemo(app.database.db);
-    if (demo) messages.push(`Demo catalogue: ${demo.movies} movies, ${demo.showtimes} showtimes`);
+    if (demo) {
+      messages.push(`Demo catalogue: ${demo.movies} movies, ${demo.showtimes} showtimes`);
+      // Sold at the counter, so the schedule shows "Sold out" and "Selling fast" and the reports have sales.
+      const sold = await seedDemoSales({ ...app.deps, providers: app.paymentProviders });
+      if (sold > 0) messages.push(`Demo sales: ${sold} tickets sold at the box office`);
+    }
   }
   return { messages };
 }

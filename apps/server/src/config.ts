@@ -60,6 +60,15 @@ export const ConfigSchema = z
       .default(Intl.DateTimeFormat().resolvedOptions().timeZone),
     /** The single-seat gap rule (DESIGN §6.2): warn (the web app explains, Hold still works), enforce (409), off. */
     SEAT_GAP_RULE: z.enum(SEAT_GAP_RULES, { message: 'must be warn, enforce or off' }).default('warn'),
+    /** The cinema's currency (ISO 4217): prices are stored in its minor units; Stripe charges in it. */
+    CURRENCY: z
+      .string()
+      .transform((c) => c.trim().toUpperCase())
+      .refine(
+        (c) => /^[A-Z]{3}$/.test(c) && Intl.supportedValuesOf('currency').includes(c),
+        'must be an ISO 4217 currency code such as USD, EUR or GBP',
+      )
+      .default('USD'),
     PAYMENT_PROVIDER: z.enum(['local', 'stripe']).default('local'),
     STRIPE_SECRET_KEY: z.string().min(1).optional(),
     STRIPE_WEBHOOK_SECRET: z.string().min(1).optional(),
@@ -157,6 +166,7 @@ export const ConfigSchema = z
     maxHeldSeatsPerAddress: c.MAX_HELD_SEATS_PER_ADDRESS,
     seatGapRule: c.SEAT_GAP_RULE,
     timeZone: c.CINEMA_TIME_ZONE,
+    currency: c.CURRENCY,
     paymentProvider: c.PAYMENT_PROVIDER,
     stripe: {
       secretKey: c.STRIPE_SECRET_KEY,

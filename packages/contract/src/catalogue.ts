@@ -223,3 +223,40 @@ export const BatchClashErrorSchema = z.object({
   showtimes: z.array(BatchShowtimeSchema),
   problems: z.array(BatchProblemSchema),
 });
+
+/** How many days ahead the public schedule offers: today and the next 13 (DESIGN §6.6). */
+export const SCHEDULE_DAYS = 14;
+/** A showtime is "selling fast" when fewer than this share of its seats for sale is left. */
+export const SELLING_FAST_SHARE = 0.2;
+
+/** `GET /api/schedule?date=`: one day of the cinema's clocks; today when not given. */
+export const ScheduleQuerySchema = z.object({ date: CalendarDaySchema.optional() });
+export type ScheduleQuery = z.infer<typeof ScheduleQuerySchema>;
+
+export const AvailabilitySchema = z.enum(['AVAILABLE', 'SELLING_FAST', 'SOLD_OUT']);
+export type Availability = z.infer<typeof AvailabilitySchema>;
+
+/** One showtime of the public schedule: where, when, from what price and how many seats are left. */
+export const ScheduleShowtimeSchema = ShowtimeSchema.extend({
+  /** Seats for sale in the hall (blocked seats not counted). */
+  capacity: z.number().int(),
+  /** Seats neither sold nor held right now. */
+  seatsLeft: z.number().int(),
+  /** AVAILABLE, SELLING_FAST (under 20% left) or SOLD_OUT. */
+  availability: AvailabilitySchema,
+});
+export type ScheduleShowtime = z.infer<typeof ScheduleShowtimeSchema>;
+
+/**
+ * `GET /api/schedule`: the showtimes of one day still to start, in start order, with the movies they show, and the
+ * days the schedule offers with how many showtimes each has left.
+ */
+export const ScheduleSchema = z.object({
+  date: z.string(),
+  /** The cinema's time zone: days and times are read on its clocks. */
+  timeZone: z.string(),
+  days: z.array(z.object({ date: z.string(), showtimes: z.number().int() })),
+  movies: z.array(MovieSchema),
+  showtimes: z.array(ScheduleShowtimeSchema),
+});
+export type Schedule = z.infer<typeof ScheduleSchema>;

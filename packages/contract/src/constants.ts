@@ -129,23 +129,32 @@ export function seatLabel(
   return SEAT_LABEL_STYLES[style](seat.rowLabel ?? rowLabel(seat.row), seat.number);
 }
 
-const moneyFormats = new Map<string, Intl.NumberFormat>();
+const moneyFormats = new Map<string, { format: Intl.NumberFormat; divisor: number }>();
 
 /**
- * An amount in cents (the minor unit of a two-decimal currency) as money: 1200 → "$12.00". The locale defaults
- * to en-US, so every viewer sees dollars written the same way until the app speaks their language.
+ * An amount in minor units of `currency` (cents of USD, yen of JPY) as money: 1200 → "$12.00". The locale defaults
+ * to en-US; the web app passes the viewer's language.
  */
 export function formatMoney(
   cents: number,
   { currency = 'USD', locale = 'en-US' }: { currency?: string; locale?: string } = {},
 ): string {
   const key = `${locale}|${currency}`;
-  let format = moneyFormats.get(key);
-  if (!format) {
-    format = new Intl.NumberFormat(locale, { style: 'currency', currency });
-    moneyFormats.set(key, format);
+  let money = moneyFormats.get(key);
+  if (!money) {
+    const format = new Intl.NumberFormat(locale, { style: 'currency', currency });
+    money = { format, divisor: 10 ** minorUnitDigits(currency) };
+    moneyFormats.set(key, money);
   }
-  return format.format(cents / 100);
+  return money.format.format(cents / money.divisor);
+}
+
+/** How many digits the minor unit of a currency has (ISO 4217): 2 for USD and EUR, 0 for JPY, 3 for KWD. */
+export function minorUnitDigits(currency: string): number {
+  return (
+    new Intl.NumberFormat('en-US', { style: 'currency', currency }).resolvedOptions().maximumFractionDigits ??
+    2
+  );
 }
 
 /** The longest span a sales report covers, in days: a leap year, both ends included. */

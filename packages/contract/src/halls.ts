@@ -32,7 +32,8 @@ export const HallLayoutSchema = z
       .max(MAX_LAYOUT_ROWS, `At most ${MAX_LAYOUT_ROWS} rows`),
   })
   .superRefine((layout, ctx) => {
-    for (const problem of layoutProblems(layout.rows)) ctx.addIssue({ code: 'custom', ...problem });
+    for (const { path, message } of layoutProblems(layout.rows))
+      ctx.addIssue({ code: 'custom', path, message });
   });
 export type HallLayout = z.infer<typeof HallLayoutSchema>;
 
@@ -50,7 +51,8 @@ export const UpdateLayoutBodySchema = z
     rows: HallLayoutSchema.shape.rows,
   })
   .superRefine((layout, ctx) => {
-    for (const problem of layoutProblems(layout.rows)) ctx.addIssue({ code: 'custom', ...problem });
+    for (const { path, message } of layoutProblems(layout.rows))
+      ctx.addIssue({ code: 'custom', path, message });
   });
 export type UpdateLayoutBody = z.infer<typeof UpdateLayoutBodySchema>;
 

@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyError } from 'fastify';
 import fp from 'fastify-plugin';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { AppError } from '../errors.ts';
+import { translateMessage } from '../i18n.ts';
 import { sql } from 'drizzle-orm';
 import { pgErrorCode } from '../db/database.ts';
 import { isUnavailable, RETRY_AFTER_SECONDS } from '../db/unavailable.ts';
@@ -108,14 +109,16 @@ export const errorsPlugin = fp(
     });
     app.decorate('outages', outages);
     app.addHook('onClose', async () => outages.stop());
+    // Every `error` text goes out in the client's language (Accept-Language); codes and shapes stay as they are.
     app.setErrorHandler((err: FastifyError | AppError, request, reply) => {
+      const say = (message: string) => translateMessage(message, request.language);
       if (err instanceof AppError) {
-        return reply.status(err.statusCode).send({ error: err.message, code: err.code, ...err.extra });
+        return reply.status(err.statusCode).send({ error: say(err.message), code: err.code, ...err.extra });
       }
       if (hasZodFastifySchemaValidationErrors(err)) {
         const first = err.validation[0];
         const where = first?.instancePath ? first.instancePath.replace(/^\//, '').replaceAll('/', '.') : '';
-        const message = first?.message ?? 'Invalid input';
+        const message = say(first?.message ?? 'Invalid input');
         return reply.status(400).send({
           error: where ? `${where}: ${message}` : message,
           code: 'bad_request',
@@ -125,27 +128,36 @@ export const errorsPlugin = fp(
       if (PG_UNSTORABLE_TEXT.has(pgErrorCode(err) ?? '')) {
         return reply
           .status(400)
-          .send({ error: 'Text contains characters that cannot be stored', code: 'bad_request' });
+          .send({ error: say('Text contains characters that cannot be stored'), code: 'bad_request' });
       }
       if (isUnavailable(err)) {
         outages.noted(err);
-        return reply.status(503).header('retry-after', String(RETRY_AFTER_SECONDS)).send(UNAVAILABLE_BODY);
+        return reply
+          .status(503)
+          .header('retry-after', String(RETRY_AFTER_SECONDS))
+          .send({ ...UNAVAILABLE_BODY, error: say(UNAVAILABLE_BODY.error) });
       }
       const status = typeof err.statusCode === 'number' ? err.statusCode : 500;
       if (status >= 400 && status < 500) {
         const message =
           status === 429 ? 'Too many requests, please try again later' : err.message || 'Bad request';
-        return reply.status(status).send({ error: message, code: statusCodes[status] ?? 'bad_request' });
+        return reply.status(status).send({ error: say(message), code: statusCodes[status] ?? 'bad_request' });
       }
       request.log.error({ err }, 'request failed');
-      return reply.status(500).send({ error: 'Something went wrong on our side', code: 'internal_error' });
+      return reply
+        .status(500)
+        .send({ error: say('Something went wrong on our side'), code: 'internal_error' });
     });
 
     app.setNotFoundHandler((request, reply) => {
-      reply
-        .status(404)
-        .send({ error: `No route for ${request.method} ${request.url.split('?')[0]}`, code: 'not_found' });
+      reply.status(404).send({
+        error: translateMessage(
+          `No route for ${request.method} ${request.url.split('?')[0]}`,
+          request.language,
+        ),
+        code: 'not_found',
+      });
     });
   },
-  { name: 'errors' },
+  { name: 'errors', dependencies: ['i18n'] },
 );

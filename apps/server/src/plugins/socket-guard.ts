@@ -5,6 +5,7 @@ import fp from 'fastify-plugin';
 import proxyAddr from '@fastify/proxy-addr';
 import type { Socket } from 'socket.io';
 import type { RedisCommands } from './redis.ts';
+import { socketLanguage, translateMessage } from '../i18n.ts';
 
 /**
  * Limits that keep one client from starving the others. A real seat map emits a join when it opens and after a
@@ -196,7 +197,11 @@ export const socketGuardPlugin = fp(
         }
         dropped++;
         const ack = packet[packet.length - 1];
-        if (typeof ack === 'function') ack({ ok: false, error: 'Too many requests, please slow down' });
+        if (typeof ack === 'function')
+          ack({
+            ok: false,
+            error: translateMessage('Too many requests, please slow down', socketLanguage(socket)),
+          });
         if (dropped >= SOCKET_LIMITS.dropsBeforeDisconnect) {
           app.log.warn({ address: socket.handshake.address, dropped }, 'socket disconnected for flooding');
           socket.disconnect(true);

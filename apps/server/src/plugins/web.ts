@@ -5,6 +5,7 @@ import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import fastifyStatic from '@fastify/static';
 import { contentSecurityPolicy } from './security.ts';
+import { translateMessage } from '../i18n.ts';
 
 export const defaultWebDist = path.resolve(serverRoot, '../web/dist');
 
@@ -36,7 +37,10 @@ export const webPlugin = fp(
     app.get('/*', { schema: { hide: true } }, async (request, reply) => {
       const url = request.url.split('?')[0] ?? '/';
       if (url.startsWith('/api/') || url.startsWith('/socket.io/')) {
-        return reply.status(404).send({ error: `No route for ${request.method} ${url}`, code: 'not_found' });
+        return reply.status(404).send({
+          error: translateMessage(`No route for ${request.method} ${url}`, request.language),
+          code: 'not_found',
+        });
       }
       const file = url.slice(1);
       if (file && !file.endsWith('/') && existsSync(path.join(root, file)) && !file.includes('..')) {

@@ -1,13 +1,15 @@
 import { Component, type ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
 
 export function ErrorScreen({ error }: { error: unknown }) {
+  const { t } = useTranslation('common');
   const text = error instanceof Error ? error.message : String(error ?? '');
   return (
     <main className="mx-auto max-w-xl p-8" role="alert">
-      <h1 className="page-title">Something went wrong.</h1>
+      <h1 className="page-title">{t('errors.screen')}</h1>
       {text && <pre className="error whitespace-pre-wrap">{text}</pre>}
       <p className="mt-4">
-        <a href="/">Back to the start</a>
+        <a href="/">{t('errors.backToStart')}</a>
       </p>
     </main>
   );

@@ -1,12 +1,14 @@
 import { Suspense } from 'react';
 import { Link, NavLink, Outlet, useNavigate } from 'react-router';
+import { LanguageSwitcher } from '../components/ui/language-switcher';
 import { PageLoading } from '../components/ui/page-loading';
 import { useSession } from '../lib/session';
 import { useSettings } from '../lib/settings';
 import { logout } from './logout';
+import { useRouteHeading } from './route-heading';
 
 const linkBase =
-  'inline-flex items-center rounded-md px-3 py-1.5 text-sm font-medium no-underline transition hover:bg-panel-2 hover:text-white hover:no-underline';
+  'inline-flex items-center rounded-md px-1.5 py-1.5 text-sm font-medium sm:px-3 no-underline transition hover:bg-panel-2 hover:text-white hover:no-underline';
 
 const linkClass = ({ isActive }: { isActive: boolean }) =>
   `${linkBase} ${isActive ? 'bg-panel-2 text-white ring-1 ring-line' : 'text-slate-300'}`;
@@ -15,6 +17,7 @@ export function Layout() {
   const { user } = useSession();
   const settings = useSettings();
   const navigate = useNavigate();
+  useRouteHeading();
   return (
     <div className="flex min-h-screen flex-col">
       <a
@@ -45,12 +48,17 @@ export function Layout() {
           </Link>
           {/* On a phone the links take a row of their own under the brand and wrap; on wider screens they sit right. */}
           <nav aria-label="Main" className="w-full sm:ml-auto sm:w-auto">
-            <ul className="-mx-1 flex flex-wrap items-center gap-1 sm:mx-0 sm:justify-end">
+            <ul className="-mx-1 flex flex-wrap items-center gap-0.5 sm:mx-0 sm:justify-end sm:gap-1">
               {user ? (
                 <>
                   <li>
                     <NavLink to="/movies" className={linkClass}>
                       Movies
+                    </NavLink>
+                  </li>
+                  <li>
+                    <NavLink to="/schedule" className={linkClass}>
+                      Schedule
                     </NavLink>
                   </li>
                   <li>
@@ -109,6 +117,11 @@ export function Layout() {
               ) : (
                 <>
                   <li>
+                    <NavLink to="/schedule" className={linkClass}>
+                      Schedule
+                    </NavLink>
+                  </li>
+                  <li>
                     <NavLink to="/login" className={linkClass}>
                       Login
                     </NavLink>
@@ -120,6 +133,9 @@ export function Layout() {
                   </li>
                 </>
               )}
+              <li>
+                <LanguageSwitcher />
+              </li>
             </ul>
           </nav>
         </div>

@@ -8,6 +8,7 @@ import { logout } from './logout';
 // A visitor's first load: the shell and the sign-in and register screens, without react-query.
 import { LoginScreen } from '../features/auth/components/login-screen';
 import { RegisterScreen } from '../features/auth/components/register-screen';
+import { useTranslation } from 'react-i18next';
 
 /**
  * A screen whose code loads when it is first shown (behind its guard; the layout shows PageLoading meanwhile),
@@ -40,6 +41,11 @@ const ResetPasswordScreen = lazy(async () => ({
 const MoviesScreen = lazyScreen(
   () => import('../features/catalogue/components/movies-screen'),
   'MoviesScreen',
+);
+// The public schedule: visitors too (DESIGN §6.6).
+const ScheduleScreen = lazyScreen(
+  () => import('../features/catalogue/components/schedule-screen'),
+  'ScheduleScreen',
 );
 const MovieShowtimesScreen = lazyScreen(
   () => import('../features/catalogue/components/movie-showtimes-screen'),
@@ -137,6 +143,7 @@ const ScannerPage = lazyScreen(() => import('../features/scanner/components/scan
 // Each feature contributes its screens here, under the guard of who may see them; features never import one
 // another. A screen that fails to render falls to the app's error boundary ('Something went wrong.').
 export function AppRoutes() {
+  const { t } = useTranslation('common');
   return (
     <Routes>
       <Route element={<Layout />}>
@@ -186,9 +193,10 @@ export function AppRoutes() {
             }
           />
         </Route>
+        <Route path="/schedule" element={<ScheduleScreen />} />
         <Route path="/checkout/success" element={<CheckoutSuccessScreen />} />
         <Route path="/checkout/cancel" element={<CheckoutCancelScreen />} />
-        <Route path="*" element={<ComingSoon title="Page not found" />} />
+        <Route path="*" element={<ComingSoon title={t('ui.notFound')} />} />
       </Route>
     </Routes>
   );

@@ -1,4 +1,5 @@
 import { readApiError } from '@cinema/contract/constants';
+import { currentLanguage, i18n } from './i18n';
 import { getToken } from './session';
 
 /** An API failure carrying the server's `error` text and status. */
@@ -31,7 +32,8 @@ export async function apiWithHeaders<T>(
   path: string,
   options: RequestOptions = {},
 ): Promise<{ data: T; headers: Headers }> {
-  const headers: Record<string, string> = {};
+  // The server answers its messages in the viewer's language (and remembers it for their emails).
+  const headers: Record<string, string> = { 'accept-language': currentLanguage() };
   const token = getToken();
   if (token) headers.authorization = `Bearer ${token}`;
   let body: BodyInit | undefined;
@@ -50,13 +52,18 @@ export async function apiWithHeaders<T>(
     });
   } catch (err) {
     if ((err as Error).name === 'AbortError') throw err;
-    throw new ApiError('Network error — check the server', 0);
+    throw new ApiError(i18n.t('common:errors.network'), 0);
   }
   if (res.status === 204) return { data: undefined as T, headers: res.headers };
   const data: unknown = await res.json().catch(() => undefined);
   if (!res.ok) {
     const envelope = readApiError(data);
-    throw new ApiError(envelope?.error ?? `Request failed (${res.status})`, res.status, envelope?.code, data);
+    throw new ApiError(
+      envelope?.error ?? i18n.t('common:errors.requestFailed', { status: res.status }),
+      res.status,
+      envelope?.code,
+      data,
+    );
   }
   return { data: data as T, headers: res.headers };
 }

@@ -1,6 +1,58 @@
-/** A timestamp in the viewer's locale and time zone. */
-export const formatDateTime = (iso: string) =>
-  new Date(iso).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
+import { formatMoney as formatAmount } from '@cinema/contract/constants';
+import { useTranslation } from 'react-i18next';
+import { currentLanguage } from './i18n';
+import { cinemaCurrency, useSettings } from './settings';
 
-export const formatTime = (iso: string) =>
-  new Date(iso).toLocaleTimeString(undefined, { timeStyle: 'short' });
+/**
+ * The locale dates and numbers are written in: the browser's own (en-GB, de-AT…) when it speaks the chosen language,
+ * else the chosen language itself.
+ */
+export function displayLocale(): string {
+  const language = currentLanguage();
+  const browser = typeof navigator === 'undefined' ? undefined : navigator.language;
+  return browser && browser.split('-')[0]?.toLowerCase() === language ? browser : language;
+}
+
+type When = string | number | Date;
+
+/** A timestamp in the viewer's language and time zone (or `timeZone`). */
+export const formatDateTime = (when: When, options: Intl.DateTimeFormatOptions = {}) =>
+  new Date(when).toLocaleString(displayLocale(), { dateStyle: 'medium', timeStyle: 'short', ...options });
+
+export const formatTime = (when: When, options: Intl.DateTimeFormatOptions = {}) =>
+  new Date(when).toLocaleTimeString(displayLocale(), { timeStyle: 'short', ...options });
+
+export const formatDate = (when: When, options: Intl.DateTimeFormatOptions = { dateStyle: 'medium' }) =>
+  new Date(when).toLocaleDateString(displayLocale(), options);
+
+export const formatNumber = (value: number, options?: Intl.NumberFormatOptions) =>
+  value.toLocaleString(displayLocale(), options);
+
+/**
+ * Minor units of the cinema's currency (GET /api/settings `currency`), or of `currency`, in the viewer's language.
+ * English keeps the spec's form, "$12.00" (en-US) whatever the browser's region.
+ */
+export function formatMoney(cents: number, currency: string = cinemaCurrency()): string {
+  const language = currentLanguage();
+  return formatAmount(cents, {
+    currency: currency.toUpperCase(),
+    locale: language === 'en' ? 'en-US' : language,
+  });
+}
+
+/** `formatMoney` for a component: renders again when the language changes or the cinema's currency arrives. */
+export function useFormatMoney(): (cents: number, currency?: string) => string {
+  useTranslation();
+  useSettings();
+  return formatMoney;
+}
+
+/** The cinema currency's symbol in the viewer's language ("$", "€"): the unit of a field that takes an amount. */
+export function currencySymbol(currency: string = cinemaCurrency()): string {
+  const language = currentLanguage();
+  const parts = new Intl.NumberFormat(language === 'en' ? 'en-US' : language, {
+    style: 'currency',
+    currency: currency.toUpperCase(),
+  }).formatToParts(0);
+  return parts.find((part) => part.type === 'currency')?.value ?? currency;
+}

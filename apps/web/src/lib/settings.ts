@@ -13,6 +13,9 @@ function loadSettings(): Promise<Settings | null> {
   return loading;
 }
 
+/** The cinema's currency (ISO 4217), USD until the settings arrived. */
+export const cinemaCurrency = (): string => loaded?.currency ?? 'USD';
+
 /** The cinema's public settings (test mode, currency, hold rules), or null until they arrived. */
 export function useSettings(): Settings | null {
   const [settings, setSettings] = useState(loaded);

@@ -8,6 +8,8 @@ export function usePageHeading(title: string) {
   const heading = useRef<HTMLHeadingElement>(null);
   useEffect(() => {
     document.title = `${title} · Cinema`;
+    // The layout titles every route from its h1; this names the screen in the h1's place.
+    if (heading.current) heading.current.dataset.title = title;
   }, [title]);
   useEffect(() => {
     heading.current?.focus({ preventScroll: true });

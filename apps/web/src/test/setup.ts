@@ -1,6 +1,12 @@
 import '@testing-library/jest-dom/vitest';
 import { cleanup } from '@testing-library/react';
 import { afterEach, beforeEach, vi, type MockInstance } from 'vitest';
+import { i18n, i18nReady } from '../lib/i18n';
+
+// Screens read their texts from the catalogues: English, every namespace loaded before a test renders.
+await i18nReady;
+await i18n.changeLanguage('en');
+await i18n.loadNamespaces(['common', 'admin']);
 
 // A stray console.error (a React warning, an update outside act()) fails the test that caused it.
 let consoleError: MockInstance<typeof console.error>;

@@ -13,4 +13,5 @@ export {
   type LayoutCell,
   type LayoutProblem,
   type LayoutRow,
+  type LayoutRule,
 } from './layout.ts';

@@ -30,7 +30,19 @@ export interface LayoutProblem {
   /** Where in the layout: ['rows', r] or ['rows', r, 'cells', c]. */
   path: (string | number)[];
   message: string;
+  /** Which rule, and the values its message names: for a screen that says the problem in another language. */
+  rule: LayoutRule;
+  values: Record<string, string | number>;
 }
+
+export type LayoutRule =
+  | 'label_twice'
+  | 'sofa_unpaired'
+  | 'pair_not_sofa'
+  | 'companion_alone'
+  | 'sofa_split'
+  | 'no_seats'
+  | 'too_many_seats';
 
 /** Everything wrong with a layout, each at its place (empty: the layout can be saved). */
 export function layoutProblems(rows: readonly LayoutRow[]): LayoutProblem[] {
@@ -41,7 +53,12 @@ export function layoutProblems(rows: readonly LayoutRow[]): LayoutProblem[] {
   rows.forEach((row, r) => {
     const key = row.label.trim().toUpperCase();
     if (labels.has(key)) {
-      problems.push({ path: ['rows', r, 'label'], message: `Row label "${row.label}" is used twice` });
+      problems.push({
+        path: ['rows', r, 'label'],
+        message: `Row label "${row.label}" is used twice`,
+        rule: 'label_twice',
+        values: { label: row.label },
+      });
     }
     labels.set(key, r);
     row.cells.forEach((cell, c) => {
@@ -49,10 +66,21 @@ export function layoutProblems(rows: readonly LayoutRow[]): LayoutProblem[] {
       seatCount++;
       const at = ['rows', r, 'cells', c];
       if (cell.type === 'SOFA') {
-        if (!cell.pairId) problems.push({ path: at, message: `A sofa seat in row ${row.label} has no pair` });
-        else pairs.set(cell.pairId, [...(pairs.get(cell.pairId) ?? []), { row: r, col: c }]);
+        if (!cell.pairId) {
+          problems.push({
+            path: at,
+            message: `A sofa seat in row ${row.label} has no pair`,
+            rule: 'sofa_unpaired',
+            values: { row: row.label },
+          });
+        } else pairs.set(cell.pairId, [...(pairs.get(cell.pairId) ?? []), { row: r, col: c }]);
       } else if (cell.pairId) {
-        problems.push({ path: at, message: `Only sofa seats come in pairs (row ${row.label})` });
+        problems.push({
+          path: at,
+          message: `Only sofa seats come in pairs (row ${row.label})`,
+          rule: 'pair_not_sofa',
+          values: { row: row.label },
+        });
       }
       if (cell.type === 'COMPANION') {
         const beside = [row.cells[c - 1], row.cells[c + 1]];
@@ -60,6 +88,8 @@ export function layoutProblems(rows: readonly LayoutRow[]): LayoutProblem[] {
           problems.push({
             path: at,
             message: `A companion seat in row ${row.label} must be next to a wheelchair space`,
+            rule: 'companion_alone',
+            values: { row: row.label },
           });
         }
       }
@@ -73,12 +103,26 @@ export function layoutProblems(rows: readonly LayoutRow[]): LayoutProblem[] {
       problems.push({
         path: ['rows', row, 'cells', col],
         message: `Sofa "${pairId}" must be two seats side by side in one row`,
+        rule: 'sofa_split',
+        values: { pair: pairId },
       });
     }
   }
-  if (seatCount === 0) problems.push({ path: ['rows'], message: 'A hall needs at least one seat' });
+  if (seatCount === 0) {
+    problems.push({
+      path: ['rows'],
+      message: 'A hall needs at least one seat',
+      rule: 'no_seats',
+      values: {},
+    });
+  }
   if (seatCount > MAX_HALL_SEATS) {
-    problems.push({ path: ['rows'], message: `A hall can have at most ${MAX_HALL_SEATS} seats` });
+    problems.push({
+      path: ['rows'],
+      message: `A hall can have at most ${MAX_HALL_SEATS} seats`,
+      rule: 'too_many_seats',
+      values: { max: MAX_HALL_SEATS },
+    });
   }
   return problems;
 }

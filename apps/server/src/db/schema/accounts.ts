@@ -13,6 +13,8 @@ export const users = pgTable(
     role: text('role', { enum: ['ADMIN', 'STAFF', 'USER'] })
       .notNull()
       .default('USER'),
+    /** The language of the customer's emails (en, es, de): the web app's, as of register, sign-in and checkout. */
+    language: text('language').notNull().default('en'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [check('users_role_check', sql`${t.role} in ('ADMIN', 'STAFF', 'USER')`)],

@@ -32,6 +32,7 @@ import {
   requestPasswordReset,
   resetPassword,
 } from './password-reset.service.ts';
+import { askedLanguage } from '../../i18n.ts';
 
 /** Per-address request limits (lifted with RATE_LIMIT=off; the login-failure lock is separate and stays on). */
 export const ACCOUNT_RATE_LIMITS = {
@@ -79,7 +80,10 @@ export const accountsRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 201: AuthResponseSchema, 400: ErrorSchema, 409: ErrorSchema, 429: ErrorSchema },
       },
     },
-    async (request, reply) => reply.status(201).send(await registerUser(app.database.db, request.body)),
+    async (request, reply) =>
+      reply
+        .status(201)
+        .send(await registerUser(app.database.db, { ...request.body, language: askedLanguage(request) })),
   );
 
   app.post(
@@ -96,7 +100,11 @@ export const accountsRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request, reply) => {
       try {
-        return await signIn(app.database.db, { ...request.body, ip: request.ip });
+        return await signIn(app.database.db, {
+          ...request.body,
+          ip: request.ip,
+          language: askedLanguage(request),
+        });
       } catch (err) {
         retryAfterHeader(err, reply);
         throw err;
@@ -136,7 +144,7 @@ export const accountsRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request, reply) => {
       // Done after the answer: neither the answer nor its timing tells whether the account exists.
       inBackground(app.deps, 'a password reset request', () =>
-        requestPasswordReset(app.deps, request.body.email),
+        requestPasswordReset(app.deps, request.body.email, askedLanguage(request)),
       );
       return reply.status(202).send({ ok: true as const });
     },

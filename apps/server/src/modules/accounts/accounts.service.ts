@@ -5,6 +5,7 @@ import { PG_UNIQUE_VIOLATION, pgErrorCode, type Queryable } from '../../db/datab
 import { loginFailures, sessions, users } from '../../db/schema/index.ts';
 import { AppError, conflict, unauthorized } from '../../errors.ts';
 import { createSession } from '../../plugins/auth.ts';
+import type { Language } from '../../i18n.ts';
 
 // argon2id with the library's defaults (19 MiB, 2 passes): OWASP's recommended minimum.
 export const hashPassword = (password: string) => hash(password);
@@ -26,7 +27,7 @@ const emailTaken = () => conflict('Email is already registered', 'email_taken');
 /** Creates a user; a taken email (in any letter case, even under a simultaneous insert) is a 409. */
 export async function createUser(
   db: Queryable,
-  input: { name: string; email: string; password: string; role?: Role },
+  input: { name: string; email: string; password: string; role?: Role; language?: Language },
 ): Promise<User> {
   const passwordHash = await hashPassword(input.password);
   try {
@@ -37,6 +38,7 @@ export async function createUser(
         email: normalizeEmail(input.email),
         passwordHash,
         role: input.role ?? 'USER',
+        ...(input.language && { language: input.language }),
       })
       .returning();
     return presentUser(row!);
@@ -59,7 +61,7 @@ export async function findUserByEmail(db: Queryable, email: string) {
 /** Creates a customer account and signs it in. */
 export async function registerUser(
   db: Queryable,
-  input: { name: string; email: string; password: string },
+  input: { name: string; email: string; password: string; language?: Language },
 ): Promise<AuthResponse> {
   const user = await createUser(db, input);
   return { user, token: await createSession(db, user.id) };
@@ -120,7 +122,7 @@ async function lockedPasswordAttempt(
 /** Signs in with email and password; the same 401 for an unknown email and a wrong password. */
 export async function signIn(
   db: Queryable,
-  input: { email: string; password: string; ip: string },
+  input: { email: string; password: string; ip: string; language?: Language },
 ): Promise<AuthResponse> {
   const email = normalizeEmail(input.email);
   const user = await findUserByEmail(db, email);
@@ -129,7 +131,16 @@ export async function signIn(
     return matches && user !== null;
   });
   if (!ok || !user) throw new AppError(401, 'invalid_credentials', 'Invalid credentials');
+  if (input.language) await rememberLanguage(db, user.id, input.language);
   return { user: presentUser(user), token: await createSession(db, user.id) };
+}
+
+/** The language the customer's emails are written in from now on (a write only when it changes). */
+export async function rememberLanguage(db: Queryable, userId: string, language: Language): Promise<void> {
+  await db
+    .update(users)
+    .set({ language })
+    .where(and(eq(users.id, userId), ne(users.language, language)));
 }
 
 /** Ends one session: its token stops working at once. */

@@ -6,6 +6,7 @@ import { AppError } from '../../errors.ts';
 import { hashToken } from '../../plugins/auth.ts';
 import { sendPasswordReset } from '../mail/messages.ts';
 import { findUserByEmail, hashPassword, normalizeEmail } from './accounts.service.ts';
+import { isLanguage, type Language } from '../../i18n.ts';
 
 /** A reset link works once, for this long. */
 export const RESET_LINK_MINUTES = 60;
@@ -17,7 +18,12 @@ export const RESET_EMAILS_PER_HOUR = 3;
  * RESET_EMAILS_PER_HOUR an hour); for an unknown email nothing happens. The route answers 202 before this runs, so
  * neither the answer nor its timing tells whether the account exists.
  */
-export async function requestPasswordReset(deps: Pick<Deps, 'db' | 'config' | 'log'>, email: string) {
+export async function requestPasswordReset(
+  deps: Pick<Deps, 'db' | 'config' | 'log'>,
+  email: string,
+  /** The language the request asked for; else the account's. */
+  language?: Language,
+) {
   const user = await findUserByEmail(deps.db, normalizeEmail(email));
   if (!user) return;
   const token = randomBytes(32).toString('base64url');
@@ -38,7 +44,14 @@ export async function requestPasswordReset(deps: Pick<Deps, 'db' | 'config' | 'l
     });
     return true;
   });
-  if (created) await sendPasswordReset(deps, { to: user.email, name: user.name, token });
+  if (created) {
+    await sendPasswordReset(deps, {
+      to: user.email,
+      name: user.name,
+      token,
+      language: language ?? (isLanguage(user.language) ? user.language : 'en'),
+    });
+  }
 }
 
 const invalidLink = () =>

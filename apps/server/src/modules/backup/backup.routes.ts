@@ -1,6 +1,8 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { conflict } from '../../errors.ts';
+import { actorOf } from '../../plugins/auth.ts';
 import { perUser } from '../../plugins/rate-limit.ts';
+import { recordAudit } from '../audit/audit.service.ts';
 
 /**
  * A consistent copy of the embedded database while the server runs (`npm run backup`): PGlite's data directory as
@@ -27,6 +29,12 @@ export const backupRoutes: FastifyPluginAsyncZod = async (app) => {
       const dump = await pglite._runExclusiveTransaction(() => pglite.dumpDataDir('gzip'));
       const body = Buffer.from(await dump.arrayBuffer());
       request.log.info({ bytes: body.length, by: request.user?.id }, 'database backup taken');
+      // A copy of every customer's data left the server: the audit log says who took it and when.
+      await recordAudit(app.database.db, actorOf(request), {
+        action: 'database.backup',
+        subjectType: 'database',
+        after: { bytes: body.length },
+      });
       const stamp = new Date().toISOString().replace(/[:.]/g, '-');
       return reply
         .header('content-type', 'application/gzip')

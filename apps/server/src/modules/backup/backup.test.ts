@@ -88,6 +88,12 @@ describe('npm run backup / npm run restore (embedded engine)', () => {
     });
     expect(backup.stdout).toContain('Backup written');
     expect((await holdDuring).statusCode).toBe(201);
+    // Who took a copy of everyone's data is in the audit log.
+    const audit = await app.inject({ method: 'GET', url: '/api/admin/audit', headers: admin.headers });
+    expect((audit.json() as { entries: { action: string; actor: string }[] }).entries[0]).toMatchObject({
+      action: 'database.backup',
+      actor: admin.email,
+    });
     await app.close();
 
     const fresh = path.join(await tempDir('restored'), 'data');

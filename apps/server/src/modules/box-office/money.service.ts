@@ -496,6 +496,7 @@ export async function counterSale(
         subtotalCents: totalCents,
         discountCents: 0,
         promoCode: null,
+        currency: deps.config.currency,
         paymentMethod: body.paymentMethod,
         soldBy: actor.id,
         customerEmail: email,

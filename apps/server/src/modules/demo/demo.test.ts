@@ -73,6 +73,18 @@ describe.each(engines)('start-up bootstrap on %s', (engine) => {
       expect(messages).toContain('Halls created: Hall 1, Hall 2, Hall 3');
       expect(messages.find((m) => m.startsWith('Demo catalogue: 6 movies, '))).toBeDefined();
       expect((await t.app.inject({ method: 'GET', url: '/api/movies' })).json()).toHaveLength(6);
+      // Counter sales show on the schedule: one showtime sold out, one selling fast.
+      expect(messages.find((m) => /^Demo sales: \d+ tickets sold at the box office$/.test(m))).toBeDefined();
+      const schedule = await t.app.inject({ method: 'GET', url: '/api/schedule' });
+      const days = (schedule.json() as { days: { date: string }[] }).days;
+      const availability = [];
+      for (const { date } of days.slice(0, 3)) {
+        const day = await t.app.inject({ method: 'GET', url: `/api/schedule?date=${date}` });
+        availability.push(
+          ...(day.json() as { showtimes: { availability: string }[] }).showtimes.map((s) => s.availability),
+        );
+      }
+      expect(availability).toEqual(expect.arrayContaining(['SOLD_OUT', 'SELLING_FAST', 'AVAILABLE']));
       // A restart changes nothing.
       const again = await bootstrap(t.app);
       expect(again.messages.some((m) => m.startsWith('Halls') || m.startsWith('Demo'))).toBe(false);

@@ -1,6 +1,6 @@
 import QRCode from 'qrcode';
 import { asc, eq, sql } from 'drizzle-orm';
-import { formatMoney, seatLabel, type Ticket } from '@cinema/contract';
+import { formatMoney, type Ticket } from '@cinema/contract';
 import { bookings, checkoutSessions, seats, users } from '../../db/schema/index.ts';
 import { clientPage } from '../../config.ts';
 import { getMyOrder } from '../payments/orders.service.ts';
@@ -8,13 +8,14 @@ import { selectTickets } from '../tickets/tickets.service.ts';
 import { WALK_IN_EMAIL } from '../box-office/walk-in.ts';
 import { calendarFile } from './ics.ts';
 import { queueMail, type MailDeps } from './outbox.service.ts';
+import { isLanguage, localeOf, seatText, textsIn, type Language } from '../../i18n.ts';
 
 const escapeHtml = (s: string) =>
   s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 
-/** A start time as the cinema's clock shows it: "Tuesday, November 24, 2026 at 7:30 PM". */
-export function cinemaTime(deps: MailDeps, iso: string | Date): string {
-  return new Intl.DateTimeFormat('en-US', {
+/** A start time as the cinema's clock shows it: "Tuesday, November 24, 2026 at 7:30 PM" (in `language`). */
+export function cinemaTime(deps: MailDeps, iso: string | Date, language: Language = 'en'): string {
+  return new Intl.DateTimeFormat(localeOf(language), {
     dateStyle: 'full',
     timeStyle: 'short',
     timeZone: deps.config.timeZone,
@@ -27,8 +28,8 @@ export function absolutePage(deps: MailDeps, path: string): string {
   return page.startsWith('/') ? `${deps.config.publicUrl}${page}` : page;
 }
 
-function layout(title: string, body: string): string {
-  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${escapeHtml(title)}</title></head><body style="font-family:system-ui,sans-serif;color:#111;background:#fff;max-width:600px;margin:0 auto;padding:16px">${body}</body></html>`;
+function layout(title: string, body: string, language: Language): string {
+  return `<!doctype html><html lang="${language}"><head><meta charset="utf-8"><title>${escapeHtml(title)}</title></head><body style="font-family:system-ui,sans-serif;color:#111;background:#fff;max-width:600px;margin:0 auto;padding:16px">${body}</body></html>`;
 }
 
 /** Who hears about an order: the email given at the counter, else the account's (never the walk-in account). */
@@ -41,6 +42,7 @@ async function recipientOf(deps: MailDeps, sessionId: string) {
       customerName: checkoutSessions.customerName,
       email: users.email,
       name: users.name,
+      language: users.language,
     })
     .from(checkoutSessions)
     .innerJoin(users, eq(users.id, checkoutSessions.userId))
@@ -49,7 +51,9 @@ async function recipientOf(deps: MailDeps, sessionId: string) {
   if (!row?.ref) return null;
   const to = row.customerEmail ?? (row.email === WALK_IN_EMAIL ? null : row.email);
   if (!to) return null;
-  return { ...row, ref: row.ref, to, name: row.customerName ?? row.name };
+  // A counter sale's email (customerEmail) is written in English: nobody chose another language for it.
+  const language: Language = !row.customerEmail && isLanguage(row.language) ? row.language : 'en';
+  return { ...row, ref: row.ref, to, name: row.customerName ?? row.name, language };
 }
 
 /** The tickets one order confirmed, in showing and seat order. */
@@ -62,12 +66,12 @@ export function orderTickets(deps: MailDeps, sessionId: string): Promise<Ticket[
 }
 
 /** Showings of the tickets, each with its seats: one calendar event each. */
-function showings(tickets: Ticket[]) {
+function showings(tickets: Ticket[], language: Language) {
   const byShowing = new Map<string, { first: Ticket; seats: string[] }>();
   for (const t of tickets) {
     const key = `${t.startsAt}|${t.auditorium}|${t.movie.title}`;
     const entry = byShowing.get(key) ?? { first: t, seats: [] };
-    entry.seats.push(seatLabel(t.seat));
+    entry.seats.push(seatText(t.seat, language));
     byShowing.set(key, entry);
   }
   return [...byShowing.values()];
@@ -83,7 +87,12 @@ export async function sendOrderConfirmation(deps: MailDeps, sessionId: string): 
   const tickets = await orderTickets(deps, sessionId);
   if (tickets.length === 0) return null;
   const order = await getMyOrder(deps.db, who.userId, who.ref);
-  const money = (cents: number) => formatMoney(cents, { currency: order.currency.toUpperCase() });
+  const { language } = who;
+  const t = textsIn(language);
+  const money = (cents: number) =>
+    formatMoney(cents, { currency: order.currency.toUpperCase(), locale: localeOf(language) });
+  const seat = (s: Ticket['seat']) => seatText(s, language);
+  const when = (iso: string) => cinemaTime(deps, iso, language);
   const qrs = await Promise.all(
     tickets.map((t) =>
       QRCode.toBuffer(t.bookingId, { type: 'png', width: 240, margin: 2, errorCorrectionLevel: 'M' }),
@@ -91,50 +100,52 @@ export async function sendOrderConfirmation(deps: MailDeps, sessionId: string): 
   );
   const ticketsPage = absolutePage(deps, '/tickets');
   const refunded = order.lines.filter((l) => l.status === 'refunded');
+  const refundedSeats = refunded.map((l) => seat(l.seat)).join(', ');
+  const testNote = order.testMode ? t('mail.order.testNote') : '';
 
   const textLines = [
-    `Hello ${who.name},`,
+    t('mail.hello', { name: who.name }),
     '',
-    `Thank you for your order ${who.ref}. Your tickets:`,
+    t('mail.order.thanks', { ref: who.ref }),
     '',
     ...tickets.map(
-      (t) => `- ${t.movie.title}, ${cinemaTime(deps, t.startsAt)}, ${t.auditorium}, ${seatLabel(t.seat)}`,
+      (ticket) =>
+        `- ${ticket.movie.title}, ${when(ticket.startsAt)}, ${ticket.auditorium}, ${seat(ticket.seat)}`,
     ),
     '',
-    `Total paid: ${money(order.totalCents)}${order.testMode ? ' (test payment: no money moved)' : ''}`,
+    `${t('mail.order.totalPaid', { amount: money(order.totalCents) })}${testNote}`,
     ...(refunded.length > 0
-      ? [
-          '',
-          `${refunded.length === 1 ? 'One seat was' : `${refunded.length} seats were`} taken before your payment arrived and ${refunded.length === 1 ? 'is' : 'are'} refunded: ${refunded.map((l) => seatLabel(l.seat)).join(', ')}.`,
-        ]
+      ? ['', t('mail.order.refunded', { count: refunded.length, seats: refundedSeats })]
       : []),
     '',
-    'Show the QR code of each ticket at the door (they are attached to this email).',
-    `Your tickets (and a PDF to print): ${ticketsPage}`,
+    t('mail.order.showQr'),
+    t('mail.order.ticketsLink', { url: ticketsPage }),
   ];
   const cards = tickets
     .map(
-      (t, i) =>
-        `<tr><td style="padding:8px 0"><img src="cid:ticket-${i + 1}" width="160" height="160" alt="QR code for ${escapeHtml(`${t.movie.title}, ${seatLabel(t.seat)}`)}"></td><td style="padding:8px 12px"><strong>${escapeHtml(t.movie.title)}</strong><br>${escapeHtml(cinemaTime(deps, t.startsAt))}<br>${escapeHtml(t.auditorium)} · ${escapeHtml(seatLabel(t.seat))}${t.ticketType ? `<br>${escapeHtml(t.ticketType)}` : ''}</td></tr>`,
+      (ticket, i) =>
+        `<tr><td style="padding:8px 0"><img src="cid:ticket-${i + 1}" width="160" height="160" alt="${escapeHtml(t('mail.order.qrAlt', { ticket: `${ticket.movie.title}, ${seat(ticket.seat)}` }))}"></td><td style="padding:8px 12px"><strong>${escapeHtml(ticket.movie.title)}</strong><br>${escapeHtml(when(ticket.startsAt))}<br>${escapeHtml(ticket.auditorium)} · ${escapeHtml(seat(ticket.seat))}${ticket.ticketType ? `<br>${escapeHtml(ticket.ticketType)}` : ''}</td></tr>`,
     )
     .join('');
+  const subject = t('mail.order.subject', { ref: who.ref });
   const html = layout(
-    `Your tickets: order ${who.ref}`,
-    `<h1 style="font-size:20px">Your tickets</h1><p>Hello ${escapeHtml(who.name)},</p><p>Thank you for your order <strong>${escapeHtml(who.ref)}</strong>. Show the QR code of each ticket at the door.</p><table role="presentation">${cards}</table><p>Total paid: <strong>${escapeHtml(money(order.totalCents))}</strong>${order.testMode ? ' (test payment: no money moved)' : ''}</p>${refunded.length > 0 ? `<p>Taken before your payment arrived and refunded: ${escapeHtml(refunded.map((l) => seatLabel(l.seat)).join(', '))}.</p>` : ''}<p><a href="${escapeHtml(ticketsPage)}">My tickets</a> (and a PDF to print)</p>`,
+    subject,
+    `<h1 style="font-size:20px">${escapeHtml(t('mail.order.heading'))}</h1><p>${escapeHtml(t('mail.hello', { name: who.name }))}</p><p>${t('mail.order.thanksHtml', { ref: `<strong>${escapeHtml(who.ref)}</strong>` })}</p><table role="presentation">${cards}</table><p>${escapeHtml(t('mail.order.totalPaidLabel'))} <strong>${escapeHtml(money(order.totalCents))}</strong>${escapeHtml(testNote)}</p>${refunded.length > 0 ? `<p>${escapeHtml(t('mail.order.refundedHtml', { seats: refundedSeats }))}</p>` : ''}<p><a href="${escapeHtml(ticketsPage)}">${escapeHtml(t('mail.myTickets'))}</a> ${escapeHtml(t('mail.order.andPdf'))}</p>`,
+    language,
   );
-  const events = showings(tickets).map(({ first, seats }) => ({
+  const events = showings(tickets, language).map(({ first, seats }) => ({
     uid: `${who.ref}-${new Date(first.startsAt).getTime()}@${new URL(deps.config.publicUrl).hostname}`,
     start: new Date(first.startsAt),
     end: new Date(new Date(first.startsAt).getTime() + (first.movie.durationMinutes ?? 120) * 60_000),
     summary: first.movie.title,
     location: first.auditorium,
-    description: `${seats.join(', ')} · order ${who.ref}`,
+    description: t('mail.order.calendar', { seats: seats.join(', '), ref: who.ref }),
   }));
   return queueMail(deps, {
     kind: 'order_confirmation',
     dedupeKey: `order_confirmation:${sessionId}`,
     to: who.to,
-    subject: `Your tickets: order ${who.ref}`,
+    subject,
     text: textLines.join('\n'),
     html,
     attachments: [
@@ -169,60 +180,73 @@ export async function sendRefundNotice(deps: MailDeps, orderRef: string): Promis
   if (!who) return null;
   const order = await getMyOrder(deps.db, who.userId, who.ref);
   if (order.refunds.length === 0) return null;
-  const money = (cents: number) => formatMoney(cents, { currency: order.currency.toUpperCase() });
+  const { language } = who;
+  const t = textsIn(language);
+  const money = (cents: number) =>
+    formatMoney(cents, { currency: order.currency.toUpperCase(), locale: localeOf(language) });
   const refundedLines = order.lines.filter((l) => l.status === 'refunded');
   const latest = order.refunds.at(-1)!;
   const ordersPage = absolutePage(deps, '/tickets');
-  const seatsText = refundedLines
-    .map((l) => `${l.movie}, ${cinemaTime(deps, l.startsAt)}, ${seatLabel(l.seat)}`)
-    .join('\n- ');
+  const lineText = (l: (typeof refundedLines)[number]) =>
+    `${l.movie}, ${cinemaTime(deps, l.startsAt, language)}, ${seatText(l.seat, language)}`;
+  const seatsText = refundedLines.map(lineText).join('\n- ');
+  const totals = t('mail.refund.total', {
+    refunded: money(order.refundedCents),
+    total: money(order.totalCents),
+  });
   const text = [
-    `Hello ${who.name},`,
+    t('mail.hello', { name: who.name }),
     '',
-    `We refunded ${money(latest.amountCents)} of your order ${who.ref}.`,
-    ...(refundedLines.length > 0 ? ['', 'Refunded tickets:', `- ${seatsText}`] : []),
+    t('mail.refund.refunded', { amount: money(latest.amountCents), ref: who.ref }),
+    ...(refundedLines.length > 0 ? ['', t('mail.refund.tickets'), `- ${seatsText}`] : []),
     '',
-    `Refunded in total: ${money(order.refundedCents)} of ${money(order.totalCents)}.`,
-    'The money goes back the way you paid; your bank may take a few days to show it.',
-    `Your tickets: ${ordersPage}`,
+    totals,
+    t('mail.refund.wayBack'),
+    t('mail.refund.ticketsLink', { url: ordersPage }),
   ].join('\n');
+  const subject = t('mail.refund.subject', { ref: who.ref });
   const html = layout(
-    `Refund for order ${who.ref}`,
-    `<h1 style="font-size:20px">Refund for order ${escapeHtml(who.ref)}</h1><p>Hello ${escapeHtml(who.name)},</p><p>We refunded <strong>${escapeHtml(money(latest.amountCents))}</strong> of your order ${escapeHtml(who.ref)}.</p>${refundedLines.length > 0 ? `<ul>${refundedLines.map((l) => `<li>${escapeHtml(`${l.movie}, ${cinemaTime(deps, l.startsAt)}, ${seatLabel(l.seat)}`)}</li>`).join('')}</ul>` : ''}<p>Refunded in total: ${escapeHtml(money(order.refundedCents))} of ${escapeHtml(money(order.totalCents))}. The money goes back the way you paid; your bank may take a few days to show it.</p><p><a href="${escapeHtml(ordersPage)}">My tickets</a></p>`,
+    subject,
+    `<h1 style="font-size:20px">${escapeHtml(subject)}</h1><p>${escapeHtml(t('mail.hello', { name: who.name }))}</p><p>${t('mail.refund.refundedHtml', { amount: `<strong>${escapeHtml(money(latest.amountCents))}</strong>`, ref: escapeHtml(who.ref) })}</p>${refundedLines.length > 0 ? `<ul>${refundedLines.map((l) => `<li>${escapeHtml(lineText(l))}</li>`).join('')}</ul>` : ''}<p>${escapeHtml(totals)} ${escapeHtml(t('mail.refund.wayBack'))}</p><p><a href="${escapeHtml(ordersPage)}">${escapeHtml(t('mail.myTickets'))}</a></p>`,
+    language,
   );
   return queueMail(deps, {
     kind: 'refund_notice',
     dedupeKey: `refund_notice:${session.id}:${order.refunds.length}`,
     to: who.to,
-    subject: `Refund for order ${who.ref}`,
+    subject,
     text,
     html,
   });
 }
 
-/** The password reset email: the single-use link, valid one hour. */
+/** The password reset email: the single-use link, valid one hour, in the account's language. */
 export function sendPasswordReset(
   deps: MailDeps,
-  input: { to: string; name: string; token: string },
+  input: { to: string; name: string; token: string; language?: Language },
 ): Promise<string | null> {
+  const language = input.language ?? 'en';
+  const t = textsIn(language);
   const link = absolutePage(deps, `/reset-password?token=${encodeURIComponent(input.token)}`);
   const text = [
-    `Hello ${input.name},`,
+    t('mail.hello', { name: input.name }),
     '',
-    'Someone (we hope you) asked to reset the password of your cinema account. Choose a new password here:',
+    `${t('mail.reset.asked')} ${t('mail.reset.chooseHere')}`,
     link,
     '',
-    'The link works once and for one hour. Using it signs your account out everywhere.',
-    'If you did not ask for this, ignore this email: your password stays as it is.',
+    t('mail.reset.once'),
+    t('mail.reset.ignore'),
   ].join('\n');
+  const subject = t('mail.reset.subject');
   const html = layout(
-    'Reset your password',
-    `<h1 style="font-size:20px">Reset your password</h1><p>Hello ${escapeHtml(input.name)},</p><p>Someone (we hope you) asked to reset the password of your cinema account.</p><p><a href="${escapeHtml(link)}">Choose a new password</a></p><p>The link works once and for one hour. Using it signs your account out everywhere.</p><p>If you did not ask for this, ignore this email: your password stays as it is.</p>`,
+    subject,
+    `<h1 style="font-size:20px">${escapeHtml(subject)}</h1><p>${escapeHtml(t('mail.hello', { name: input.name }))}</p><p>${escapeHtml(t('mail.reset.asked'))}</p><p><a href="${escapeHtml(link)}">${escapeHtml(t('mail.reset.choose'))}</a></p><p>${escapeHtml(t('mail.reset.once'))}</p><p>${escapeHtml(t('mail.reset.ignore'))}</p>`,
+    language,
   );
   return queueMail(deps, {
     kind: 'password_reset',
     to: input.to,
-    subject: 'Reset your password',
+    subject,
     text,
     html,
   });

@@ -25,8 +25,8 @@ import { PriceBook } from '../pricing/pricing.service.ts';
 import { checkPromo, releasePromoUses, reservePromo, type PromoCheck } from '../pricing/promo.service.ts';
 import { fulfilCheckout } from './fulfilment.service.ts';
 import type { PaymentDeps } from './payment-deps.ts';
+import type { Language } from '../../i18n.ts';
 
-export const CURRENCY = 'usd';
 // Stripe wants expires_at at least 30 minutes after ITS creation of the session, which happens a moment after
 // our clock started: the window gets one extra minute so the provider never rejects it.
 const PAYMENT_WINDOW_SECONDS = PAYMENT_WINDOW_MINUTES * 60 + 60;
@@ -336,7 +336,7 @@ export async function quoteCheckout(deps: PaymentDeps, input: CheckoutInput): Pr
     subtotalCents: priced.subtotalCents,
     discountCents: priced.discountCents,
     totalCents: priced.totalCents,
-    currency: 'USD',
+    currency: deps.config.currency,
     ...(priced.promo && {
       promo: priced.promo.applied
         ? { code: priced.promo.promo.code, applied: true }
@@ -363,7 +363,7 @@ export function newOrderRef(): string {
  */
 export async function startCheckout(
   deps: PaymentDeps,
-  input: CheckoutInput & { email: string },
+  input: CheckoutInput & { email: string; language?: Language },
 ): Promise<CheckoutResponse> {
   const { db, providers, log, config } = deps;
   const configured = providers.get();
@@ -386,6 +386,7 @@ export async function startCheckout(
       subtotalCents: priced.subtotalCents,
       discountCents: priced.discountCents,
       promoCode: priced.promo?.applied ? priced.promo.promo.code : null,
+      currency: config.currency,
     });
     if (priced.promo?.applied) await reservePromo(tx, priced.promo.promo, input.userId, session.id);
     await tx.insert(checkoutSessionBookings).values(
@@ -457,10 +458,11 @@ export async function startCheckout(
   try {
     const created = await provider.createSession({
       sessionId: prepared.sessionId,
-      currency: CURRENCY,
+      currency: config.currency.toLowerCase(),
       lines: prepared.lines,
       expiresAt: prepared.expiresAt,
       customerEmail: input.email,
+      ...(input.language && { language: input.language }),
     });
     await db
       .update(checkoutSessions)
@@ -491,6 +493,8 @@ export async function insertSession(
     subtotalCents: number;
     discountCents: number;
     promoCode: string | null;
+    /** The cinema's currency (CURRENCY), stored lower-case as Stripe writes it. */
+    currency: string;
   } & Partial<
     Pick<
       typeof checkoutSessions.$inferInsert,
@@ -505,8 +509,8 @@ export async function insertSession(
           .insert(checkoutSessions)
           .values({
             ...values,
+            currency: values.currency.toLowerCase(),
             ref: newOrderRef(),
-            currency: CURRENCY,
             expiresAt: sql`now() + make_interval(secs => ${PAYMENT_WINDOW_SECONDS})`,
           })
           .returning({

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { formatMoney } from '@cinema/contract';
 import { seatName } from './checkout.service.ts';
 import type { CheckoutSummary } from './local-checkout.service.ts';
+import { localeOf, seatText, textsIn, type Language } from '../../i18n.ts';
 
 // The page is self-contained: inline CSS and one tiny inline script, both allowed by hash in its own CSP.
 const STYLE = `
@@ -70,16 +71,14 @@ const escapeHtml = (text: string) =>
     (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!,
   );
 
-const utc = new Intl.DateTimeFormat('en-US', {
-  dateStyle: 'medium',
-  timeStyle: 'short',
-  timeZone: 'UTC',
-});
-const time = (d: Date) => `<time data-local datetime="${d.toISOString()}">${utc.format(d)} UTC</time>`;
+const utc = (language: Language) =>
+  new Intl.DateTimeFormat(localeOf(language), { dateStyle: 'medium', timeStyle: 'short', timeZone: 'UTC' });
+const timeIn = (language: Language) => (d: Date) =>
+  `<time data-local datetime="${d.toISOString()}">${utc(language).format(d)} UTC</time>`;
 
-function layout(title: string, content: string): string {
+function layout(title: string, content: string, language: Language = 'en'): string {
   return `<!doctype html>
-<html lang="en">
+<html lang="${language}">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
@@ -89,7 +88,7 @@ function layout(title: string, content: string): string {
 </head>
 <body>
 <main>
-<p class="test" role="note">Test payment — no real card is charged</p>
+<p class="test" role="note">${escapeHtml(textsIn(language)('checkout.banner'))}</p>
 <div class="body">
 ${content}
 </div>
@@ -99,33 +98,27 @@ ${content}
 </html>`;
 }
 
-const SEAT_TYPE_WORDS: Record<string, string> = {
-  PREMIUM: 'premium',
-  SOFA: 'sofa',
-  WHEELCHAIR: 'wheelchair space',
-  COMPANION: 'companion seat',
-};
+const SEAT_TYPES = new Set(['PREMIUM', 'SOFA', 'WHEELCHAIR', 'COMPANION']);
 
 /** " · Child · sofa": the ticket type and a seat type other than standard, after the seat's name. */
-function lineDetails(item: CheckoutSummary['items'][number]): string {
-  const parts = [item.ticketType, item.seatType ? SEAT_TYPE_WORDS[item.seatType] : undefined].filter(Boolean);
+function lineDetails(item: CheckoutSummary['items'][number], language: Language): string {
+  const seatType =
+    item.seatType && SEAT_TYPES.has(item.seatType)
+      ? textsIn(language)(`checkout.seatTypes.${item.seatType}`)
+      : null;
+  const parts = [item.ticketType, seatType].filter(Boolean);
   return parts.map((p) => ` · ${escapeHtml(p!)}`).join('');
 }
 
 export type PageNotice = 'declined' | 'expired' | 'cancelled' | 'superseded' | 'paid';
 
-const notices: Record<PageNotice, { kind: 'bad' | 'info'; text: string }> = {
-  declined: {
-    kind: 'bad',
-    text: 'Your card was declined (test). Nothing was charged. Your seats stay held until the time below: you can try again or cancel.',
-  },
-  expired: { kind: 'info', text: 'This checkout has expired and its seats were released.' },
-  cancelled: { kind: 'info', text: 'This checkout was cancelled and its seats were released.' },
-  superseded: {
-    kind: 'info',
-    text: 'This checkout was replaced by a newer one for the same seats. Nothing was charged here: please pay on the newest checkout page.',
-  },
-  paid: { kind: 'info', text: 'This checkout is already paid.' },
+// The notice's text is checkout.notices.<notice> in the catalogue.
+const noticeKinds: Record<PageNotice, 'bad' | 'info'> = {
+  declined: 'bad',
+  expired: 'info',
+  cancelled: 'info',
+  superseded: 'info',
+  paid: 'info',
 };
 
 /** The local provider's hosted checkout page for one session. */
@@ -137,6 +130,11 @@ export function renderLocalCheckoutPage(
   notice: PageNotice | undefined,
   page: ClientPage,
 ): string {
+  const { language } = summary;
+  const t = textsIn(language);
+  const time = timeIn(language);
+  const money = (cents: number) =>
+    formatMoney(cents, { currency: summary.currency.toUpperCase(), locale: localeOf(language) });
   const shows = new Map<string, CheckoutSummary['items']>();
   for (const item of summary.items) {
     const key = `${item.movie}\u0000${item.auditorium}\u0000${item.startsAt.toISOString()}`;
@@ -146,19 +144,20 @@ export function renderLocalCheckoutPage(
     .map((items) => {
       const first = items[0]!;
       return `<dl>
-<dt>Movie</dt><dd>${escapeHtml(first.movie)}</dd>
-<dt>Hall</dt><dd>${escapeHtml(first.auditorium)}</dd>
-<dt>Starts</dt><dd>${time(first.startsAt)}</dd>
+<dt>${escapeHtml(t('checkout.movie'))}</dt><dd>${escapeHtml(first.movie)}</dd>
+<dt>${escapeHtml(t('checkout.hall'))}</dt><dd>${escapeHtml(first.auditorium)}</dd>
+<dt>${escapeHtml(t('checkout.starts'))}</dt><dd>${time(first.startsAt)}</dd>
 </dl>
-<ul aria-label="Seats">
-${items.map((i) => `<li><span>${seatName(i)}${lineDetails(i)}</span><span>${formatMoney(i.priceCents)}</span></li>`).join('\n')}
+<ul aria-label="${escapeHtml(t('checkout.seats'))}">
+${items.map((i) => `<li><span>${escapeHtml(language === 'en' ? seatName(i) : seatText(i, language))}${lineDetails(i, language)}</span><span>${money(i.priceCents)}</span></li>`).join('\n')}
 </ul>`;
     })
     .join('\n');
 
   const payable = summary.status === 'open' && summary.expiresAt.getTime() > Date.now();
+  // A decline is news only while the checkout can still be paid (Back to it after paying shows what is true now).
   const shown: PageNotice | undefined =
-    notice ??
+    (notice === 'declined' && !payable ? undefined : notice) ??
     (summary.status === 'open'
       ? payable
         ? undefined
@@ -167,36 +166,37 @@ ${items.map((i) => `<li><span>${seatName(i)}${lineDetails(i)}</span><span>${form
         ? summary.status
         : 'paid');
   const alert = shown
-    ? `<p class="alert ${notices[shown].kind}" role="${shown === 'declined' ? 'alert' : 'status'}">${notices[shown].text}</p>`
+    ? `<p class="alert ${noticeKinds[shown]}" role="${shown === 'declined' ? 'alert' : 'status'}">${escapeHtml(t(`checkout.notices.${shown}`))}</p>`
     : '';
   const base = `/api/pay/local/${summary.id}`;
 
   const actions = payable
-    ? `<p class="card">Test card •••• 4242 — use Pay to succeed or Decline to simulate a refused card.</p>
+    ? `<p class="card">${escapeHtml(t('checkout.testCard'))}</p>
 <div class="actions">
-<form method="post" action="${base}/pay"><button type="submit" class="pay">Pay</button></form>
-<form method="post" action="${base}/decline"><button type="submit" class="decline">Decline</button></form>
-<form method="post" action="${base}/cancel" class="cancel-form"><button type="submit" class="link">Cancel</button></form>
+<form method="post" action="${base}/pay"><button type="submit" class="pay">${escapeHtml(t('checkout.pay'))}</button></form>
+<form method="post" action="${base}/decline"><button type="submit" class="decline">${escapeHtml(t('checkout.decline'))}</button></form>
+<form method="post" action="${base}/cancel" class="cancel-form"><button type="submit" class="link">${escapeHtml(t('checkout.cancel'))}</button></form>
 </div>
-<p class="muted">Your seats are held until ${time(summary.expiresAt)}.</p>`
+<p class="muted">${escapeHtml(t('checkout.heldUntil'))} ${time(summary.expiresAt)}.</p>`
     : shown === 'paid'
-      ? `<p><a href="${page(`/checkout/success?session_id=${summary.id}`)}">See your tickets</a></p>`
-      : `<p><a href="${page('/movies')}">Back to Movies</a></p>`;
+      ? `<p><a href="${page(`/checkout/success?session_id=${summary.id}`)}">${escapeHtml(t('checkout.seeTickets'))}</a></p>`
+      : `<p><a href="${page('/movies')}">${escapeHtml(t('checkout.backToMovies'))}</a></p>`;
 
   return layout(
-    'Checkout — Cinema',
-    `<h1>Pay for your tickets</h1>
-<p class="sub">Cinema checkout</p>
+    t('checkout.pageTitle'),
+    `<h1>${escapeHtml(t('checkout.heading'))}</h1>
+<p class="sub">${escapeHtml(t('checkout.sub'))}</p>
 ${alert}
 ${showBlocks}
 ${
   summary.discountCents > 0
-    ? `<p class="discount"><span>Discount${summary.promoCode ? ` (${escapeHtml(summary.promoCode)})` : ''}</span><span>−${formatMoney(summary.discountCents)}</span></p>`
+    ? `<p class="discount"><span>${escapeHtml(t('checkout.discount'))}${summary.promoCode ? ` (${escapeHtml(summary.promoCode)})` : ''}</span><span>−${money(summary.discountCents)}</span></p>`
     : ''
 }
-<p class="total"><span>Total</span><span>${formatMoney(summary.amountCents)}</span></p>
-${summary.ref ? `<p class="muted">Order ${escapeHtml(summary.ref)}</p>` : ''}
+<p class="total"><span>${escapeHtml(t('checkout.total'))}</span><span>${money(summary.amountCents)}</span></p>
+${summary.ref ? `<p class="muted">${escapeHtml(t('checkout.order', { ref: summary.ref }))}</p>` : ''}
 ${actions}`,
+    language,
   );
 }
 

@@ -65,11 +65,21 @@ export const localCheckoutRoutes: FastifyPluginAsyncZod<{ deps: PaymentDeps }> =
     produces: ['text/html'],
   });
 
+  // A declined card is answered with a 303 to the page (post/redirect/get), ?notice=declined: Back from a later
+  // payment, Forward and reload never ask the browser to send the form again.
   app.get(
     '/pay/local/:id',
-    { schema: schema('Hosted test checkout page (local provider)') },
-    (request, reply) => showPage(reply, request.params.id),
+    {
+      schema: {
+        ...schema('Hosted test checkout page (local provider); ?notice=declined after a declined card'),
+        querystring: z.object({ notice: z.string().max(20).optional() }),
+      },
+    },
+    (request, reply) =>
+      showPage(reply, request.params.id, 200, request.query.notice === 'declined' ? 'declined' : undefined),
   );
+  const pageOf = (id: string, notice?: 'declined') =>
+    `/api/pay/local/${encodeURIComponent(id)}${notice ? `?notice=${notice}` : ''}`;
 
   app.post(
     '/pay/local/:id/pay',
@@ -85,11 +95,13 @@ export const localCheckoutRoutes: FastifyPluginAsyncZod<{ deps: PaymentDeps }> =
 
   app.post(
     '/pay/local/:id/decline',
-    { schema: schema('Simulate a declined card: nothing changes, the page says so') },
+    { schema: schema('Simulate a declined card: nothing changes; 303 to the page, which says so') },
     async (request, reply) => {
-      const summary = await getCheckoutSummary(deps.db, request.params.id);
-      const payable = summary?.status === 'open' && summary.expiresAt.getTime() > Date.now();
-      return showPage(reply, request.params.id, payable ? 402 : 409, payable ? 'declined' : undefined);
+      const { id } = request.params;
+      const summary = await getCheckoutSummary(deps.db, id);
+      if (!summary || summary.provider !== 'local') return showPage(reply, id);
+      const payable = summary.status === 'open' && summary.expiresAt.getTime() > Date.now();
+      return reply.redirect(pageOf(id, payable ? 'declined' : undefined), 303);
     },
   );
 

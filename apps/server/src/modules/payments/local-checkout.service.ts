@@ -7,6 +7,7 @@ import {
   checkoutSessions,
   halls,
   movies,
+  users,
   seats,
   showtimes,
   type CheckoutStatus,
@@ -14,6 +15,7 @@ import {
 } from '../../db/schema/index.ts';
 import { fulfilCheckout, releaseCheckout } from './fulfilment.service.ts';
 import { UUID, type PaymentDeps } from './payment-deps.ts';
+import { isLanguage, type Language } from '../../i18n.ts';
 
 // ---------------------------------------------------------------------------------------------------------------
 // The local provider's hosted page: what it shows, its Pay button and its Cancel link.
@@ -39,6 +41,8 @@ export interface CheckoutSummary {
   ref: string | null;
   discountCents: number;
   promoCode: string | null;
+  /** The customer's language (en, es, de): the page speaks it. */
+  language: Language;
 }
 
 /** A session with what it pays for (movie, hall, time, seats, prices), for the local payment page. */
@@ -50,6 +54,11 @@ export async function getCheckoutSummary(db: Queryable, sessionId: string): Prom
     .where(eq(checkoutSessions.id, sessionId))
     .limit(1);
   if (!session) return null;
+  const [customer] = await db
+    .select({ language: users.language })
+    .from(users)
+    .where(eq(users.id, session.userId))
+    .limit(1);
   const items = await db
     .select({
       movie: movies.title,
@@ -81,6 +90,7 @@ export async function getCheckoutSummary(db: Queryable, sessionId: string): Prom
     ref: session.ref,
     discountCents: session.discountCents,
     promoCode: session.promoCode,
+    language: isLanguage(customer?.language) ? customer.language : 'en',
   };
 }
 

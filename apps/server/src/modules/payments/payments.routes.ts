@@ -21,6 +21,8 @@ import { localCheckoutRoutes } from './local-checkout.routes.ts';
 import { lookupCheckout } from './lookup.service.ts';
 import type { PaymentDeps } from './payment-deps.ts';
 import { handlePaymentWebhook } from './webhooks.service.ts';
+import { askedLanguage, translateMessage } from '../../i18n.ts';
+import { rememberLanguage } from '../accounts/accounts.service.ts';
 
 const WebhookResponseSchema = z.object({ received: z.literal(true), duplicate: z.boolean() });
 
@@ -51,8 +53,17 @@ export const paymentsRoutes: FastifyPluginAsyncZod = async (app) => {
         },
       },
     },
-    async (request) =>
-      startCheckout(deps, { ...request.body, userId: request.user!.id, email: request.user!.email }),
+    async (request) => {
+      // The order confirmation is written in the language the customer checks out in.
+      const language = askedLanguage(request);
+      if (language) await rememberLanguage(deps.db, request.user!.id, language);
+      return startCheckout(deps, {
+        ...request.body,
+        userId: request.user!.id,
+        email: request.user!.email,
+        ...(language && { language }),
+      });
+    },
   );
 
   app.post(
@@ -75,7 +86,14 @@ export const paymentsRoutes: FastifyPluginAsyncZod = async (app) => {
         },
       },
     },
-    async (request) => quoteCheckout(deps, { ...request.body, userId: request.user!.id }),
+    async (request) => {
+      const quote = await quoteCheckout(deps, { ...request.body, userId: request.user!.id });
+      // Why a code does not apply, in the customer's language.
+      const reason = quote.promo && !quote.promo.applied ? quote.promo.reason : undefined;
+      if (quote.promo && reason)
+        quote.promo = { ...quote.promo, reason: translateMessage(reason, request.language) };
+      return quote;
+    },
   );
 
   app.get(

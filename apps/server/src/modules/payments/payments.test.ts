@@ -169,10 +169,14 @@ describe.each(engines)('payments with the local provider on %s', (engine) => {
     const ids = await hold(app, alice, show.showtimeId, seatIds);
     const { sessionId } = await startCheckout(app, alice, ids);
 
+    // Post/redirect/get: the browser's history holds the page, not the form (Back never resubmits it).
     const declined = await app.inject({ method: 'POST', url: `/api/pay/local/${sessionId}/decline` });
-    expect(declined.statusCode).toBe(402);
-    expect(declined.body).toContain('Your card was declined');
-    expect(declined.body).toContain('>Pay</button>');
+    expect(declined.statusCode).toBe(303);
+    expect(declined.headers.location).toBe(`/api/pay/local/${sessionId}?notice=declined`);
+    const shown = await app.inject({ method: 'GET', url: declined.headers.location as string });
+    expect(shown.statusCode).toBe(200);
+    expect(shown.body).toContain('Your card was declined');
+    expect(shown.body).toContain('>Pay</button>');
     expect(await seatStatuses(app, show.showtimeId, seatIds)).toEqual(['HELD']);
     expect((await lookupOk(app, alice, sessionId)).status).toBe('pending');
     expect((await bookingRows(app, ids))[0]!.status).toBe('HELD');

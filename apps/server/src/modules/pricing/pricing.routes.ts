@@ -45,7 +45,7 @@ export const pricingRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: ShowtimePricesSchema, 400: ErrorSchema, 404: ErrorSchema },
       },
     },
-    async (request) => showtimePrices(db, app.config.timeZone, request.params.id),
+    async (request) => showtimePrices(db, app.config, request.params.id),
   );
 
   app.get(

@@ -325,7 +325,7 @@ const SEAT_TYPES_PRICED: SeatType[] = ['STANDARD', 'PREMIUM', 'SOFA', 'WHEELCHAI
 /** `GET /api/showtimes/{id}/prices`: every ticket type's price on every seat type for one showtime; 404 unknown. */
 export async function showtimePrices(
   db: Queryable,
-  timeZone: string,
+  { timeZone, currency }: { timeZone: string; currency: string },
   showtimeId: string,
 ): Promise<ShowtimePrices> {
   const [show] = await db
@@ -341,7 +341,7 @@ export async function showtimePrices(
   const pricing = (await PriceBook.load(db, timeZone)).forShowtime(show);
   return {
     showtimeId,
-    currency: 'USD',
+    currency,
     priceCard: pricing.card && { id: pricing.card.id, name: pricing.card.name },
     ticketTypes: pricing.ticketTypes,
     defaultTicketTypeId: pricing.defaultTicketTypeId,

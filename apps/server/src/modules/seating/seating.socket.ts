@@ -4,6 +4,7 @@ import type { Socket } from 'socket.io';
 import { JoinShowtimeSchema, SOCKET_EVENTS, type JoinShowtimeAck } from '@cinema/contract';
 import { showtimeRoom } from '../../plugins/realtime.ts';
 import { showtimeExists } from './seating.service.ts';
+import { socketLanguage, translateMessage } from '../../i18n.ts';
 
 const ROOM_PREFIX = showtimeRoom('');
 
@@ -22,7 +23,12 @@ export const seatingSocket = fp(
     app.realtime.io.on('connection', (socket) => {
       socket.on(SOCKET_EVENTS.joinShowtime, async (raw: unknown, ack?: unknown) => {
         const reply = (answer: JoinShowtimeAck) => {
-          if (typeof ack === 'function') ack(answer);
+          if (typeof ack === 'function')
+            ack(
+              answer.ok
+                ? answer
+                : { ...answer, error: translateMessage(answer.error, socketLanguage(socket)) },
+            );
         };
         const parsed = JoinShowtimeSchema.safeParse(raw);
         if (!parsed.success) return reply({ ok: false, error: 'Invalid showtime id' });

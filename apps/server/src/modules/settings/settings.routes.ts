@@ -5,7 +5,7 @@ import { SettingsSchema } from '@cinema/contract';
 export const settingsRoutes: FastifyPluginAsyncZod = async (app) => {
   const settings = {
     testMode: app.config.paymentProvider === 'local',
-    currency: 'USD',
+    currency: app.config.currency,
     holdMinutes: app.config.holdMinutes,
     maxHeldSeats: app.config.maxHeldSeats,
     timeZone: app.config.timeZone,

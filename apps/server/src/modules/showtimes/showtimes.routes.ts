@@ -12,11 +12,14 @@ import {
   IdParamsSchema,
   ManagedShowtimeSchema,
   OkSchema,
+  ScheduleQuerySchema,
+  ScheduleSchema,
   ShowtimeOverlapErrorSchema,
   ShowtimeSchema,
 } from '@cinema/contract';
 import { actorOf } from '../../plugins/auth.ts';
 import { createBatch } from './batch.service.ts';
+import { getSchedule } from './schedule.service.ts';
 import {
   createShowtime,
   deleteShowtime,
@@ -40,6 +43,26 @@ export const showtimesRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => listUpcomingShowtimes(app.database.db, app.config.timeZone, request.params.id),
+  );
+
+  // Posters as the movie routes give them: absolute for clients on other origins.
+  const posterBase = app.config.corsOrigins.length > 0 ? app.config.publicUrl : '';
+  app.get(
+    '/schedule',
+    {
+      schema: {
+        tags: ['showtimes'],
+        summary: "One day's showtimes for everyone, visitors too, with seats left and availability",
+        description:
+          "The showtimes of `date` (YYYY-MM-DD on the cinema's clocks; today when not given, at most 13 days " +
+          'ahead; 400 otherwise) that have not started, in start order, each with `capacity`, `seatsLeft` and ' +
+          '`availability` (SELLING_FAST under 20% left); the movies they show; and every day on offer with the ' +
+          'number of showtimes it has left.',
+        querystring: ScheduleQuerySchema,
+        response: { 200: ScheduleSchema, 400: ErrorSchema },
+      },
+    },
+    async (request) => getSchedule(app.database.db, app.config.timeZone, request.query.date, posterBase),
   );
 
   app.get(

@@ -32,7 +32,7 @@ export function showtimeEndsAt(startsAt: Date, durationMinutes: number | null): 
   return new Date(startsAt.getTime() + minutes * 60_000);
 }
 
-const showtimeColumns = {
+export const showtimeColumns = {
   id: showtimes.id,
   movieId: showtimes.movieId,
   auditoriumId: showtimes.hallId,
@@ -43,14 +43,17 @@ const showtimeColumns = {
 };
 
 /** A showtime row for the API: its start as ISO text, its price card only when it has chosen one. */
-const present = <T extends { startsAt: Date; priceCardId?: string | null }>({ priceCardId, ...row }: T) => ({
+export const present = <T extends { startsAt: Date; priceCardId?: string | null }>({
+  priceCardId,
+  ...row
+}: T) => ({
   ...row,
   startsAt: row.startsAt.toISOString(),
   ...(priceCardId && { priceCardId }),
 });
 
 /** A showtime's price as lists show it: the lowest price of the default ticket type under its price card. */
-const priced =
+export const priced =
   (book: PriceBook) =>
   <T extends { startsAt: Date; priceCents: number; priceCardId: string | null }>(row: T) => ({
     ...row,

@@ -1,12 +1,13 @@
 import PDFDocument from 'pdfkit';
 import QRCode from 'qrcode';
 import { and, asc, eq, sql } from 'drizzle-orm';
-import { seatLabel, type Ticket } from '@cinema/contract';
+import type { Ticket } from '@cinema/contract';
 import type { Config } from '../../config.ts';
 import type { Queryable } from '../../db/database.ts';
 import { bookings, checkoutSessions, seats } from '../../db/schema/index.ts';
 import { notFound } from '../../errors.ts';
 import { selectTickets } from './tickets.service.ts';
+import { localeOf, seatText, textsIn, type Language } from '../../i18n.ts';
 
 // A6 portrait, in points: a ticket a phone shows whole and a printer fits four to a sheet.
 const PAGE = { width: 297.64, height: 419.53 };
@@ -41,13 +42,15 @@ export async function orderTicketsOf(
 
 /**
  * The tickets as a PDF (DESIGN §6.6): one page each with the QR code the door scans (the booking id), the movie,
- * the start on the cinema's clock, the hall, and the row and seat.
+ * the start on the cinema's clock, the hall, and the row and seat; in `language`.
  */
 export async function ticketsPdf(
   config: Pick<Config, 'timeZone'>,
   order: { ref: string; tickets: Ticket[] },
+  language: Language = 'en',
 ): Promise<Buffer> {
-  const when = new Intl.DateTimeFormat('en-US', {
+  const t = textsIn(language);
+  const when = new Intl.DateTimeFormat(localeOf(language), {
     weekday: 'long',
     month: 'long',
     day: 'numeric',
@@ -65,7 +68,7 @@ export async function ticketsPdf(
     size: [PAGE.width, PAGE.height],
     margin: MARGIN,
     autoFirstPage: false,
-    info: { Title: `Tickets, order ${order.ref}`, Author: 'Cinema' },
+    info: { Title: t('pdf.title', { ref: order.ref }), Author: t('pdf.author') },
   });
   const chunks: Buffer[] = [];
   doc.on('data', (chunk: Buffer) => chunks.push(chunk));
@@ -74,34 +77,39 @@ export async function ticketsPdf(
     doc.on('error', reject);
   });
   const width = PAGE.width - 2 * MARGIN;
-  order.tickets.forEach((t, i) => {
+  order.tickets.forEach((ticket, i) => {
     doc.addPage();
     doc
       .font('Helvetica')
       .fontSize(9)
       .fillColor('#555555')
-      .text(`Ticket ${i + 1} of ${order.tickets.length} · order ${order.ref}`, { width });
+      .text(t('pdf.page', { n: i + 1, count: order.tickets.length, ref: order.ref }), { width });
     doc.moveDown(0.4);
-    doc.font('Helvetica-Bold').fontSize(18).fillColor('#000000').text(t.movie.title, { width });
+    doc.font('Helvetica-Bold').fontSize(18).fillColor('#000000').text(ticket.movie.title, { width });
     doc.moveDown(0.3);
     doc
       .font('Helvetica')
       .fontSize(11)
-      .text(when.format(new Date(t.startsAt)), { width });
-    doc.text(t.auditorium, { width });
+      .text(when.format(new Date(ticket.startsAt)), { width });
+    doc.text(ticket.auditorium, { width });
     doc.moveDown(0.3);
-    doc.font('Helvetica-Bold').fontSize(16).text(seatLabel(t.seat), { width });
-    if (t.ticketType) doc.font('Helvetica').fontSize(10).text(t.ticketType, { width });
+    doc.font('Helvetica-Bold').fontSize(16).text(seatText(ticket.seat, language), { width });
+    if (ticket.ticketType) doc.font('Helvetica').fontSize(10).text(ticket.ticketType, { width });
     const top = Math.max(doc.y + 10, PAGE.height - MARGIN - QR_SIZE - 30);
     doc.image(qrs[i]!, (PAGE.width - QR_SIZE) / 2, top, { width: QR_SIZE, height: QR_SIZE });
     doc
       .font('Helvetica')
       .fontSize(7)
       .fillColor('#555555')
-      .text(t.testMode ? `${t.bookingId} · TEST: no money moved` : t.bookingId, MARGIN, top + QR_SIZE + 6, {
-        width,
-        align: 'center',
-      });
+      .text(
+        ticket.testMode ? `${ticket.bookingId} · ${t('pdf.test')}` : ticket.bookingId,
+        MARGIN,
+        top + QR_SIZE + 6,
+        {
+          width,
+          align: 'center',
+        },
+      );
   });
   doc.end();
   return done;

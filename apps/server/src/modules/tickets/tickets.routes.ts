@@ -43,7 +43,7 @@ export const ticketsRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request, reply) => {
       const order = await orderTicketsOf(app.database.db, request.user!.id, request.params.ref);
-      const pdf = await ticketsPdf(app.config, order);
+      const pdf = await ticketsPdf(app.config, order, request.language);
       return reply
         .type('application/pdf')
         .header('content-disposition', `attachment; filename="tickets-${order.ref}.pdf"`)

@@ -1,36 +1,34 @@
 import type { Order } from '@cinema/contract';
-import { formatMoney } from '@cinema/contract/constants';
-import { formatDateTime } from '../../lib/format';
+import { formatDateTime, useFormatMoney } from '../../lib/format';
 import { seatWithType } from '../../lib/seat-text';
-
-const lineStatus: Record<Order['lines'][number]['status'], string | null> = {
-  pending: 'not paid yet',
-  confirmed: null,
-  refunded: 'refunded',
-  released: 'released',
-};
-
-const refundStatus = (status: string) => (status === 'succeeded' ? '' : ` (${status})`);
+import { useTranslation } from 'react-i18next';
 
 /**
  * An order as the customer reads it: each seat with its ticket type and price, the discount, the total, and each
  * refund as a line of its own (never a silent change). `showShowtime`: name each line's movie and start.
  */
 export function OrderSummary({ order, showShowtime = true }: { order: Order; showShowtime?: boolean }) {
-  const money = (cents: number) => formatMoney(cents, { currency: order.currency });
+  const { t } = useTranslation('common');
+  const formatMoney = useFormatMoney();
+  const money = (cents: number) => formatMoney(cents, order.currency);
+  // A line's status worth saying ("not paid yet"); a refund's unless it went through.
+  const lineStatus = (status: Order['lines'][number]['status']) =>
+    status === 'confirmed' ? null : t(`order.lineStatus.${status}`);
+  const refundStatus = (status: string) =>
+    status === 'succeeded' ? '' : ` (${t(`order.refundStatus.${status}`, status)})`;
   return (
     <table className="w-full text-left text-sm tabular-nums">
-      <caption className="sr-only">Order {order.ref}</caption>
+      <caption className="sr-only">{t('order.caption', { ref: order.ref })}</caption>
       <thead className="sr-only">
         <tr>
-          <th scope="col">Seat</th>
-          <th scope="col">Ticket type</th>
-          <th scope="col">Price</th>
+          <th scope="col">{t('order.seat')}</th>
+          <th scope="col">{t('order.ticketType')}</th>
+          <th scope="col">{t('order.price')}</th>
         </tr>
       </thead>
       <tbody>
         {order.lines.map((line, i) => {
-          const status = lineStatus[line.status];
+          const status = lineStatus(line.status);
           return (
             <tr key={line.bookingId ?? i} className="border-b border-line/60">
               <th scope="row" className="py-1.5 pr-3 font-normal">
@@ -47,7 +45,10 @@ export function OrderSummary({ order, showShowtime = true }: { order: Order; sho
               </td>
               <td className="py-1.5 text-right">
                 {line.discountCents > 0 && (
-                  <s className="mr-1 text-xs text-muted" aria-label={`was ${money(line.listPriceCents)}`}>
+                  <s
+                    className="mr-1 text-xs text-muted"
+                    aria-label={t('order.was', { amount: money(line.listPriceCents) })}
+                  >
                     {money(line.listPriceCents)}
                   </s>
                 )}
@@ -61,21 +62,22 @@ export function OrderSummary({ order, showShowtime = true }: { order: Order; sho
         {order.discountCents > 0 && (
           <tr>
             <th scope="row" colSpan={2} className="pt-2 pr-3 text-right font-normal text-slate-300">
-              Discount{order.promoCode ? ` (${order.promoCode})` : ''}
+              {t('order.discount')}
+              {order.promoCode ? ` (${order.promoCode})` : ''}
             </th>
             <td className="pt-2 text-right">−{money(order.discountCents)}</td>
           </tr>
         )}
         <tr>
           <th scope="row" colSpan={2} className="pt-2 pr-3 text-right font-semibold text-white">
-            Total
+            {t('order.total')}
           </th>
           <td className="pt-2 text-right font-semibold text-gold">{money(order.totalCents)}</td>
         </tr>
         {order.refunds.map((r, i) => (
           <tr key={i}>
             <th scope="row" colSpan={2} className="pt-1 pr-3 text-right font-normal text-slate-300">
-              Refund <time dateTime={r.createdAt}>{formatDateTime(r.createdAt)}</time>
+              {t('order.refund')} <time dateTime={r.createdAt}>{formatDateTime(r.createdAt)}</time>
               {refundStatus(r.status)}
             </th>
             <td className="pt-1 text-right">−{money(r.amountCents)}</td>

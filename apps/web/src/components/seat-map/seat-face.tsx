@@ -34,16 +34,17 @@ const states: Record<Exclude<SeatView, 'AVAILABLE'>, string> = {
 /** Which half of a sofa a seat is: the two halves meet across the grid's gap. */
 export type SofaHalf = 'left' | 'right';
 const halves: Record<SofaHalf, string> = {
-  left: 'w-[calc(1.75rem+3px)] mr-[-3px] rounded-r-none',
-  right: 'w-[calc(1.75rem+3px)] ml-[-3px] rounded-l-none',
+  left: 'w-[calc(var(--seat)+var(--seat-gap)/2)] mr-[calc(var(--seat-gap)/-2)] rounded-r-none',
+  right: 'w-[calc(var(--seat)+var(--seat-gap)/2)] ml-[calc(var(--seat-gap)/-2)] rounded-l-none',
 };
 
 /** The classes of a seat of this type in this state (a sofa half joined to its partner). */
 export function seatLook(type: SeatType, view: SeatView, half?: SofaHalf): string {
   const colour = view === 'AVAILABLE' ? `${tints[type]} hover:border-gold hover:bg-line` : states[view];
-  return `relative grid h-7 shrink-0 place-items-center border text-[11px] leading-none transition-colors ${
+  // The side follows the seat map's zoom (--seat, 28 px unless zoomed), the number with it.
+  return `relative grid h-(--seat) shrink-0 place-items-center border text-[calc(var(--seat)*0.39)] leading-none transition-colors ${
     shapes[type]
-  } ${half ? halves[half] : 'w-7'} ${colour}`;
+  } ${half ? halves[half] : 'w-(--seat)'} ${colour}`;
 }
 
 /** A line drawing in the seat's text colour. */
@@ -65,14 +66,14 @@ function Icon({ className, children }: { className: string; children: ReactNode 
 export function SeatMark({ type, view, number }: { type: SeatType; view: SeatView; number?: number }) {
   if (view === 'BLOCKED') {
     return (
-      <Icon className="h-4 w-4">
+      <Icon className="h-[57%] w-[57%]">
         <path d="M6 6l12 12M18 6 6 18" />
       </Icon>
     );
   }
   if (type === 'WHEELCHAIR') {
     return (
-      <Icon className="h-5 w-5">
+      <Icon className="h-[72%] w-[72%]">
         <circle cx="10" cy="3.5" r="1.8" className="fill-current stroke-none" />
         <path d="M10 7v6h6l2.5 6M10 10h5" />
         <path d="M7 11.3a5.5 5.5 0 1 0 8.3 6.2" />

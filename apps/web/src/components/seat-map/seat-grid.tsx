@@ -1,12 +1,17 @@
-import { useMemo, useRef, useState, type KeyboardEvent } from 'react';
+import { useMemo, useRef, useState, type CSSProperties, type KeyboardEvent } from 'react';
+import { ScreenBar } from './screen-bar';
 import { seatLook, SeatMark, type SofaHalf } from './seat-face';
 import { isMoveKey, placeToward } from './seat-navigation';
 import { dataStatus, isUnavailable, seatName, type SeatCell } from './seat-view';
+import { useSeatZoom } from './seat-zoom';
 
-/** The columns of a row: its label either side of the hall's grid of seats and gaps. */
-export const rowTemplate = (cols: number) => ({
-  gridTemplateColumns: `1.5rem repeat(${cols}, 1.75rem) 1.5rem`,
+/** The columns of a row: its label either side of the hall's grid of seats and gaps (sides from the zoom). */
+const rowTemplate = (cols: number) => ({
+  gridTemplateColumns: `var(--row-label) repeat(${cols}, var(--seat)) var(--row-label)`,
 });
+
+/** A row label that stays in view, over the seats, while the hall scrolls sideways under it. */
+const rowLabel = 'sticky z-[1] bg-panel text-xs font-semibold text-muted';
 
 /** Per seat of a row (ordered by column), which half of a sofa it is: two adjacent seats sharing a pairId. */
 function sofaHalves(cells: readonly SeatCell[]): (SofaHalf | undefined)[] {
@@ -22,9 +27,11 @@ function sofaHalves(cells: readonly SeatCell[]): (SofaHalf | undefined)[] {
 }
 
 /**
- * The hall by row, front (screen) first, each seat at its column so that aisles show as space. One seat is in the
- * tab order at a time (roving tabindex): the arrow keys move between seats across aisles, Home and End jump along
- * the row, Enter and Space press the seat. The grid scrolls sideways inside its own box when it is wider.
+ * The hall by row behind its screen, front first, each seat at its column so that aisles show as space. One seat
+ * is in the tab order at a time (roving tabindex): the arrow keys move between seats across aisles, Home and End
+ * jump along the row, Enter and Space press the seat. Zoom buttons fit the whole hall in view or make seats bigger;
+ * when the hall is wider than its box it scrolls sideways under row labels that stay in view, starting on the
+ * middle of the hall, and says so.
  */
 export function SeatGrid({
   rows,
@@ -63,61 +70,101 @@ export function SeatGrid({
     buttons.current.get(to.id)?.focus();
   };
 
+  const zoom = useSeatZoom(cols);
   const template = rowTemplate(cols);
+  const sizes = {
+    '--seat': `${zoom.seat}px`,
+    '--seat-gap': `${zoom.gap}px`,
+    '--row-label': `${zoom.label}px`,
+    rowGap: zoom.gap,
+  } as CSSProperties;
   return (
-    <div className="overflow-x-auto pb-2">
-      <div className="mx-auto flex w-max flex-col gap-1.5" role="group" aria-label={label}>
-        {rows.map((row, r) => {
-          const cells = byRow[r]!;
-          // A row without seats (a cross aisle) is space, nothing to announce.
-          if (cells.length === 0) return <div key={r} aria-hidden className="h-7" />;
-          const halves = sofaHalves(cells);
-          return (
-            <div
-              key={r}
-              className="grid items-center gap-1.5"
-              style={template}
-              role="group"
-              aria-label={`Row ${row.label}`}
-            >
-              <span aria-hidden className="text-right text-xs font-semibold text-muted">
-                {row.label}
-              </span>
-              {cells.map((seat, i) => (
-                <button
-                  key={seat.id}
-                  ref={(el) => {
-                    if (el) buttons.current.set(seat.id, el);
-                    else buttons.current.delete(seat.id);
-                  }}
-                  type="button"
-                  data-seat-id={seat.id}
-                  data-status={dataStatus(seat.view)}
-                  data-mine={seat.view === 'MINE' ? 'true' : undefined}
-                  data-type={seat.type}
-                  data-col={seat.col}
-                  aria-label={seatName(seat)}
-                  aria-disabled={unavailable(seat.view) || undefined}
-                  tabIndex={seat.id === tabStop ? 0 : -1}
-                  style={{ gridColumnStart: seat.col + 2 }}
-                  onFocus={() => setFocusId(seat.id)}
-                  onKeyDown={(e) => onKeyDown(e, r, i)}
-                  onClick={() => onPress(seat)}
-                  className={seatLook(seat.type, seat.view, halves[i])}
-                >
-                  <SeatMark type={seat.type} view={seat.view} number={seat.number} />
-                </button>
-              ))}
-              <span
-                aria-hidden
-                className="text-left text-xs font-semibold text-muted"
-                style={{ gridColumnStart: cols + 2 }}
-              >
-                {row.label}
-              </span>
+    <div className="flex flex-col gap-2">
+      <div className="flex items-center justify-end gap-2">
+        {zoom.overflows && (
+          <p className="min-w-0 grow text-xs text-muted" data-testid="scroll-hint">
+            Scroll sideways for every seat, or zoom out.
+          </p>
+        )}
+        <button
+          type="button"
+          className="btn-secondary h-9 w-9 shrink-0 p-0 text-lg"
+          aria-label="Zoom out"
+          disabled={!zoom.canZoomOut}
+          onClick={() => zoom.zoom(-1)}
+        >
+          −
+        </button>
+        <button
+          type="button"
+          className="btn-secondary h-9 w-9 shrink-0 p-0 text-lg"
+          aria-label="Zoom in"
+          disabled={!zoom.canZoomIn}
+          onClick={() => zoom.zoom(1)}
+        >
+          +
+        </button>
+      </div>
+      <div ref={zoom.box} className="overflow-x-auto pb-2" data-testid="seat-scroller">
+        <div className="mx-auto flex w-max flex-col" style={sizes} role="group" aria-label={label}>
+          {/* The screen spans the seats' columns, so its mark sits over the hall's centre. */}
+          <div className="mb-3 grid" style={{ ...template, columnGap: zoom.gap }}>
+            <div style={{ gridColumn: `2 / ${cols + 2}` }}>
+              <ScreenBar firstRow={rows[0]?.label} />
             </div>
-          );
-        })}
+          </div>
+          {rows.map((row, r) => {
+            const cells = byRow[r]!;
+            // A row without seats (a cross aisle) is space, nothing to announce.
+            if (cells.length === 0) return <div key={r} aria-hidden className="h-(--seat)" />;
+            const halves = sofaHalves(cells);
+            return (
+              <div
+                key={r}
+                className="grid items-center"
+                style={{ ...template, columnGap: zoom.gap }}
+                role="group"
+                aria-label={`Row ${row.label}`}
+              >
+                <span aria-hidden className={`${rowLabel} left-0 pr-1 text-right`}>
+                  {row.label}
+                </span>
+                {cells.map((seat, i) => (
+                  <button
+                    key={seat.id}
+                    ref={(el) => {
+                      if (el) buttons.current.set(seat.id, el);
+                      else buttons.current.delete(seat.id);
+                    }}
+                    type="button"
+                    data-seat-id={seat.id}
+                    data-status={dataStatus(seat.view)}
+                    data-mine={seat.view === 'MINE' ? 'true' : undefined}
+                    data-type={seat.type}
+                    data-col={seat.col}
+                    aria-label={seatName(seat)}
+                    aria-disabled={unavailable(seat.view) || undefined}
+                    tabIndex={seat.id === tabStop ? 0 : -1}
+                    style={{ gridColumnStart: seat.col + 2 }}
+                    onFocus={() => setFocusId(seat.id)}
+                    onKeyDown={(e) => onKeyDown(e, r, i)}
+                    onClick={() => onPress(seat)}
+                    className={seatLook(seat.type, seat.view, halves[i])}
+                  >
+                    <SeatMark type={seat.type} view={seat.view} number={seat.number} />
+                  </button>
+                ))}
+                <span
+                  aria-hidden
+                  className={`${rowLabel} right-0 pl-1 text-left`}
+                  style={{ gridColumnStart: cols + 2 }}
+                >
+                  {row.label}
+                </span>
+              </div>
+            );
+          })}
+        </div>
       </div>
     </div>
   );

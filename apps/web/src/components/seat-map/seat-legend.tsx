@@ -24,7 +24,7 @@ const item = 'flex items-center gap-2';
 export function SeatLegend({ types, blocked }: { types: ReadonlySet<SeatType>; blocked: boolean }) {
   const present = typeNames.filter(([type]) => types.has(type));
   return (
-    <div className="flex flex-col items-center gap-3 text-sm text-slate-300">
+    <div className="flex flex-col items-center gap-3 text-sm text-slate-300" data-testid="seat-legend">
       <ul aria-label="Legend" className="flex flex-wrap justify-center gap-x-5 gap-y-2">
         {statuses
           .filter(([view]) => view !== 'BLOCKED' || blocked)

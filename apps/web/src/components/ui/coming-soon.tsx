@@ -1,8 +1,10 @@
+import { useTranslation } from 'react-i18next';
 export function ComingSoon({ title }: { title: string }) {
+  const { t } = useTranslation('common');
   return (
     <section className="card">
       <h1 className="page-title">{title}</h1>
-      <p className="muted">Coming soon.</p>
+      <p className="muted">{t('ui.comingSoon')}</p>
     </section>
   );
 }

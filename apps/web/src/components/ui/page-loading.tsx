@@ -1,8 +1,10 @@
+import { useTranslation } from 'react-i18next';
 /** What a screen shows while its code loads: said politely to screen readers, shown only after a short pause. */
-export function PageLoading({ what = 'page' }: { what?: string }) {
+export function PageLoading({ what = 'page' }: { what?: 'page' | 'scanner' }) {
+  const { t } = useTranslation('common');
   return (
     <p className="muted animate-appear" role="status">
-      Loading {what}…
+      {t(`ui.loading.${what}`)}
     </p>
   );
 }

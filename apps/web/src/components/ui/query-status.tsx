@@ -1,4 +1,5 @@
 import { errorText } from '../../lib/api-client';
+import { useTranslation } from 'react-i18next';
 
 /** "Loading…" while a query runs, then the server's error (or the screen's own message) if it failed. */
 export function QueryStatus({
@@ -8,10 +9,11 @@ export function QueryStatus({
   query: { isPending: boolean; isError: boolean; error: unknown };
   failure: string;
 }) {
+  const { t } = useTranslation('common');
   if (query.isPending) {
     return (
       <p className="muted" role="status">
-        Loading…
+        {t('common.loading')}
       </p>
     );
   }

@@ -1,11 +1,14 @@
 import { useState } from 'react';
+import { currentLanguage } from '../../lib/i18n';
 import { getToken } from '../../lib/session';
+import { useTranslation } from 'react-i18next';
 
 /**
  * Downloads an order's tickets as a PDF (`GET /api/me/orders/{ref}/tickets.pdf`, one page per ticket). A button,
  * not a plain link: the request carries the session's bearer token, which a link cannot.
  */
 export function TicketsPdfButton({ orderRef, label }: { orderRef: string; label?: string }) {
+  const { t } = useTranslation('common');
   const [state, setState] = useState<'idle' | 'loading' | 'failed'>('idle');
 
   const download = async () => {
@@ -13,7 +16,11 @@ export function TicketsPdfButton({ orderRef, label }: { orderRef: string; label?
     try {
       const token = getToken();
       const res = await fetch(`/api/me/orders/${encodeURIComponent(orderRef)}/tickets.pdf`, {
-        headers: token ? { authorization: `Bearer ${token}` } : {},
+        // The PDF speaks the viewer's language.
+        headers: {
+          'accept-language': currentLanguage(),
+          ...(token ? { authorization: `Bearer ${token}` } : {}),
+        },
       });
       if (!res.ok) throw new Error(String(res.status));
       const url = URL.createObjectURL(await res.blob());
@@ -33,11 +40,11 @@ export function TicketsPdfButton({ orderRef, label }: { orderRef: string; label?
   return (
     <span className="inline-flex flex-wrap items-center gap-2">
       <button type="button" className="btn-secondary" onClick={download} disabled={state === 'loading'}>
-        {state === 'loading' ? 'Preparing PDF…' : (label ?? `Tickets as PDF (order ${orderRef})`)}
+        {state === 'loading' ? t('ui.pdf.preparing') : (label ?? t('ui.pdf.button', { ref: orderRef }))}
       </button>
       {state === 'failed' && (
         <span className="error text-sm" role="alert">
-          The PDF could not be made. Try again.
+          {t('ui.pdf.failed')}
         </span>
       )}
     </span>

@@ -13,6 +13,8 @@ export interface CreateProviderSessionInput {
   lines: CheckoutLine[];
   expiresAt: Date;
   customerEmail: string;
+  /** The customer's language (en, es, de): the provider's page speaks it. */
+  language?: 'en' | 'es' | 'de';
 }
 
 export interface ProviderSession {

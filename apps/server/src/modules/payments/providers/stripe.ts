@@ -67,6 +67,7 @@ export function createStripeProvider(options: StripeProviderOptions): PaymentPro
           cancel_url: `${options.clientUrl}/checkout/cancel`,
           client_reference_id: input.sessionId,
           customer_email: input.customerEmail,
+          ...(input.language && { locale: input.language }),
           metadata: { sessionId: input.sessionId },
         },
         { idempotencyKey: `checkout-${input.sessionId}` },

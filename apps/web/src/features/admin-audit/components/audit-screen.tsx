@@ -1,11 +1,13 @@
 import { useId, useState, type FormEvent } from 'react';
+import { useTranslation } from 'react-i18next';
 import { Link, useSearchParams } from 'react-router';
 import { QueryStatus } from '../../../components/ui/query-status';
 import { useSettings } from '../../../lib/settings';
 import { usePageHeading } from '../../../lib/use-page-heading';
 import type { AuditEntry } from '@cinema/contract';
 import { useAudit, type AuditFilter } from '../api/get-audit';
-import { auditChanges } from '../lib/audit-changes';
+import { auditChanges, fieldName } from '../lib/audit-changes';
+import { formatDateTime } from '../../../lib/format';
 
 /** Actions the server records, offered as suggestions; a kind of thing ("showtime") matches all of its actions. */
 const ACTIONS = [
@@ -30,7 +32,8 @@ const ACTIONS = [
  * field by field — filtered by action or actor (?action=, ?actor=), 50 at a time with older ones on request.
  */
 export function AuditScreen() {
-  const heading = usePageHeading('Audit log');
+  const { t } = useTranslation('admin');
+  const heading = usePageHeading(t('audit.title'));
   const timeZone = useSettings()?.timeZone;
   const [params, setParams] = useSearchParams();
   const action = params.get('action') ?? '';
@@ -51,19 +54,19 @@ export function AuditScreen() {
     <section>
       <div className="mb-6 flex flex-wrap items-center justify-between gap-3">
         <h1 ref={heading} tabIndex={-1} className="page-title mb-0 outline-none">
-          Audit log
+          {t('audit.title')}
         </h1>
         <Link to="/admin" className="text-sm">
-          ← Admin
+          {t('common.backToAdmin')}
         </Link>
       </div>
       <form
         onSubmit={filter}
         className="card mb-6 flex flex-wrap items-end gap-3"
-        aria-label="Filter the log"
+        aria-label={t('audit.filterLabel')}
       >
         <label className="field min-w-48 flex-1">
-          <span className="field-label">Action</span>
+          <span className="field-label">{t('audit.action')}</span>
           <input
             className="input"
             list={`${id}-actions`}
@@ -79,7 +82,7 @@ export function AuditScreen() {
           </datalist>
         </label>
         <label className="field min-w-48 flex-1">
-          <span className="field-label">Staff email</span>
+          <span className="field-label">{t('audit.staffEmail')}</span>
           <input
             className="input"
             type="email"
@@ -90,7 +93,7 @@ export function AuditScreen() {
         </label>
         <div className="flex gap-2">
           <button type="submit" className="btn-primary">
-            Filter
+            {t('audit.filter')}
           </button>
           {(action || actor) && (
             <button
@@ -102,7 +105,7 @@ export function AuditScreen() {
                 setParams(new URLSearchParams());
               }}
             >
-              Show all
+              {t('audit.showAll')}
             </button>
           )}
         </div>
@@ -151,25 +154,21 @@ function AuditPage({
   /** Given to the last page shown: asks for the entries older than its last. */
   onOlder?: (next: string) => void;
 }) {
+  const { t } = useTranslation('admin');
   const audit = useAudit(filter, before);
   const entries = audit.data?.entries ?? [];
   const next = audit.data?.next;
   return (
     <>
-      <QueryStatus
-        query={audit}
-        failure={page === 1 ? 'Failed to load the audit log' : 'Failed to load older entries'}
-      />
+      <QueryStatus query={audit} failure={page === 1 ? t('audit.failed') : t('audit.failedOlder')} />
       {page === 1 && audit.isSuccess && entries.length === 0 && (
-        <p className="card">
-          {filter.action || filter.actor ? 'No entries match.' : 'Nothing recorded yet.'}
-        </p>
+        <p className="card">{filter.action || filter.actor ? t('audit.noMatch') : t('audit.empty')}</p>
       )}
       {entries.length > 0 && (
         <ol
           start={(page - 1) * 50 + 1}
           className={`space-y-3 ${page > 1 ? 'mt-3' : ''}`}
-          aria-label={page === 1 ? 'Entries, newest first' : `Older entries, page ${page}`}
+          aria-label={page === 1 ? t('audit.entries') : t('audit.olderPage', { page })}
         >
           {entries.map((entry) => (
             <AuditEntryItem key={entry.id} entry={entry} timeZone={timeZone} />
@@ -178,7 +177,7 @@ function AuditPage({
       )}
       {onOlder && next && (
         <button type="button" className="btn-secondary mt-4" onClick={() => onOlder(next)}>
-          Older entries
+          {t('audit.older')}
         </button>
       )}
     </>
@@ -186,9 +185,14 @@ function AuditPage({
 }
 
 function AuditEntryItem({ entry, timeZone }: { entry: AuditEntry; timeZone?: string }) {
-  const when = (at: string) =>
-    new Date(at).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'medium', timeZone });
-  const all = auditChanges(entry.before, entry.after, timeZone);
+  const { t } = useTranslation('admin');
+  const when = (at: string) => formatDateTime(at, { timeStyle: 'medium', timeZone });
+  const all = auditChanges(entry.before, entry.after, timeZone, {
+    field: (key) => t(`audit.fields.${key}`, { defaultValue: fieldName(key) }),
+    yes: t('audit.yes'),
+    no: t('audit.no'),
+    none: t('audit.none'),
+  });
   const changes = all.filter((c) => !c.reference);
   const references = all.filter((c) => c.reference);
   return (
@@ -214,17 +218,17 @@ function AuditEntryItem({ entry, timeZone }: { entry: AuditEntry; timeZone?: str
       {changes.length > 0 && (
         <div className="mt-3 overflow-x-auto">
           <table className="w-full text-left text-sm">
-            <caption className="sr-only">{entry.action}: before and after</caption>
+            <caption className="sr-only">{t('audit.caption', { action: entry.action })}</caption>
             <thead className="text-xs text-muted">
               <tr>
                 <th scope="col" className="py-1 pr-3 font-medium">
-                  Field
+                  {t('audit.field')}
                 </th>
                 <th scope="col" className="py-1 pr-3 font-medium">
-                  Before
+                  {t('audit.before')}
                 </th>
                 <th scope="col" className="py-1 font-medium">
-                  After
+                  {t('audit.after')}
                 </th>
               </tr>
             </thead>
@@ -240,7 +244,7 @@ function AuditEntryItem({ entry, timeZone }: { entry: AuditEntry; timeZone?: str
                   >
                     {c.after ?? '—'}
                     {c.changed && c.before !== null && c.after !== null && (
-                      <span className="sr-only"> (changed)</span>
+                      <span className="sr-only">{t('audit.changed')}</span>
                     )}
                   </td>
                 </tr>
@@ -251,7 +255,7 @@ function AuditEntryItem({ entry, timeZone }: { entry: AuditEntry; timeZone?: str
       )}
       {references.length > 0 && (
         <details className="mt-2 text-xs text-muted">
-          <summary className="cursor-pointer">References</summary>
+          <summary className="cursor-pointer">{t('audit.references')}</summary>
           <dl className="mt-1 grid grid-cols-[auto_1fr] gap-x-3 gap-y-0.5">
             {references.map((r) => (
               <div key={r.field} className="contents">

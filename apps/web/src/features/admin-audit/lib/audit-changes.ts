@@ -1,4 +1,4 @@
-import { formatMoney } from '@cinema/contract/constants';
+import { formatDateTime, formatMoney } from '../../../lib/format';
 
 export interface AuditChange {
   field: string;
@@ -21,17 +21,32 @@ export function fieldName(key: string): string {
   return words.charAt(0).toUpperCase() + words.slice(1);
 }
 
+/** The words an entry is read with: field names and yes, no and an empty list, in the viewer's language. */
+export interface AuditWords {
+  field: (key: string) => string;
+  yes: string;
+  no: string;
+  none: string;
+}
+
+const ENGLISH: AuditWords = { field: fieldName, yes: 'yes', no: 'no', none: '(none)' };
+
 /** A value as a person reads it: money in dollars, instants on the given clocks, lists joined. */
-export function readable(key: string, value: unknown, timeZone?: string): string | null {
+export function readable(
+  key: string,
+  value: unknown,
+  timeZone?: string,
+  words: AuditWords = ENGLISH,
+): string | null {
   if (value === null || value === undefined) return null;
   if (typeof value === 'number' && /Cents$/.test(key)) return formatMoney(value);
   if (typeof value === 'string' && ISO_INSTANT.test(value)) {
-    return new Date(value).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short', timeZone });
+    return formatDateTime(value, { timeZone });
   }
-  if (typeof value === 'boolean') return value ? 'yes' : 'no';
+  if (typeof value === 'boolean') return value ? words.yes : words.no;
   if (Array.isArray(value)) {
     return value.every((v) => typeof v !== 'object' || v === null)
-      ? value.map(String).join(', ') || '(none)'
+      ? value.map(String).join(', ') || words.none
       : JSON.stringify(value);
   }
   if (typeof value === 'object') return JSON.stringify(value);
@@ -45,15 +60,20 @@ const asRecord = (v: unknown): Record<string, unknown> | null =>
  * An entry's before and after side by side, field by field (the fields of either, in their order), each marked
  * changed or not; a value that is not an object is one field, "Value".
  */
-export function auditChanges(before: unknown, after: unknown, timeZone?: string): AuditChange[] {
+export function auditChanges(
+  before: unknown,
+  after: unknown,
+  timeZone?: string,
+  words: AuditWords = ENGLISH,
+): AuditChange[] {
   const b = asRecord(before) ?? (before === null || before === undefined ? {} : { value: before });
   const a = asRecord(after) ?? (after === null || after === undefined ? {} : { value: after });
   const keys = [...new Set([...Object.keys(b), ...Object.keys(a)])];
   return keys.map((key) => {
-    const was = readable(key, b[key], timeZone);
-    const is = readable(key, a[key], timeZone);
+    const was = readable(key, b[key], timeZone, words);
+    const is = readable(key, a[key], timeZone, words);
     return {
-      field: fieldName(key),
+      field: words.field(key),
       before: was,
       after: is,
       changed: was !== is,

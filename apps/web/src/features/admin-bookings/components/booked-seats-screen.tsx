@@ -1,3 +1,4 @@
+import { useTranslation } from 'react-i18next';
 import { Link, useParams } from 'react-router';
 import { seatWithType } from '../../../lib/seat-text';
 import { formatDateTime } from '../../../lib/format';
@@ -7,39 +8,40 @@ import { ShowtimeSummary } from './showtime-summary';
 
 /** /admin/showtimes/{id}/booked: who bought which seat, and who is already in. */
 export function BookedSeatsScreen() {
+  const { t } = useTranslation('admin');
   const { id = '' } = useParams();
   const booked = useBookedSeats(id);
   const checkedIn = booked.data?.filter((b) => b.checkedInAt).length ?? 0;
 
   return (
     <section>
-      <h1 className="page-title">Booked Seats</h1>
-      <nav aria-label="Showtime" className="mb-4 flex flex-wrap gap-3 text-sm">
-        <Link to="/admin/showtimes">← Manage showtimes</Link>
-        <Link to={`/admin/showtimes/${id}/tickets`}>QR codes</Link>
+      <h1 className="page-title">{t('booked.title')}</h1>
+      <nav aria-label={t('booked.showtime')} className="mb-4 flex flex-wrap gap-3 text-sm">
+        <Link to="/admin/showtimes">{t('booked.backToShowtimes')}</Link>
+        <Link to={`/admin/showtimes/${id}/tickets`}>{t('common.qrCodes')}</Link>
       </nav>
       <ShowtimeSummary ticket={booked.data?.[0]} />
-      <QueryStatus query={booked} failure="Failed to load booked seats" />
-      {booked.data?.length === 0 && <p className="card">No confirmed bookings yet.</p>}
+      <QueryStatus query={booked} failure={t('booked.failed')} />
+      {booked.data?.length === 0 && <p className="card">{t('booked.empty')}</p>}
       {booked.data && booked.data.length > 0 && (
         <div className="card overflow-x-auto p-0">
           <table className="w-full text-left text-sm">
             <caption className="px-4 pt-4 text-left text-muted">
-              {booked.data.length} sold · {checkedIn} checked in
+              {t('booked.caption', { sold: booked.data.length, checkedIn })}
             </caption>
             <thead className="border-b border-line text-slate-300">
               <tr>
                 <th scope="col" className="px-4 py-3 font-semibold">
-                  Seat
+                  {t('booked.seat')}
                 </th>
                 <th scope="col" className="px-4 py-3 font-semibold">
-                  Buyer
+                  {t('booked.buyer')}
                 </th>
                 <th scope="col" className="px-4 py-3 font-semibold">
-                  Email
+                  {t('common.email')}
                 </th>
                 <th scope="col" className="px-4 py-3 font-semibold">
-                  Checked in
+                  {t('booked.checkedIn')}
                 </th>
               </tr>
             </thead>
@@ -57,7 +59,7 @@ export function BookedSeatsScreen() {
                         {formatDateTime(b.checkedInAt)}
                       </time>
                     ) : (
-                      <span className="text-muted">Not yet</span>
+                      <span className="text-muted">{t('booked.notYet')}</span>
                     )}
                   </td>
                 </tr>

@@ -1,3 +1,4 @@
+import { useTranslation } from 'react-i18next';
 import { Link, useParams } from 'react-router';
 import { QrCode } from '../../../components/ui/qr-code';
 import { seatWithType } from '../../../lib/seat-text';
@@ -9,41 +10,47 @@ import { ShowtimeSummary } from './showtime-summary';
 
 /** /admin/showtimes/{id}/tickets: a printable sheet with one QR card per ticket of the showtime. */
 export function ShowtimeQrCodesScreen() {
+  const { t } = useTranslation('admin');
   const { id = '' } = useParams();
   const tickets = useShowtimeTickets(id);
 
   return (
     <section className="print-sheet">
       <div className="flex flex-wrap items-center justify-between gap-3">
-        <h1 className="page-title">Showtime QR Codes</h1>
+        <h1 className="page-title">{t('qr.title')}</h1>
         <button
           type="button"
           className="btn-primary print-hidden mb-6"
           onClick={() => window.print()}
           disabled={!tickets.data?.length}
         >
-          Print
+          {t('qr.print')}
         </button>
       </div>
-      <nav aria-label="Showtime" className="print-hidden mb-4 flex flex-wrap gap-3 text-sm">
-        <Link to="/admin/showtimes">← Manage showtimes</Link>
-        <Link to={`/admin/showtimes/${id}/booked`}>Booked seats</Link>
+      <nav aria-label={t('booked.showtime')} className="print-hidden mb-4 flex flex-wrap gap-3 text-sm">
+        <Link to="/admin/showtimes">{t('booked.backToShowtimes')}</Link>
+        <Link to={`/admin/showtimes/${id}/booked`}>{t('common.bookedSeats')}</Link>
       </nav>
       <ShowtimeSummary ticket={tickets.data?.[0]} />
-      <QueryStatus query={tickets} failure="Failed to load tickets" />
-      {tickets.data?.length === 0 && <p className="card">No confirmed bookings yet.</p>}
+      <QueryStatus query={tickets} failure={t('qr.failed')} />
+      {tickets.data?.length === 0 && <p className="card">{t('booked.empty')}</p>}
       {tickets.data && tickets.data.length > 0 && (
-        <ul className="ticket-grid grid gap-4 sm:grid-cols-2 lg:grid-cols-3" aria-label="Tickets">
-          {tickets.data.map((t) => (
+        <ul className="ticket-grid grid gap-4 sm:grid-cols-2 lg:grid-cols-3" aria-label={t('qr.tickets')}>
+          {tickets.data.map((ticket) => (
             <li
-              key={t.bookingId}
+              key={ticket.bookingId}
               className="ticket-card card flex flex-col items-center gap-2 text-center"
-              data-booking-id={t.bookingId}
+              data-booking-id={ticket.bookingId}
             >
-              <QrCode value={t.bookingId} size={160} label={`QR code for ${seatWithType(t.seat)}`} />
-              <h2 className="text-lg font-bold text-white">{seatWithType(t.seat)}</h2>
+              <QrCode
+                value={ticket.bookingId}
+                size={160}
+                label={t('qr.codeFor', { seat: seatWithType(ticket.seat) })}
+              />
+              <h2 className="text-lg font-bold text-white">{seatWithType(ticket.seat)}</h2>
               <p className="text-sm text-slate-200">
-                {t.movie} · <time dateTime={t.startsAt}>{formatDateTime(t.startsAt)}</time> · {t.auditorium}
+                {ticket.movie} · <time dateTime={ticket.startsAt}>{formatDateTime(ticket.startsAt)}</time> ·{' '}
+                {ticket.auditorium}
               </p>
             </li>
           ))}

@@ -1,5 +1,6 @@
 import { MAX_POSTER_BYTES } from '@cinema/contract/constants';
 import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
+import { useTranslation } from 'react-i18next';
 import { errorText } from '../../../lib/api-client';
 import { useCreateMovie } from '../api/create-movie';
 import { FormMessages } from '../../../components/ui/form-messages';
@@ -8,6 +9,7 @@ const empty = { title: '', description: '', durationMinutes: '', rating: '' };
 
 /** Add Movie: title required; description, length, rating and a poster image (previewed) optional. */
 export function AddMovieForm() {
+  const { t } = useTranslation('admin');
   const create = useCreateMovie();
   const [fields, setFields] = useState(empty);
   const [poster, setPoster] = useState<File | null>(null);
@@ -33,7 +35,7 @@ export function AddMovieForm() {
     setError(null);
     setNotice(null);
     if (poster && poster.size > MAX_POSTER_BYTES) {
-      setError('Poster must be at most 5 MB');
+      setError(t('addMovie.posterTooBig'));
       return;
     }
     try {
@@ -41,19 +43,19 @@ export function AddMovieForm() {
       setFields(empty);
       setPoster(null);
       if (fileInput.current) fileInput.current.value = '';
-      setNotice(`Added “${movie.title}”.`);
+      setNotice(t('addMovie.added', { title: movie.title }));
     } catch (err) {
-      setError(errorText(err, 'Failed to create movie'));
+      setError(errorText(err, t('addMovie.failed')));
     }
   }
 
   return (
     <form onSubmit={onSubmit} className="card space-y-4" aria-labelledby={`${id}-title`}>
       <h2 id={`${id}-title`} className="text-lg font-semibold text-white">
-        Add Movie
+        {t('addMovie.title')}
       </h2>
       <label className="field">
-        <span className="field-label">Title</span>
+        <span className="field-label">{t('addMovie.movieTitle')}</span>
         <input
           className="input"
           name="title"
@@ -64,7 +66,7 @@ export function AddMovieForm() {
         />
       </label>
       <label className="field">
-        <span className="field-label">Description</span>
+        <span className="field-label">{t('addMovie.description')}</span>
         <textarea
           className="input min-h-24"
           name="description"
@@ -75,7 +77,7 @@ export function AddMovieForm() {
       </label>
       <div className="grid gap-4 sm:grid-cols-2">
         <label className="field">
-          <span className="field-label">Duration (minutes)</span>
+          <span className="field-label">{t('addMovie.duration')}</span>
           <input
             className="input"
             name="durationMinutes"
@@ -89,7 +91,7 @@ export function AddMovieForm() {
           />
         </label>
         <label className="field">
-          <span className="field-label">Rating</span>
+          <span className="field-label">{t('addMovie.rating')}</span>
           <input
             className="input"
             name="rating"
@@ -102,7 +104,7 @@ export function AddMovieForm() {
       </div>
       <div className="flex flex-wrap items-start gap-4">
         <label className="field min-w-0 flex-1">
-          <span className="field-label">Poster image</span>
+          <span className="field-label">{t('addMovie.poster')}</span>
           <input
             ref={fileInput}
             className="input file:mr-3 file:rounded-md file:border-0 file:bg-panel-2 file:px-3 file:py-1 file:text-slate-100"
@@ -111,19 +113,19 @@ export function AddMovieForm() {
             accept="image/jpeg,image/png,image/webp"
             onChange={(e) => setPoster(e.target.files?.[0] ?? null)}
           />
-          <span className="text-xs text-muted">JPEG, PNG or WebP, at most 5 MB.</span>
+          <span className="text-xs text-muted">{t('addMovie.posterHint')}</span>
         </label>
         {preview && (
           <img
             src={preview}
-            alt="Poster preview"
+            alt={t('addMovie.posterPreview')}
             className="aspect-[2/3] w-24 rounded-lg border border-line object-cover"
           />
         )}
       </div>
       <FormMessages error={error} notice={notice} />
       <button type="submit" className="btn-primary" disabled={create.isPending || !fields.title.trim()}>
-        {create.isPending ? 'Saving…' : 'Add movie'}
+        {create.isPending ? t('common.saving') : t('addMovie.submit')}
       </button>
     </form>
   );

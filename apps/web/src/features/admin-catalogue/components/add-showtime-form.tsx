@@ -1,7 +1,9 @@
-import { formatMoney, readShowtimeClash } from '@cinema/contract/constants';
+import { readShowtimeClash } from '@cinema/contract/constants';
+import type { TFunction } from 'i18next';
 import { useId, useState, type FormEvent } from 'react';
+import { useTranslation } from 'react-i18next';
 import { ApiError, errorText } from '../../../lib/api-client';
-import { formatDateTime, formatTime } from '../../../lib/format';
+import { currencySymbol, formatDateTime, formatMoney, formatTime } from '../../../lib/format';
 import { useCreateShowtime } from '../api/create-showtime';
 import { useAdminMovies } from '../api/get-admin-movies';
 import { useHalls } from '../api/get-halls';
@@ -10,18 +12,24 @@ import { localDateTimeToUtcIso, priceCentsFromDollars, utcIsoToLocalDateTime } f
 import { FormMessages } from '../../../components/ui/form-messages';
 
 /** The server names the clashing showtime in UTC; say it in the viewer's own time instead. */
-function showtimeError(err: unknown): string {
+function showtimeError(err: unknown, t: TFunction<'admin'>): string {
   if (err instanceof ApiError && err.code === 'showtime_overlap') {
     const clash = readShowtimeClash(err.body);
     if (clash) {
-      return `${clash.auditorium} is busy: it overlaps “${clash.movie}” at ${formatDateTime(clash.startsAt)} (until ${formatTime(clash.endsAt)}, cleaning included)`;
+      return t('addShowtime.overlap', {
+        hall: clash.auditorium,
+        movie: clash.movie,
+        startsAt: formatDateTime(clash.startsAt),
+        endsAt: formatTime(clash.endsAt),
+      });
     }
   }
-  return errorText(err, 'Failed to create showtime');
+  return errorText(err, t('addShowtime.failed'));
 }
 
 /** Add Showtime: movie, hall and local start time required; the price defaults to $12.00. */
 export function AddShowtimeForm() {
+  const { t } = useTranslation('admin');
   const movies = useAdminMovies();
   const halls = useHalls();
   const create = useCreateShowtime();
@@ -42,7 +50,7 @@ export function AddShowtimeForm() {
     setNotice(null);
     const startsAt = localDateTimeToUtcIso(start);
     if (!startsAt) {
-      setError('Enter a valid start date and time');
+      setError(t('addShowtime.invalidStart'));
       return;
     }
     try {
@@ -54,12 +62,19 @@ export function AddShowtimeForm() {
         ...(priceCardId && { priceCardId }),
       });
       const card = cards.data?.find((c) => c.id === priceCardId);
+      const at = formatDateTime(created.startsAt);
       setNotice(
-        `Showtime added: ${formatDateTime(created.startsAt)} in ${created.auditorium}, ${card ? `${card.name} prices` : formatMoney(created.priceCents)}.`,
+        card
+          ? t('addShowtime.addedWithCard', { startsAt: at, hall: created.auditorium, card: card.name })
+          : t('addShowtime.added', {
+              startsAt: at,
+              hall: created.auditorium,
+              price: formatMoney(created.priceCents),
+            }),
       );
       setStart('');
     } catch (err) {
-      setError(showtimeError(err));
+      setError(showtimeError(err, t));
     }
   }
 
@@ -67,16 +82,16 @@ export function AddShowtimeForm() {
   return (
     <form onSubmit={onSubmit} className="card space-y-4" aria-labelledby={`${id}-title`}>
       <h2 id={`${id}-title`} className="text-lg font-semibold text-white">
-        Add Showtime
+        {t('addShowtime.title')}
       </h2>
       {loadError && (
         <p className="error" role="alert">
-          {errorText(loadError, 'Failed to load movies')}
+          {errorText(loadError, t('common.failedMovies'))}
         </p>
       )}
       <div className="grid gap-4 sm:grid-cols-2">
         <label className="field">
-          <span className="field-label">Movie</span>
+          <span className="field-label">{t('common.movie')}</span>
           <select
             className="input"
             name="movieId"
@@ -84,7 +99,7 @@ export function AddShowtimeForm() {
             onChange={(e) => setMovieId(e.target.value)}
             required
           >
-            <option value="">Choose a movie</option>
+            <option value="">{t('common.chooseMovie')}</option>
             {movies.data?.map((m) => (
               <option key={m.id} value={m.id}>
                 {m.title}
@@ -93,7 +108,7 @@ export function AddShowtimeForm() {
           </select>
         </label>
         <label className="field">
-          <span className="field-label">Hall</span>
+          <span className="field-label">{t('common.hall')}</span>
           <select
             className="input"
             name="auditoriumId"
@@ -101,16 +116,16 @@ export function AddShowtimeForm() {
             onChange={(e) => setAuditoriumId(e.target.value)}
             required
           >
-            <option value="">Choose a hall</option>
+            <option value="">{t('addShowtime.chooseHall')}</option>
             {halls.data?.map((h) => (
               <option key={h.id} value={h.id}>
-                {h.name} ({h.seatCount ?? h.rows * h.cols} seats)
+                {t('common.hallSeats', { name: h.name, count: h.seatCount ?? h.rows * h.cols })}
               </option>
             ))}
           </select>
         </label>
         <label className="field">
-          <span className="field-label">Starts at (your local time)</span>
+          <span className="field-label">{t('addShowtime.startsAt')}</span>
           <input
             className="input"
             name="startsAt"
@@ -122,7 +137,7 @@ export function AddShowtimeForm() {
           />
         </label>
         <label className="field">
-          <span className="field-label">Price ($)</span>
+          <span className="field-label">{t('addShowtime.price', { currency: currencySymbol() })}</span>
           <input
             className="input"
             name="price"
@@ -136,18 +151,18 @@ export function AddShowtimeForm() {
             aria-describedby={`${id}-price-hint`}
           />
           <span id={`${id}-price-hint`} className="text-xs text-muted">
-            Every seat’s price when no price card applies
+            {t('addShowtime.priceHint')}
           </span>
         </label>
         <label className="field">
-          <span className="field-label">Price card</span>
+          <span className="field-label">{t('addShowtime.priceCard')}</span>
           <select
             className="input"
             name="priceCardId"
             value={priceCardId}
             onChange={(e) => setPriceCardId(e.target.value)}
           >
-            <option value="">The card valid at its start</option>
+            <option value="">{t('addShowtime.cardAtStart')}</option>
             {cards.data?.map((c) => (
               <option key={c.id} value={c.id}>
                 {c.name}
@@ -162,7 +177,7 @@ export function AddShowtimeForm() {
         className="btn-primary"
         disabled={create.isPending || !movieId || !auditoriumId || !start}
       >
-        {create.isPending ? 'Saving…' : 'Add showtime'}
+        {create.isPending ? t('common.saving') : t('addShowtime.submit')}
       </button>
     </form>
   );

@@ -1,3 +1,4 @@
+import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { AddMovieForm } from './add-movie-form';
 import { AddShowtimeForm } from './add-showtime-form';
@@ -6,49 +7,50 @@ import { AdminShowtimeList } from './admin-showtime-list';
 
 /** /admin: add and delete movies and showtimes; links to the showtime overview, the halls' layouts, the door scanner and the outbox. */
 export function AdminDashboard() {
+  const { t } = useTranslation('admin');
   return (
     <section>
       <div className="mb-6 flex flex-wrap items-center justify-between gap-3">
-        <h1 className="page-title mb-0">Admin</h1>
-        <nav aria-label="Admin tools" className="flex flex-wrap gap-2">
+        <h1 className="page-title mb-0">{t('dashboard.title')}</h1>
+        <nav aria-label={t('dashboard.tools')} className="flex flex-wrap gap-2">
           <Link to="/admin/showtimes" className="btn-secondary">
-            Manage showtimes
+            {t('dashboard.links.manageShowtimes')}
           </Link>
           <Link to="/admin/schedule" className="btn-secondary">
-            Schedule recurring
+            {t('dashboard.links.scheduleRecurring')}
           </Link>
           <Link to="/admin/week" className="btn-secondary">
-            Week by hall
+            {t('dashboard.links.weekByHall')}
           </Link>
           <Link to="/admin/halls" className="btn-secondary">
-            Halls and layouts
+            {t('dashboard.links.halls')}
           </Link>
           <Link to="/admin/reports" className="btn-secondary">
-            Sales reports
+            {t('dashboard.links.reports')}
           </Link>
           <Link to="/admin/pricing" className="btn-secondary">
-            Prices and ticket types
+            {t('dashboard.links.pricing')}
           </Link>
           <Link to="/admin/promo-codes" className="btn-secondary">
-            Promo codes
+            {t('dashboard.links.promoCodes')}
           </Link>
           <Link to="/admin/box-office" className="btn-secondary">
-            Box office
+            {t('dashboard.links.boxOffice')}
           </Link>
           <Link to="/admin/orders" className="btn-secondary">
-            Orders and refunds
+            {t('dashboard.links.orders')}
           </Link>
           <Link to="/admin/scan" className="btn-secondary">
-            Scan tickets
+            {t('dashboard.links.scan')}
           </Link>
           <Link to="/admin/users" className="btn-secondary">
-            Users and roles
+            {t('dashboard.links.users')}
           </Link>
           <Link to="/admin/audit" className="btn-secondary">
-            Audit log
+            {t('dashboard.links.audit')}
           </Link>
           <Link to="/admin/outbox" className="btn-secondary">
-            Outbox
+            {t('dashboard.links.outbox')}
           </Link>
         </nav>
       </div>

@@ -1,7 +1,7 @@
 import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import { errorText } from '../../../lib/api-client';
-import { formatMoney } from '@cinema/contract/constants';
-import { formatDateTime } from '../../../lib/format';
+import { formatDateTime, formatMoney } from '../../../lib/format';
 import { useAdminMovies } from '../api/get-admin-movies';
 import { useAdminShowtimes } from '../api/get-admin-showtimes';
 import { useDeleteShowtime } from '../api/delete-showtime';
@@ -9,17 +9,18 @@ import { QueryStatus } from '../../../components/ui/query-status';
 
 /** Existing Showtimes, optionally of one movie, each with a Delete button. */
 export function AdminShowtimeList() {
+  const { t } = useTranslation('admin');
   const [movieId, setMovieId] = useState('');
   const movies = useAdminMovies();
   const showtimes = useAdminShowtimes(movieId || undefined);
   const remove = useDeleteShowtime();
 
   async function onDelete(showtimeId: string) {
-    if (!window.confirm('Delete showtime?')) return;
+    if (!window.confirm(t('showtimes.confirmDelete'))) return;
     try {
       await remove.mutateAsync(showtimeId);
     } catch (err) {
-      window.alert(errorText(err, 'Delete failed'));
+      window.alert(errorText(err, t('common.deleteFailed')));
     }
   }
 
@@ -27,12 +28,12 @@ export function AdminShowtimeList() {
     <section className="card space-y-4" aria-labelledby="admin-showtimes-title">
       <div className="flex flex-wrap items-end justify-between gap-3">
         <h2 id="admin-showtimes-title" className="text-lg font-semibold text-white">
-          Existing Showtimes
+          {t('showtimes.title')}
         </h2>
         <label className="field">
-          <span className="sr-only">Show showtimes of</span>
+          <span className="sr-only">{t('showtimes.filter')}</span>
           <select className="input py-1.5" value={movieId} onChange={(e) => setMovieId(e.target.value)}>
-            <option value="">All movies</option>
+            <option value="">{t('common.allMovies')}</option>
             {movies.data?.map((m) => (
               <option key={m.id} value={m.id}>
                 {m.title}
@@ -41,12 +42,12 @@ export function AdminShowtimeList() {
           </select>
         </label>
       </div>
-      <QueryStatus query={showtimes} failure="Failed to load showtimes" />
-      {showtimes.data?.length === 0 && <p className="muted">No showtimes</p>}
+      <QueryStatus query={showtimes} failure={t('common.failedShowtimes')} />
+      {showtimes.data?.length === 0 && <p className="muted">{t('common.noShowtimes')}</p>}
       {showtimes.data && showtimes.data.length > 0 && (
         <ul
           className="max-h-[32rem] divide-y divide-line overflow-y-auto pr-1"
-          aria-label="Existing showtimes"
+          aria-label={t('showtimes.listLabel')}
         >
           {showtimes.data.map((s) => (
             <li key={s.id} data-showtime-id={s.id} className="flex items-center gap-3 py-2.5">
@@ -60,11 +61,15 @@ export function AdminShowtimeList() {
               <button
                 type="button"
                 className="btn-danger px-3 py-1.5"
-                aria-label={`Delete ${s.Movie.title} at ${formatDateTime(s.startsAt)} in ${s.Auditorium.name}`}
+                aria-label={t('showtimes.deleteNamed', {
+                  title: s.Movie.title,
+                  startsAt: formatDateTime(s.startsAt),
+                  hall: s.Auditorium.name,
+                })}
                 disabled={remove.isPending && remove.variables === s.id}
                 onClick={() => onDelete(s.id)}
               >
-                Delete
+                {t('common.delete')}
               </button>
             </li>
           ))}

@@ -1,9 +1,11 @@
+import { useTranslation } from 'react-i18next';
 import { Link, useSearchParams } from 'react-router';
 import { QueryStatus } from '../../../components/ui/query-status';
 import { usePageHeading } from '../../../lib/use-page-heading';
 import { useHalls } from '../api/get-halls';
 import { useManagedShowtimes } from '../api/get-managed-showtimes';
-import { addDays, formatDay, localDate, localTime, mondayOf, zonedInstant } from '../lib/cinema-time';
+import { addDays, localDate, localTime, mondayOf, zonedInstant } from '../lib/cinema-time';
+import { formatDay } from '../lib/format-day';
 import { useCinemaTimeZone } from '../lib/use-cinema-time-zone';
 import { formatDuration, weekTimeline, type Segment, type TimelineDay } from '../lib/week-timeline';
 
@@ -20,7 +22,8 @@ const BAR: Record<Segment['kind'], string> = {
  * cleaning after it and the free time between, drawn as a bar and said as a list.
  */
 export function HallWeekScreen() {
-  const heading = usePageHeading('Week by hall');
+  const { t } = useTranslation('admin');
+  const heading = usePageHeading(t('common.weekByHall'));
   const timeZone = useCinemaTimeZone();
   const halls = useHalls();
   const [params, setParams] = useSearchParams();
@@ -62,18 +65,18 @@ export function HallWeekScreen() {
     <section>
       <div className="mb-6 flex flex-wrap items-center justify-between gap-3">
         <h1 ref={heading} tabIndex={-1} className="page-title mb-0 outline-none">
-          Week by hall
+          {t('common.weekByHall')}
         </h1>
-        <nav aria-label="Scheduling" className="flex flex-wrap gap-x-4 gap-y-2 text-sm">
-          <Link to="/admin/showtimes">Manage showtimes</Link>
-          <Link to="/admin/schedule">Schedule recurring showtimes</Link>
-          <Link to="/admin">← Admin</Link>
+        <nav aria-label={t('common.scheduling')} className="flex flex-wrap gap-x-4 gap-y-2 text-sm">
+          <Link to="/admin/showtimes">{t('common.manageShowtimes')}</Link>
+          <Link to="/admin/schedule">{t('common.scheduleRecurring')}</Link>
+          <Link to="/admin">{t('common.backToAdmin')}</Link>
         </nav>
       </div>
 
       <div className="card mb-6 flex flex-wrap items-end gap-3">
         <label className="field min-w-48 flex-1 sm:flex-none">
-          <span className="field-label">Hall</span>
+          <span className="field-label">{t('common.hall')}</span>
           <select className="input" value={hallId} onChange={(e) => show({ hall: e.target.value })}>
             {halls.data?.map((h) => (
               <option key={h.id} value={h.id}>
@@ -82,14 +85,14 @@ export function HallWeekScreen() {
             ))}
           </select>
         </label>
-        <div role="group" aria-label="Week" className="flex flex-wrap gap-2">
+        <div role="group" aria-label={t('week.week')} className="flex flex-wrap gap-2">
           <button
             type="button"
             className="btn-secondary"
             disabled={!monday}
             onClick={() => monday && show({ week: addDays(monday, -7) })}
           >
-            ← Previous week
+            {t('week.previous')}
           </button>
           <button
             type="button"
@@ -97,7 +100,7 @@ export function HallWeekScreen() {
             disabled={!thisWeek || monday === thisWeek}
             onClick={() => show({ week: undefined })}
           >
-            This week
+            {t('week.thisWeek')}
           </button>
           <button
             type="button"
@@ -105,35 +108,39 @@ export function HallWeekScreen() {
             disabled={!monday}
             onClick={() => monday && show({ week: addDays(monday, 7) })}
           >
-            Next week →
+            {t('week.next')}
           </button>
         </div>
       </div>
 
-      <QueryStatus query={halls} failure="Failed to load halls" />
-      {halls.data?.length === 0 && <p className="card">No halls yet.</p>}
+      <QueryStatus query={halls} failure={t('common.failedHalls')} />
+      {halls.data?.length === 0 && <p className="card">{t('common.noHalls')}</p>}
       {hall && monday && timeZone && (
         <h2 className="mb-1 text-lg font-semibold text-white" aria-live="polite">
-          {hall.name}: week of {formatDay(monday, { day: 'numeric', month: 'long', year: 'numeric' })}
+          {t('week.heading', {
+            hall: hall.name,
+            monday: formatDay(monday, { day: 'numeric', month: 'long', year: 'numeric' }),
+          })}
         </h2>
       )}
       {timeZone && (
         <p className="mb-4 flex flex-wrap items-center gap-x-4 gap-y-1 text-sm text-muted">
-          <span>Times in {timeZone}.</span>
+          <span>{t('common.timesIn', { timeZone })}</span>
           <span className="flex items-center gap-1.5">
-            <span aria-hidden className="inline-block h-3 w-5 rounded-sm bg-rose-700" /> Film
+            <span aria-hidden className="inline-block h-3 w-5 rounded-sm bg-rose-700" /> {t('week.film')}
           </span>
           <span className="flex items-center gap-1.5">
-            <span aria-hidden className="inline-block h-3 w-5 rounded-sm bg-amber-300" /> Cleaning
+            <span aria-hidden className="inline-block h-3 w-5 rounded-sm bg-amber-300" /> {t('week.cleaning')}
           </span>
           <span className="flex items-center gap-1.5">
-            <span aria-hidden className="inline-block h-3 w-5 rounded-sm border border-line" /> Free
+            <span aria-hidden className="inline-block h-3 w-5 rounded-sm border border-line" />{' '}
+            {t('week.free')}
           </span>
         </p>
       )}
-      {hallId && <QueryStatus query={showtimes} failure="Failed to load showtimes" />}
+      {hallId && <QueryStatus query={showtimes} failure={t('common.failedShowtimes')} />}
       {days && timeZone && (
-        <ol className="space-y-4" aria-label="Days of the week">
+        <ol className="space-y-4" aria-label={t('week.days')}>
           {days.map((day) => (
             <DayTimeline key={day.date} day={day} timeZone={timeZone} />
           ))}
@@ -144,6 +151,7 @@ export function HallWeekScreen() {
 }
 
 function DayTimeline({ day, timeZone }: { day: TimelineDay; timeZone: string }) {
+  const { t } = useTranslation('admin');
   const clock = (t: Date) => (t.getTime() === day.to.getTime() ? '24:00' : localTime(t, timeZone));
   const films = day.segments.filter((s) => s.kind === 'film').length;
   return (
@@ -151,7 +159,7 @@ function DayTimeline({ day, timeZone }: { day: TimelineDay; timeZone: string }) 
       <h3 className="mb-2 flex flex-wrap items-baseline justify-between gap-2 font-semibold text-white">
         {formatDay(day.date)}
         <span className="text-sm font-normal text-muted">
-          {films === 0 ? 'Nothing scheduled' : `${films} ${films === 1 ? 'showing' : 'showings'}`}
+          {films === 0 ? t('week.nothing') : t('week.showings', { count: films })}
         </span>
       </h3>
       {/* The bar shows the day at a glance; the list under it says the same in words. */}
@@ -181,18 +189,24 @@ function DayTimeline({ day, timeZone }: { day: TimelineDay; timeZone: string }) 
             </span>{' '}
             {s.kind === 'film' && (
               <>
-                <Link to={`/admin/showtimes/${s.showtime.id}/booked`}>{s.showtime.movie}</Link>
-                {s.continued && ' (continued)'}
+                <Link to={`/admin/showtimes/${s.showtime.id}/booked`} className="underline">
+                  {s.showtime.movie}
+                </Link>
+                {s.continued && t('week.continued')}
                 {s.showtime.capacity !== undefined && (
                   <span className="text-muted">
                     {' '}
-                    · {s.showtime.confirmed ?? 0}/{s.showtime.capacity} sold
+                    {t('week.sold', { confirmed: s.showtime.confirmed ?? 0, capacity: s.showtime.capacity })}
                   </span>
                 )}
               </>
             )}
-            {s.kind === 'cleaning' && <span className="text-amber-200">Cleaning</span>}
-            {s.kind === 'free' && <span>Free ({formatDuration(s.to.getTime() - s.from.getTime())})</span>}
+            {s.kind === 'cleaning' && <span className="text-amber-200">{t('week.cleaning')}</span>}
+            {s.kind === 'free' && (
+              <span>
+                {t('week.freeFor', { duration: formatDuration(s.to.getTime() - s.from.getTime()) })}
+              </span>
+            )}
           </li>
         ))}
       </ul>

@@ -1,10 +1,12 @@
 import { MANAGE_PAGE_SIZE } from '@cinema/contract/constants';
+import { Trans, useTranslation } from 'react-i18next';
 import { Link, useSearchParams } from 'react-router';
 import { QueryStatus } from '../../../components/ui/query-status';
 import { usePageHeading } from '../../../lib/use-page-heading';
 import { useAdminMovies } from '../api/get-admin-movies';
 import { useManagedShowtimes } from '../api/get-managed-showtimes';
-import { addDays, dayBounds, formatDay, localDate, localTime } from '../lib/cinema-time';
+import { addDays, dayBounds, localDate, localTime } from '../lib/cinema-time';
+import { formatDay } from '../lib/format-day';
 import { useCinemaTimeZone } from '../lib/use-cinema-time-zone';
 
 const DAY = /^\d{4}-\d{2}-\d{2}$/;
@@ -14,7 +16,8 @@ const DAY = /^\d{4}-\d{2}-\d{2}$/;
  * one (?movieId=), 50 a page (?page=), with sold tickets and live holds and links to each one's seats and QR codes.
  */
 export function ManageShowtimesScreen() {
-  const heading = usePageHeading('Manage Showtimes');
+  const { t } = useTranslation('admin');
+  const heading = usePageHeading(t('manage.title'));
   const timeZone = useCinemaTimeZone();
   const [params, setParams] = useSearchParams();
   const today = timeZone ? localDate(new Date(), timeZone) : null;
@@ -51,24 +54,24 @@ export function ManageShowtimesScreen() {
     <section>
       <div className="mb-6 flex flex-wrap items-center justify-between gap-3">
         <h1 ref={heading} tabIndex={-1} className="page-title mb-0 outline-none">
-          Manage Showtimes
+          {t('manage.title')}
         </h1>
-        <nav aria-label="Scheduling" className="flex flex-wrap gap-x-4 gap-y-2 text-sm">
-          <Link to="/admin/schedule">Schedule recurring showtimes</Link>
-          <Link to="/admin/week">Week by hall</Link>
-          <Link to="/admin">← Admin</Link>
+        <nav aria-label={t('common.scheduling')} className="flex flex-wrap gap-x-4 gap-y-2 text-sm">
+          <Link to="/admin/schedule">{t('common.scheduleRecurring')}</Link>
+          <Link to="/admin/week">{t('common.weekByHall')}</Link>
+          <Link to="/admin">{t('common.backToAdmin')}</Link>
         </nav>
       </div>
 
       <div className="card mb-6 flex flex-wrap items-end gap-3">
-        <div role="group" aria-label="Day" className="flex flex-wrap gap-2">
+        <div role="group" aria-label={t('manage.day')} className="flex flex-wrap gap-2">
           <button
             type="button"
             className="btn-secondary"
             disabled={!day}
             onClick={() => day && show({ day: addDays(day, -1) })}
           >
-            ← Previous day
+            {t('manage.previousDay')}
           </button>
           <button
             type="button"
@@ -76,7 +79,7 @@ export function ManageShowtimesScreen() {
             disabled={!today || day === today}
             onClick={() => show({ day: undefined })}
           >
-            Today
+            {t('manage.today')}
           </button>
           <button
             type="button"
@@ -84,11 +87,11 @@ export function ManageShowtimesScreen() {
             disabled={!day}
             onClick={() => day && show({ day: addDays(day, 1) })}
           >
-            Next day →
+            {t('manage.nextDay')}
           </button>
         </div>
         <label className="field">
-          <span className="field-label">Date</span>
+          <span className="field-label">{t('manage.date')}</span>
           <input
             className="input"
             type="date"
@@ -97,9 +100,9 @@ export function ManageShowtimesScreen() {
           />
         </label>
         <label className="field min-w-48 flex-1 sm:flex-none">
-          <span className="field-label">Movie</span>
+          <span className="field-label">{t('common.movie')}</span>
           <select className="input" value={movieId} onChange={(e) => show({ movieId: e.target.value })}>
-            <option value="">All movies</option>
+            <option value="">{t('common.allMovies')}</option>
             {movies.data?.map((m) => (
               <option key={m.id} value={m.id}>
                 {m.title}
@@ -111,21 +114,22 @@ export function ManageShowtimesScreen() {
 
       {day && timeZone && (
         <h2 className="mb-3 text-lg font-semibold text-white" aria-live="polite">
-          {day === today ? 'Today, ' : ''}
-          {formatDay(day)}
+          {day === today ? t('manage.todayDay', { day: formatDay(day) }) : formatDay(day)}
           <span className="block text-sm font-normal text-muted sm:ml-2 sm:inline">
-            {showtimes.data ? `${total} ${total === 1 ? 'showtime' : 'showtimes'} · ` : ''}times in {timeZone}
+            {showtimes.data
+              ? t('manage.countAndZone', { count: total, timeZone })
+              : t('manage.timesIn', { timeZone })}
           </span>
         </h2>
       )}
       {!timeZone ? (
         <p className="muted" role="status">
-          Loading…
+          {t('common.loading')}
         </p>
       ) : (
-        <QueryStatus query={showtimes} failure="Failed to load showtimes" />
+        <QueryStatus query={showtimes} failure={t('common.failedShowtimes')} />
       )}
-      {showtimes.data?.showtimes.length === 0 && <p className="card">No showtimes</p>}
+      {showtimes.data?.showtimes.length === 0 && <p className="card">{t('common.noShowtimes')}</p>}
       {timeZone && showtimes.data && showtimes.data.showtimes.length > 0 && (
         <div className="card p-0">
           {/* A table on wider screens; on a phone each showtime becomes a compact block of its own. */}
@@ -133,22 +137,22 @@ export function ManageShowtimesScreen() {
             <thead className="hidden border-b border-line text-slate-300 sm:table-header-group">
               <tr>
                 <th scope="col" className="px-4 py-3 font-semibold">
-                  Movie
+                  {t('common.movie')}
                 </th>
                 <th scope="col" className="px-4 py-3 font-semibold">
-                  Hall
+                  {t('common.hall')}
                 </th>
                 <th scope="col" className="px-4 py-3 font-semibold">
-                  Starts
+                  {t('manage.starts')}
                 </th>
                 <th scope="col" className="px-4 py-3 text-right font-semibold">
-                  Confirmed
+                  {t('manage.confirmed')}
                 </th>
                 <th scope="col" className="px-4 py-3 text-right font-semibold">
-                  Held
+                  {t('manage.held')}
                 </th>
                 <th scope="col" className="px-4 py-3 font-semibold">
-                  <span className="sr-only">Links</span>
+                  <span className="sr-only">{t('manage.links')}</span>
                 </th>
               </tr>
             </thead>
@@ -167,17 +171,25 @@ export function ManageShowtimesScreen() {
                     <time dateTime={s.startsAt}>{localTime(s.startsAt, timeZone)}</time>
                   </td>
                   <td className="tabular-nums sm:px-4 sm:py-3 sm:text-right">
-                    {s.confirmed}
-                    <span className="text-muted sm:hidden"> confirmed</span>
+                    <Trans
+                      t={t}
+                      i18nKey="manage.confirmedCount"
+                      values={{ n: s.confirmed }}
+                      components={{ muted: <span className="text-muted sm:hidden" /> }}
+                    />
                   </td>
                   <td className="tabular-nums sm:px-4 sm:py-3 sm:text-right">
-                    {s.held}
-                    <span className="text-muted sm:hidden"> held</span>
+                    <Trans
+                      t={t}
+                      i18nKey="manage.heldCount"
+                      values={{ n: s.held }}
+                      components={{ muted: <span className="text-muted sm:hidden" /> }}
+                    />
                   </td>
                   <td className="w-full whitespace-nowrap sm:w-auto sm:px-4 sm:py-3">
                     <span className="flex gap-4">
-                      <Link to={`/admin/showtimes/${s.id}/booked`}>Booked seats</Link>
-                      <Link to={`/admin/showtimes/${s.id}/tickets`}>QR codes</Link>
+                      <Link to={`/admin/showtimes/${s.id}/booked`}>{t('common.bookedSeats')}</Link>
+                      <Link to={`/admin/showtimes/${s.id}/tickets`}>{t('common.qrCodes')}</Link>
                     </span>
                   </td>
                 </tr>
@@ -187,25 +199,23 @@ export function ManageShowtimesScreen() {
         </div>
       )}
       {total > MANAGE_PAGE_SIZE && (
-        <nav aria-label="Pages" className="mt-4 flex flex-wrap items-center gap-3">
+        <nav aria-label={t('common.pages')} className="mt-4 flex flex-wrap items-center gap-3">
           <button
             type="button"
             className="btn-secondary"
             disabled={page <= 1}
             onClick={() => show({ page: page - 1 })}
           >
-            ← Earlier
+            {t('manage.earlier')}
           </button>
-          <span className="text-sm text-slate-200">
-            Page {page} of {pages}
-          </span>
+          <span className="text-sm text-slate-200">{t('common.pageOf', { page, pages })}</span>
           <button
             type="button"
             className="btn-secondary"
             disabled={page >= pages}
             onClick={() => show({ page: page + 1 })}
           >
-            Later →
+            {t('manage.later')}
           </button>
         </nav>
       )}

@@ -1,14 +1,18 @@
 import type { BatchProblem, BatchShowtime, BatchShowtimesBody } from '@cinema/contract';
-import { BATCH_MAX_DAYS, CLEANING_MINUTES, formatMoney } from '@cinema/contract/constants';
+import { BATCH_MAX_DAYS, CLEANING_MINUTES } from '@cinema/contract/constants';
+import type { TFunction } from 'i18next';
 import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
+import { Trans, useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { FormMessages } from '../../../components/ui/form-messages';
 import { errorText } from '../../../lib/api-client';
+import { currencySymbol, formatMoney } from '../../../lib/format';
 import { usePageHeading } from '../../../lib/use-page-heading';
 import { refusedPlan, useBatchShowtimes } from '../api/batch-showtimes';
 import { useAdminMovies } from '../api/get-admin-movies';
 import { useHalls } from '../api/get-halls';
-import { addDays, formatDay, localDate, localTime } from '../lib/cinema-time';
+import { addDays, localDate, localTime } from '../lib/cinema-time';
+import { formatDay } from '../lib/format-day';
 import { priceCentsFromDollars } from '../lib/showtime-input';
 import { useCinemaTimeZone } from '../lib/use-cinema-time-zone';
 
@@ -20,13 +24,39 @@ const weekdayName = (isoDay: number, weekday: 'short' | 'long' = 'short') =>
 const filmEnds = (endsAt: string) => new Date(Date.parse(endsAt) - CLEANING_MINUTES * 60_000);
 const shortDay = (date: string) => formatDay(date, { weekday: 'short', day: 'numeric', month: 'short' });
 
-const REASONS: Record<BatchProblem['reason'], string> = {
-  overlap: 'Hall busy',
-  overlaps_batch: 'Overlaps this schedule',
-  in_the_past: 'In the past',
-  skipped_by_clocks: 'Clocks skip it',
-  no_price: 'No price',
-};
+/** The catalogue key of each reason a planned showtime cannot be created. */
+const REASONS = {
+  overlap: 'schedule.reasons.overlap',
+  overlaps_batch: 'schedule.reasons.overlapsBatch',
+  in_the_past: 'schedule.reasons.inThePast',
+  skipped_by_clocks: 'schedule.reasons.skippedByClocks',
+  no_price: 'schedule.reasons.noPrice',
+} as const satisfies Record<BatchProblem['reason'], string>;
+
+/** A problem in the viewer's language, from its reason and the showtimes it names (the server writes it in English). */
+function problemText(p: BatchProblem, t: TFunction<'admin'>, timeZone: string): string {
+  const values = { day: p.localDate, time: p.localTime, hall: p.auditorium };
+  switch (p.reason) {
+    case 'overlap':
+      return t('schedule.problemText.overlap', { ...values, movie: p.clash?.movie ?? '' });
+    case 'overlaps_batch':
+      return t('schedule.problemText.overlapsBatch', {
+        ...values,
+        time: p.clash ? localTime(p.clash.startsAt, timeZone) : p.localTime,
+      });
+    case 'in_the_past':
+      return t('schedule.problemText.inThePast', values);
+    case 'skipped_by_clocks':
+      return t('schedule.problemText.skippedByClocks', values);
+    case 'no_price': {
+      // The server names the card whose first ticket type is free; it is not among the problem's fields.
+      const card = /^The card “(.+)” sells/.exec(p.message)?.[1];
+      return card
+        ? t('schedule.problemText.freeCard', { ...values, card })
+        : t('schedule.problemText.noCard', values);
+    }
+  }
+}
 
 interface Plan {
   /** The form as it was previewed: a change makes the preview stale. */
@@ -41,7 +71,8 @@ interface Plan {
  * writes all of them or none.
  */
 export function ScheduleShowtimesScreen() {
-  const heading = usePageHeading('Schedule recurring showtimes');
+  const { t } = useTranslation('admin');
+  const heading = usePageHeading(t('common.scheduleRecurring'));
   const timeZone = useCinemaTimeZone();
   const movies = useAdminMovies();
   const halls = useHalls();
@@ -105,7 +136,7 @@ export function ScheduleShowtimesScreen() {
       setPlan({ key, showtimes: result.showtimes, problems: result.problems });
     } catch (err) {
       setPlan(null);
-      setError(errorText(err, 'Failed to preview the schedule'));
+      setError(errorText(err, t('schedule.previewFailed')));
     }
   }
 
@@ -116,9 +147,10 @@ export function ScheduleShowtimesScreen() {
       const result = await batch.mutateAsync(body);
       setPlan(null);
       setNotice(
-        `Created ${result.showtimes.length} ${result.showtimes.length === 1 ? 'showtime' : 'showtimes'} of “${
-          movies.data?.find((m) => m.id === movieId)?.title ?? 'the movie'
-        }”.`,
+        t('schedule.created', {
+          count: result.showtimes.length,
+          title: movies.data?.find((m) => m.id === movieId)?.title ?? t('schedule.theMovie'),
+        }),
       );
     } catch (err) {
       const refused = refusedPlan(err);
@@ -126,7 +158,7 @@ export function ScheduleShowtimesScreen() {
         focusPreview.current = true;
         setPlan({ key, ...refused });
       }
-      setError(errorText(err, 'Failed to create the showtimes'));
+      setError(errorText(err, t('schedule.createFailed')));
     }
   }
 
@@ -135,32 +167,31 @@ export function ScheduleShowtimesScreen() {
     <section>
       <div className="mb-6 flex flex-wrap items-center justify-between gap-3">
         <h1 ref={heading} tabIndex={-1} className="page-title mb-0 outline-none">
-          Schedule recurring showtimes
+          {t('common.scheduleRecurring')}
         </h1>
-        <nav aria-label="Scheduling" className="flex flex-wrap gap-x-4 gap-y-2 text-sm">
-          <Link to="/admin/showtimes">Manage showtimes</Link>
-          <Link to="/admin/week">Week by hall</Link>
-          <Link to="/admin">← Admin</Link>
+        <nav aria-label={t('common.scheduling')} className="flex flex-wrap gap-x-4 gap-y-2 text-sm">
+          <Link to="/admin/showtimes">{t('common.manageShowtimes')}</Link>
+          <Link to="/admin/week">{t('common.weekByHall')}</Link>
+          <Link to="/admin">{t('common.backToAdmin')}</Link>
         </nav>
       </div>
       {loadError && (
         <p className="error" role="alert">
-          {errorText(loadError, 'Failed to load movies and halls')}
+          {errorText(loadError, t('schedule.loadFailed'))}
         </p>
       )}
       <form onSubmit={preview} className="card space-y-5" aria-labelledby={`${id}-title`}>
         <h2 id={`${id}-title`} className="text-lg font-semibold text-white">
-          Showtimes to add
+          {t('schedule.formTitle')}
         </h2>
         <p className="text-sm text-muted">
-          Days and times are on the cinema’s clocks{timeZone ? ` (${timeZone})` : ''}: a weekly 20:00 stays
-          20:00 when the clocks change.
+          {timeZone ? t('schedule.clocksIn', { timeZone }) : t('schedule.clocks')}
         </p>
         <div className="grid gap-4 sm:grid-cols-2">
           <label className="field">
-            <span className="field-label">Movie</span>
+            <span className="field-label">{t('common.movie')}</span>
             <select className="input" value={movieId} onChange={(e) => setMovieId(e.target.value)} required>
-              <option value="">Choose a movie</option>
+              <option value="">{t('common.chooseMovie')}</option>
               {movies.data?.map((m) => (
                 <option key={m.id} value={m.id}>
                   {m.title}
@@ -169,7 +200,7 @@ export function ScheduleShowtimesScreen() {
             </select>
           </label>
           <label className="field">
-            <span className="field-label">Price ($, optional)</span>
+            <span className="field-label">{t('schedule.price', { currency: currencySymbol() })}</span>
             <input
               className="input"
               type="number"
@@ -182,13 +213,13 @@ export function ScheduleShowtimesScreen() {
               aria-describedby={`${id}-price`}
             />
             <span id={`${id}-price`} className="text-xs text-muted">
-              Empty: the price card in force at each showtime sets it.
+              {t('schedule.priceHint')}
             </span>
           </label>
         </div>
 
         <fieldset className="space-y-2">
-          <legend className="field-label text-sm">Halls</legend>
+          <legend className="field-label text-sm">{t('schedule.halls')}</legend>
           <div className="flex flex-wrap gap-x-5 gap-y-2">
             {halls.data?.map((h) => (
               <label key={h.id} className="flex min-h-11 items-center gap-2 text-sm sm:min-h-0">
@@ -198,7 +229,7 @@ export function ScheduleShowtimesScreen() {
                   checked={hallIds.includes(h.id)}
                   onChange={() => setHallIds(toggle(hallIds, h.id))}
                 />
-                {h.name} ({h.seatCount ?? h.rows * h.cols} seats)
+                {t('common.hallSeats', { name: h.name, count: h.seatCount ?? h.rows * h.cols })}
               </label>
             ))}
           </div>
@@ -206,7 +237,7 @@ export function ScheduleShowtimesScreen() {
 
         <div className="grid gap-4 sm:grid-cols-2">
           <label className="field">
-            <span className="field-label">First day</span>
+            <span className="field-label">{t('schedule.firstDay')}</span>
             <input
               className="input"
               type="date"
@@ -216,7 +247,7 @@ export function ScheduleShowtimesScreen() {
             />
           </label>
           <label className="field">
-            <span className="field-label">Last day</span>
+            <span className="field-label">{t('schedule.lastDay')}</span>
             <input
               className="input"
               type="date"
@@ -230,7 +261,7 @@ export function ScheduleShowtimesScreen() {
         </div>
 
         <fieldset className="space-y-2">
-          <legend className="field-label text-sm">Days of the week</legend>
+          <legend className="field-label text-sm">{t('schedule.weekdays')}</legend>
           <div className="flex flex-wrap gap-x-4 gap-y-2">
             {WEEKDAYS.map((d) => (
               <label key={d} className="flex min-h-11 items-center gap-2 text-sm sm:min-h-0">
@@ -249,12 +280,12 @@ export function ScheduleShowtimesScreen() {
         </fieldset>
 
         <fieldset className="space-y-2">
-          <legend className="field-label text-sm">Start times</legend>
+          <legend className="field-label text-sm">{t('schedule.startTimes')}</legend>
           <ul className="flex flex-wrap gap-3">
             {times.map((time, i) => (
               <li key={i} className="flex items-end gap-2">
                 <label className="field">
-                  <span className="sr-only">Start time {i + 1}</span>
+                  <span className="sr-only">{t('schedule.startTime', { n: i + 1 })}</span>
                   <input
                     className="input w-32"
                     type="time"
@@ -269,7 +300,12 @@ export function ScheduleShowtimesScreen() {
                     className="btn-secondary px-3"
                     onClick={() => setTimes(times.filter((_, j) => j !== i))}
                   >
-                    Remove<span className="sr-only"> start time {time || i + 1}</span>
+                    <Trans
+                      t={t}
+                      i18nKey="schedule.removeStartTime"
+                      values={{ time: time || i + 1 }}
+                      components={{ sr: <span className="sr-only" /> }}
+                    />
                   </button>
                 )}
               </li>
@@ -277,19 +313,19 @@ export function ScheduleShowtimesScreen() {
           </ul>
           {times.length < 12 && (
             <button type="button" className="btn-secondary" onClick={() => setTimes([...times, ''])}>
-              Add a start time
+              {t('schedule.addStartTime')}
             </button>
           )}
         </fieldset>
 
         <fieldset className="space-y-2">
-          <legend className="field-label text-sm">Days left out (holidays, private hires)</legend>
+          <legend className="field-label text-sm">{t('schedule.daysLeftOut')}</legend>
           {except.length > 0 && (
             <ul className="flex flex-wrap gap-3">
               {except.map((day, i) => (
                 <li key={i} className="flex items-end gap-2">
                   <label className="field">
-                    <span className="sr-only">Day left out {i + 1}</span>
+                    <span className="sr-only">{t('schedule.dayLeftOut', { n: i + 1 })}</span>
                     <input
                       className="input w-44"
                       type="date"
@@ -304,21 +340,26 @@ export function ScheduleShowtimesScreen() {
                     className="btn-secondary px-3"
                     onClick={() => setExcept(except.filter((_, j) => j !== i))}
                   >
-                    Remove<span className="sr-only"> day left out {day || i + 1}</span>
+                    <Trans
+                      t={t}
+                      i18nKey="schedule.removeDayLeftOut"
+                      values={{ day: day || i + 1 }}
+                      components={{ sr: <span className="sr-only" /> }}
+                    />
                   </button>
                 </li>
               ))}
             </ul>
           )}
           <button type="button" className="btn-secondary" onClick={() => setExcept([...except, ''])}>
-            Add a day to leave out
+            {t('schedule.addDayLeftOut')}
           </button>
         </fieldset>
 
         <FormMessages error={error} notice={notice} />
         <div className="flex flex-wrap gap-3">
           <button type="submit" className="btn-secondary" disabled={batch.isPending || !complete}>
-            {batch.isPending ? 'Checking…' : 'Preview'}
+            {batch.isPending ? t('schedule.checking') : t('schedule.preview')}
           </button>
           <button
             type="button"
@@ -327,13 +368,11 @@ export function ScheduleShowtimesScreen() {
             onClick={() => void create()}
           >
             {current && plan.problems.length === 0
-              ? `Create ${plan.showtimes.length} ${plan.showtimes.length === 1 ? 'showtime' : 'showtimes'}`
-              : 'Create showtimes'}
+              ? t('schedule.createCount', { count: plan.showtimes.length })
+              : t('schedule.create')}
           </button>
         </div>
-        {!current && (
-          <p className="text-xs text-muted">Preview first: nothing is written until you create.</p>
-        )}
+        {!current && <p className="text-xs text-muted">{t('schedule.previewFirst')}</p>}
       </form>
 
       {plan && timeZone && (
@@ -344,19 +383,18 @@ export function ScheduleShowtimesScreen() {
             tabIndex={-1}
             className="text-lg font-semibold text-white outline-none"
           >
-            Preview: {plan.showtimes.length} to create
-            {plan.problems.length > 0 &&
-              `, ${plan.problems.length} ${plan.problems.length === 1 ? 'problem' : 'problems'}`}
+            {plan.problems.length > 0
+              ? t('schedule.previewWithProblems', {
+                  count: plan.problems.length,
+                  toCreate: plan.showtimes.length,
+                })
+              : t('schedule.previewHeading', { toCreate: plan.showtimes.length })}
           </h2>
-          {!current && (
-            <p className="text-sm text-amber-200">The form changed since this preview: preview again.</p>
-          )}
+          {!current && <p className="text-sm text-amber-200">{t('schedule.stale')}</p>}
           {plan.problems.length > 0 && (
             <div>
-              <h3 className="mb-2 font-semibold text-red-200">
-                Cannot be created — nothing is written until these are fixed
-              </h3>
-              <ul className="divide-y divide-line/60" aria-label="Problems">
+              <h3 className="mb-2 font-semibold text-red-200">{t('schedule.cannotCreate')}</h3>
+              <ul className="divide-y divide-line/60" aria-label={t('schedule.problems')}>
                 {plan.problems.map((p) => (
                   <li
                     key={`${p.auditoriumId}|${p.localDate}|${p.localTime}`}
@@ -368,15 +406,17 @@ export function ScheduleShowtimesScreen() {
                         {shortDay(p.localDate)} {p.localTime} · {p.auditorium}
                       </strong>{' '}
                       <span className="rounded bg-red-950/70 px-1.5 py-0.5 text-xs text-red-100">
-                        {REASONS[p.reason]}
+                        {t(REASONS[p.reason])}
                       </span>
                       <br />
-                      {p.message}
+                      {problemText(p, t, timeZone)}
                       {p.clash && (
                         <>
                           {' '}
-                          ({localTime(p.clash.startsAt, timeZone)}–{localTime(p.clash.endsAt, timeZone)},
-                          cleaning included)
+                          {t('schedule.clash', {
+                            from: localTime(p.clash.startsAt, timeZone),
+                            to: localTime(p.clash.endsAt, timeZone),
+                          })}
                         </>
                       )}
                     </span>
@@ -386,7 +426,7 @@ export function ScheduleShowtimesScreen() {
                         className="btn-secondary px-3 py-1"
                         onClick={() => setExcept([...except.filter(Boolean), p.localDate])}
                       >
-                        Leave out {shortDay(p.localDate)}
+                        {t('schedule.leaveOut', { day: shortDay(p.localDate) })}
                       </button>
                     )}
                   </li>
@@ -397,7 +437,7 @@ export function ScheduleShowtimesScreen() {
           {plan.showtimes.length > 0 && (
             <details open={plan.showtimes.length <= 20}>
               <summary className="cursor-pointer font-semibold text-slate-200">
-                {plan.showtimes.length} {plan.showtimes.length === 1 ? 'showtime' : 'showtimes'} to create
+                {t('schedule.toCreate', { count: plan.showtimes.length })}
               </summary>
               <ul className="mt-2 grid gap-x-6 gap-y-1 text-sm sm:grid-cols-2 lg:grid-cols-3">
                 {plan.showtimes.map((s) => (

@@ -75,13 +75,3 @@ export const dayBounds = (date: string, timeZone: string) => ({
   from: zonedInstant(date, timeZone),
   to: zonedInstant(addDays(date, 1), timeZone),
 });
-
-/** "Monday 30 November 2026" for a calendar day (its own date, no zone involved). */
-export function formatDay(date: string, options: Intl.DateTimeFormatOptions = { dateStyle: 'full' }): string {
-  const [y, m, d] = date.split('-').map(Number) as [number, number, number];
-  return new Date(Date.UTC(y, m - 1, d, 12)).toLocaleDateString(undefined, { ...options, timeZone: 'UTC' });
-}
-
-/** A date and time on the cinema's clocks, in the viewer's language ("Nov 30, 2026, 20:00"). */
-export const formatInZone = (at: string, timeZone: string) =>
-  new Date(at).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short', timeZone });

@@ -1,3 +1,4 @@
+import { useTranslation } from 'react-i18next';
 import { Link, useLocation, useParams } from 'react-router';
 import { QueryStatus } from '../../../components/ui/query-status';
 import { useHallLayout } from '../api/get-hall-layout';
@@ -5,11 +6,12 @@ import { HallEditor } from './hall-editor';
 
 /** /admin/halls/new and /admin/halls/{id}: the layout editor, for a new hall or a saved one. */
 export function HallEditorScreen() {
+  const { t } = useTranslation('admin');
   const { id } = useParams();
   return (
     <section>
       <p className="mb-2 text-sm">
-        <Link to="/admin/halls">← Halls</Link>
+        <Link to="/admin/halls">{t('halls.back')}</Link>
       </p>
       {id ? <EditHall id={id} /> : <NewHall />}
     </section>
@@ -17,22 +19,26 @@ export function HallEditorScreen() {
 }
 
 function NewHall() {
+  const { t } = useTranslation('admin');
   return (
     <>
-      <h1 className="page-title">New hall</h1>
+      <h1 className="page-title">{t('halls.newHall')}</h1>
       <HallEditor />
     </>
   );
 }
 
 function EditHall({ id }: { id: string }) {
+  const { t } = useTranslation('admin');
   const hall = useHallLayout(id);
   const location = useLocation();
   const notice = (location.state as { notice?: string } | null)?.notice ?? null;
   return (
     <>
-      <h1 className="page-title">{hall.data ? `Hall layout: ${hall.data.name}` : 'Hall layout'}</h1>
-      <QueryStatus query={hall} failure="Failed to load the hall" />
+      <h1 className="page-title">
+        {hall.data ? t('halls.layoutOf', { name: hall.data.name }) : t('halls.layoutTitle')}
+      </h1>
+      <QueryStatus query={hall} failure={t('halls.failed')} />
       {hall.data && <HallEditor key={id} hall={hall.data} initialNotice={notice} />}
     </>
   );

@@ -1,7 +1,9 @@
+import type { TFunction } from 'i18next';
 import { useId, useMemo, useRef, useState, type FormEvent, type KeyboardEvent } from 'react';
+import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import type { HallLayoutResponse } from '@cinema/contract';
-import { MAX_LAYOUT_COLS, MAX_LAYOUT_ROWS, SEAT_TYPE_NAMES } from '@cinema/contract/constants';
+import { MAX_LAYOUT_COLS, MAX_LAYOUT_ROWS } from '@cinema/contract/constants';
 import { ApiError, errorText } from '../../../lib/api-client';
 import { seatsInWords } from '../../../lib/seat-text';
 import { useSaveHall } from '../api/save-hall';
@@ -29,14 +31,14 @@ interface AtStake {
 }
 
 /** "180 seats: 12 premium seats, 14 sofa seats, 2 wheelchair spaces, 2 companion seats; 4 blocked". */
-function summaryText(draft: Draft): string {
+function summaryText(draft: Draft, t: TFunction<'admin'>): string {
   const { seats, blocked, byType } = seatSummary(draft);
   const kinds = [...byType]
     .filter(([type]) => type !== 'STANDARD')
-    .map(([type, n]) => `${n} ${SEAT_TYPE_NAMES[type]}${n === 1 ? '' : 's'}`);
-  return `${seats} seat${seats === 1 ? '' : 's'}${kinds.length ? `: ${kinds.join(', ')}` : ''}${
-    blocked ? `; ${blocked} blocked (not sold online)` : ''
-  }`;
+    .map(([type, n]) => t(`seatTypeCount.${type}`, { count: n }));
+  const total = t('hallEditor.seats', { count: seats });
+  const summary = kinds.length ? t('hallEditor.seatsOfKinds', { total, kinds: kinds.join(', ') }) : total;
+  return blocked ? t('hallEditor.withBlocked', { summary, count: blocked }) : summary;
 }
 
 /**
@@ -51,6 +53,7 @@ export function HallEditor({
   hall?: HallLayoutResponse;
   initialNotice?: string | null;
 }) {
+  const { t } = useTranslation('admin');
   const saved = useMemo(() => (hall ? draftOf(hall) : blankDraft()), [hall]);
   const [draft, setDraft] = useState<Draft>(saved);
   const [tool, setTool] = useState<Tool>('STANDARD');
@@ -119,10 +122,13 @@ export function HallEditor({
         onSuccess: (result) => {
           setAtStake(null);
           if (!hall)
-            navigate(`/admin/halls/${result.id}`, { replace: true, state: { notice: 'Hall created.' } });
+            navigate(`/admin/halls/${result.id}`, {
+              replace: true,
+              state: { notice: t('hallEditor.created') },
+            });
           else {
             setDraft(draftOf(result));
-            setNotice('Layout saved.');
+            setNotice(t('hallEditor.saved'));
           }
         },
         onError: (err) => {
@@ -136,14 +142,9 @@ export function HallEditor({
           );
           if (seats.length) {
             setAtStake({ seats });
-            const one = seats.length === 1;
-            setError(
-              `${seatsInWords(seats)} ${one ? 'is' : 'are'} held or sold for a coming showtime, so this change cannot move, retype or remove ${
-                one ? 'it' : 'them'
-              } (outlined in red below). Put ${one ? 'it' : 'them'} back as ${one ? 'it was' : 'they were'}, or change the layout after those showtimes.`,
-            );
+            setError(t('hallEditor.atStake', { seats: seatsInWords(seats), count: seats.length }));
           } else {
-            setError(errorText(err, 'Failed to save the hall'));
+            setError(errorText(err, t('hallEditor.saveFailed')));
           }
         },
       },
@@ -156,12 +157,12 @@ export function HallEditor({
         onSubmit={submit}
         noValidate
         className="flex flex-col gap-6"
-        aria-label={hall ? `Edit ${hall.name}` : 'New hall'}
+        aria-label={hall ? t('hallEditor.editNamed', { name: hall.name }) : t('halls.newHall')}
       >
         <div className="card grid grid-cols-2 items-end gap-4 sm:grid-cols-[2fr_1fr_1fr_auto]">
           <div className="col-span-2 sm:col-span-1">
             <TextField
-              label="Name"
+              label={t('common.name')}
               name="name"
               value={draft.name}
               maxLength={100}
@@ -171,7 +172,9 @@ export function HallEditor({
           </div>
           {(['rows', 'cols'] as const).map((name) => (
             <label key={name} className="field">
-              <span className="field-label">{name === 'rows' ? 'Rows' : 'Columns'}</span>
+              <span className="field-label">
+                {name === 'rows' ? t('hallEditor.rows') : t('hallEditor.columns')}
+              </span>
               <input
                 className="input"
                 type="number"
@@ -186,15 +189,14 @@ export function HallEditor({
             </label>
           ))}
           <button type="button" className="btn-secondary col-span-2 sm:col-span-1" onClick={applySize}>
-            Set size
+            {t('hallEditor.setSize')}
           </button>
         </div>
 
         <div className="card flex min-w-0 flex-col gap-4">
           <ToolPicker tool={tool} onChange={setTool} />
           <p id={`${id}-help`} className="text-sm text-muted">
-            Click a cell, or drag across cells, to paint them. By keyboard: the arrow keys move, Enter or
-            Space paints, Shift with an arrow key paints as you move. Type each row’s label in front of it.
+            {t('hallEditor.help')}
           </p>
           <LayoutGrid
             draft={draft}
@@ -205,7 +207,7 @@ export function HallEditor({
             describedBy={`${id}-help`}
           />
           <p className="text-sm text-slate-200" data-testid="layout-summary">
-            {summaryText(draft)}
+            {summaryText(draft, t)}
           </p>
         </div>
 
@@ -216,10 +218,10 @@ export function HallEditor({
             role={showProblems ? 'alert' : undefined}
             className="rounded-lg border border-amber-300/50 bg-amber-950/60 px-4 py-3 text-sm text-amber-50 outline-none"
           >
-            <p className="font-semibold">To fix before saving (outlined in amber):</p>
+            <p className="font-semibold">{t('hallEditor.toFix')}</p>
             <ul className="mt-1 list-disc pl-5">
               {problems.map((p, i) => (
-                <li key={i}>{p.message}</li>
+                <li key={i}>{t(`hallEditor.problems.${p.rule}`, p.values)}</li>
               ))}
             </ul>
           </div>
@@ -233,11 +235,11 @@ export function HallEditor({
               disabled={save.isPending || unnamed}
               aria-describedby={unnamed ? `${id}-name-hint` : undefined}
             >
-              {save.isPending ? 'Saving…' : hall ? 'Save layout' : 'Create hall'}
+              {save.isPending ? t('common.saving') : hall ? t('hallEditor.save') : t('hallEditor.create')}
             </button>
             {unnamed && (
               <span id={`${id}-name-hint`} className="text-xs text-muted">
-                Name the hall first
+                {t('hallEditor.nameFirst')}
               </span>
             )}
           </div>
@@ -247,7 +249,7 @@ export function HallEditor({
             onClick={undo}
             disabled={save.isPending || !changed}
           >
-            Undo all changes
+            {t('hallEditor.undo')}
           </button>
         </div>
       </form>

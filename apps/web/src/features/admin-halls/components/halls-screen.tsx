@@ -1,33 +1,35 @@
+import { Trans, useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { QueryStatus } from '../../../components/ui/query-status';
 import { useHalls } from '../api/get-halls';
 
 /** /admin/halls: every hall with its size and seats, a link to each one's layout, and a new hall. */
 export function HallsScreen() {
+  const { t } = useTranslation('admin');
   const halls = useHalls();
   return (
     <section>
       <div className="mb-6 flex flex-wrap items-center justify-between gap-3">
-        <h1 className="page-title mb-0">Halls</h1>
+        <h1 className="page-title mb-0">{t('halls.title')}</h1>
         <Link to="/admin/halls/new" className="btn-primary">
-          New hall
+          {t('halls.newHall')}
         </Link>
       </div>
-      <QueryStatus query={halls} failure="Failed to load halls" />
-      {halls.data?.length === 0 && <p className="card">No halls yet.</p>}
+      <QueryStatus query={halls} failure={t('common.failedHalls')} />
+      {halls.data?.length === 0 && <p className="card">{t('common.noHalls')}</p>}
       {halls.data && halls.data.length > 0 && (
         <div className="card overflow-x-auto p-0">
           <table className="w-full text-left text-sm">
-            <caption className="sr-only">Halls</caption>
+            <caption className="sr-only">{t('halls.title')}</caption>
             <thead className="border-b border-line text-slate-300">
               <tr>
-                {['Hall', 'Rows × columns', 'Seats'].map((heading) => (
+                {[t('common.hall'), t('halls.size'), t('halls.seats')].map((heading) => (
                   <th key={heading} scope="col" className="px-4 py-3 font-semibold">
                     {heading}
                   </th>
                 ))}
                 <th scope="col" className="px-4 py-3 font-semibold">
-                  <span className="sr-only">Layout</span>
+                  <span className="sr-only">{t('halls.layout')}</span>
                 </th>
               </tr>
             </thead>
@@ -43,7 +45,12 @@ export function HallsScreen() {
                   <td className="px-4 py-3 tabular-nums">{hall.seatCount ?? '—'}</td>
                   <td className="px-4 py-3 text-right">
                     <Link to={`/admin/halls/${hall.id}`}>
-                      Edit layout<span className="sr-only"> of {hall.name}</span>
+                      <Trans
+                        t={t}
+                        i18nKey="halls.editLayout"
+                        values={{ name: hall.name }}
+                        components={{ sr: <span className="sr-only" /> }}
+                      />
                     </Link>
                   </td>
                 </tr>

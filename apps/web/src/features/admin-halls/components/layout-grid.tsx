@@ -7,8 +7,9 @@ import {
   type MouseEvent,
   type PointerEvent,
 } from 'react';
+import type { TFunction } from 'i18next';
+import { useTranslation } from 'react-i18next';
 import type { LayoutCell } from '@cinema/contract';
-import { SEAT_TYPE_NAMES } from '@cinema/contract/constants';
 import { seatLook, SeatMark } from '../../../components/seat-map/seat-face';
 import { isMoveKey, placeToward } from '../../../components/seat-map/seat-navigation';
 import { seatNumbers, sofaMate, type Draft } from '../lib/layout-draft';
@@ -19,9 +20,10 @@ interface Stroke {
   col: number;
 }
 
-function cellWords(cell: LayoutCell, number: number | null): string {
-  if (cell.kind === 'GAP') return 'gap';
-  return `${SEAT_TYPE_NAMES[cell.type]} ${number}${cell.blocked ? ', blocked' : ''}`;
+function cellWords(cell: LayoutCell, number: number | null, t: TFunction<'admin'>): string {
+  if (cell.kind === 'GAP') return t('layoutGrid.gap');
+  const seat = t('layoutGrid.seat', { type: t(`seatType.${cell.type}`), number });
+  return cell.blocked ? t('layoutGrid.blocked', { seat }) : seat;
 }
 
 const gapLook = 'h-7 w-7 rounded-sm border border-dashed border-line bg-transparent hover:border-gold';
@@ -46,6 +48,7 @@ export function LayoutGrid({
   problems: ReadonlySet<string>;
   describedBy: string;
 }) {
+  const { t } = useTranslation('admin');
   const numbers = useMemo(() => seatNumbers(draft), [draft]);
   const places = useMemo(() => draft.rows.map((row) => row.cells.map((_, col) => ({ col }))), [draft]);
   const [focus, setFocus] = useState({ r: 0, c: 0 });
@@ -109,7 +112,7 @@ export function LayoutGrid({
     <div className="overflow-x-auto pb-2">
       <div
         role="group"
-        aria-label="Layout"
+        aria-label={t('layoutGrid.label')}
         aria-describedby={describedBy}
         className="flex w-max flex-col gap-1.5 select-none"
       >
@@ -119,13 +122,13 @@ export function LayoutGrid({
             <div
               key={r}
               role="group"
-              aria-label={`Row ${name}`}
+              aria-label={t('layoutGrid.row', { name })}
               className="grid items-center gap-1.5"
               style={template}
             >
               <input
                 className="input h-7 w-11 px-1 py-0 text-center text-xs font-semibold"
-                aria-label={`Label of row ${r + 1}`}
+                aria-label={t('layoutGrid.rowLabel', { n: r + 1 })}
                 value={row.label}
                 maxLength={4}
                 required
@@ -136,8 +139,8 @@ export function LayoutGrid({
                 const mate = sofaMate(row.cells, c);
                 const half = mate === undefined ? undefined : mate > c ? 'left' : 'right';
                 const marks = [
-                  atStake.has(place) && 'held or sold for a coming showtime',
-                  problems.has(place) && 'has a problem',
+                  atStake.has(place) && t('layoutGrid.atStake'),
+                  problems.has(place) && t('layoutGrid.problem'),
                 ].filter(Boolean);
                 return (
                   <button
@@ -150,9 +153,14 @@ export function LayoutGrid({
                     data-cell={place}
                     data-kind={cell.kind === 'SEAT' ? cell.type : 'GAP'}
                     data-blocked={cell.kind === 'SEAT' && cell.blocked ? 'true' : undefined}
-                    aria-label={`Row ${name}, column ${c + 1}: ${cellWords(cell, numbers[r]![c]!)}${marks
-                      .map((m) => `, ${m}`)
-                      .join('')}`}
+                    aria-label={[
+                      t('layoutGrid.cell', {
+                        name,
+                        col: c + 1,
+                        what: cellWords(cell, numbers[r]![c]!, t),
+                      }),
+                      ...marks,
+                    ].join(', ')}
                     tabIndex={stop.r === r && stop.c === c ? 0 : -1}
                     onFocus={() => setFocus({ r, c })}
                     onPointerDown={(e) => onPointerDown(e, r, c)}

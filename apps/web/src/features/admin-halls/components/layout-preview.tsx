@@ -1,7 +1,7 @@
 import { useMemo } from 'react';
+import { useTranslation } from 'react-i18next';
 import { SeatGrid } from '../../../components/seat-map/seat-grid';
 import { SeatLegend } from '../../../components/seat-map/seat-legend';
-import { ScreenBar } from '../../../components/seat-map/screen-bar';
 import type { SeatCell } from '../../../components/seat-map/seat-view';
 import type { Draft } from '../lib/layout-draft';
 
@@ -9,6 +9,7 @@ const nothing = () => undefined;
 
 /** The draft as customers will see it: the very seat map they choose from, every seat available. */
 export function LayoutPreview({ draft }: { draft: Draft }) {
+  const { t } = useTranslation('admin');
   const seats = useMemo(
     () =>
       draft.rows.flatMap((row, r) => {
@@ -37,17 +38,16 @@ export function LayoutPreview({ draft }: { draft: Draft }) {
     <section aria-labelledby="preview-title" className="card flex flex-col gap-5">
       <div>
         <h2 id="preview-title" className="text-lg font-semibold text-white">
-          Preview
+          {t('hallEditor.preview')}
         </h2>
-        <p className="text-sm text-muted">The seat map customers will choose from.</p>
+        <p className="text-sm text-muted">{t('hallEditor.previewHint')}</p>
       </div>
-      <ScreenBar firstRow={rows[0]?.label} />
       <SeatGrid
         rows={rows}
         cols={draft.cols}
         seats={seats}
         onPress={nothing}
-        label="Preview of the seat map"
+        label={t('hallEditor.previewLabel')}
       />
       <SeatLegend
         types={new Set(seats.map((s) => s.type))}

@@ -1,15 +1,8 @@
+import { useTranslation } from 'react-i18next';
 import { seatLook, SeatMark } from '../../../components/seat-map/seat-face';
 import type { Tool } from '../lib/layout-draft';
 
-const TOOLS: [Tool, string][] = [
-  ['STANDARD', 'Standard seat'],
-  ['PREMIUM', 'Premium seat'],
-  ['SOFA', 'Sofa (two seats)'],
-  ['WHEELCHAIR', 'Wheelchair space'],
-  ['COMPANION', 'Companion seat'],
-  ['GAP', 'Gap (aisle, stairs)'],
-  ['BLOCK', 'Block or unblock'],
-];
+const TOOLS: Tool[] = ['STANDARD', 'PREMIUM', 'SOFA', 'WHEELCHAIR', 'COMPANION', 'GAP', 'BLOCK'];
 
 function Sample({ tool }: { tool: Tool }) {
   if (tool === 'GAP')
@@ -38,11 +31,12 @@ function Sample({ tool }: { tool: Tool }) {
 
 /** The tools the grid paints with, as radio buttons (arrow keys choose among them). */
 export function ToolPicker({ tool, onChange }: { tool: Tool; onChange: (tool: Tool) => void }) {
+  const { t } = useTranslation('admin');
   return (
     <fieldset>
-      <legend className="field-label mb-2 text-sm">Paint with</legend>
+      <legend className="field-label mb-2 text-sm">{t('hallEditor.paintWith')}</legend>
       <div className="grid grid-cols-2 gap-2 sm:flex sm:flex-wrap">
-        {TOOLS.map(([value, label]) => (
+        {TOOLS.map((value) => (
           <label
             key={value}
             className="flex cursor-pointer items-center gap-2 rounded-lg border border-line bg-panel-2 px-2.5 py-1.5 text-sm text-slate-200 has-checked:border-gold has-checked:bg-line has-checked:text-white has-checked:ring-1 has-checked:ring-gold has-focus-visible:outline-2 has-focus-visible:outline-offset-2 has-focus-visible:outline-gold"
@@ -58,7 +52,7 @@ export function ToolPicker({ tool, onChange }: { tool: Tool; onChange: (tool: To
             <span aria-hidden className="pointer-events-none flex">
               <Sample tool={value} />
             </span>
-            {label}
+            {t(`hallEditor.tools.${value}`)}
           </label>
         ))}
       </div>

@@ -86,8 +86,13 @@ describe('the layout draft', () => {
     let draft = paint(blankDraft(2, 3), 0, 0, 'COMPANION');
     draft = { ...draft, rows: [draft.rows[0]!, { ...draft.rows[1]!, label: ' ' }] };
     expect(draftProblems(draft)).toEqual([
-      { message: 'Row 2 needs a label' },
-      { message: 'A companion seat in row A must be next to a wheelchair space', place: '0:0' },
+      { message: 'Row 2 needs a label', rule: 'label_missing', values: { row: 2 } },
+      {
+        message: 'A companion seat in row A must be next to a wheelchair space',
+        rule: 'companion_alone',
+        values: { row: 'A' },
+        place: '0:0',
+      },
     ]);
     expect(draftProblems(paint(draft, 0, 1, 'WHEELCHAIR')).map((p) => p.message)).toEqual([
       'Row 2 needs a label',

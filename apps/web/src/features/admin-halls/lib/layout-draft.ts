@@ -1,7 +1,13 @@
 // The layout editor's model: a hall drawn as a rectangle of cells, every row as wide as the grid, and the edits
 // made to it. Pure functions over plain data: each returns a new draft and leaves the one it was given alone.
 import type { HallLayoutResponse, LayoutCell, LayoutRow, SeatType } from '@cinema/contract';
-import { layoutProblems, MAX_LAYOUT_COLS, MAX_LAYOUT_ROWS, rowLabel } from '@cinema/contract/constants';
+import {
+  layoutProblems,
+  MAX_LAYOUT_COLS,
+  MAX_LAYOUT_ROWS,
+  rowLabel,
+  type LayoutRule,
+} from '@cinema/contract/constants';
 
 /** What a cell is painted with: a seat type, a gap, or blocking (and unblocking) seats. */
 export type Tool = SeatType | 'GAP' | 'BLOCK';
@@ -172,15 +178,27 @@ export function seatNumbers(draft: Draft): (number | null)[][] {
   });
 }
 
+/** A problem in English (`message`), and its rule and values to say it in the viewer's language. */
+export interface DraftProblem {
+  message: string;
+  rule: LayoutRule | 'label_missing';
+  values: Record<string, string | number>;
+  place?: string;
+}
+
 /** What stops the layout being saved, each with the place it concerns (`${row}:${col}`, or none for the hall). */
-export function draftProblems(draft: Draft): { message: string; place?: string }[] {
-  const unlabelled = draft.rows.flatMap((row, r) =>
-    row.label.trim() ? [] : [{ message: `Row ${r + 1} needs a label` }],
+export function draftProblems(draft: Draft): DraftProblem[] {
+  const unlabelled = draft.rows.flatMap((row, r): DraftProblem[] =>
+    row.label.trim()
+      ? []
+      : [{ message: `Row ${r + 1} needs a label`, rule: 'label_missing', values: { row: r + 1 } }],
   );
   return [
     ...unlabelled,
-    ...layoutProblems(layoutRows(draft)).map(({ path, message }) => ({
+    ...layoutProblems(layoutRows(draft)).map(({ path, message, rule, values }) => ({
       message,
+      rule,
+      values,
       ...(path[2] === 'cells' && { place: `${path[1]}:${path[3]}` }),
     })),
   ];

@@ -1,12 +1,12 @@
 import { useId, useState, type FormEvent } from 'react';
+import { useTranslation } from 'react-i18next';
 import type { PriceCard, TicketType } from '@cinema/contract';
-import { SEAT_TYPE_NAMES } from '@cinema/contract/constants';
+import { SEAT_TYPES } from '@cinema/contract/constants';
 import { FormMessages } from '../../../components/ui/form-messages';
 import { errorText } from '../../../lib/api-client';
 import { useSavePriceCard } from '../api/price-cards';
-import { bodyOf, draftOf, emptyDraft, priceKey, WEEKDAYS, type PriceCardDraft } from '../lib/price-card-form';
-
-const SEAT_TYPES = Object.keys(SEAT_TYPE_NAMES) as (keyof typeof SEAT_TYPE_NAMES)[];
+import { currencySymbol } from '../../../lib/format';
+import { bodyOf, draftOf, emptyDraft, priceKey, weekdays, type PriceCardDraft } from '../lib/price-card-form';
 
 /**
  * A price card's form (a new card, or `card` edited): name, days, a window of the day in the cinema's time, and
@@ -21,6 +21,7 @@ export function PriceCardForm({
   ticketTypes: TicketType[];
   onDone: (notice: string) => void;
 }) {
+  const { t } = useTranslation('admin');
   const save = useSavePriceCard();
   const [draft, setDraft] = useState<PriceCardDraft>(() => (card ? draftOf(card) : emptyDraft()));
   const [error, setError] = useState<string | null>(null);
@@ -40,20 +41,23 @@ export function PriceCardForm({
     save.mutate(
       { id: card?.id, body: result.body },
       {
-        onSuccess: (saved) => onDone(card ? `Saved ${saved.name}.` : `Added ${saved.name}.`),
-        onError: (err) => setError(errorText(err, 'Failed to save the price card')),
+        onSuccess: (saved) =>
+          onDone(
+            card ? t('priceCard.saved', { name: saved.name }) : t('priceCard.added', { name: saved.name }),
+          ),
+        onError: (err) => setError(errorText(err, t('priceCard.saveFailed'))),
       },
     );
   };
 
-  const title = card ? `Edit ${card.name}` : 'New price card';
+  const title = card ? t('priceCard.edit', { name: card.name }) : t('priceCard.new');
   return (
     <form onSubmit={onSubmit} className="card space-y-4" aria-labelledby={`${id}-title`} noValidate>
       <h2 id={`${id}-title`} className="text-lg font-semibold text-white">
         {title}
       </h2>
       <label className="field">
-        <span className="field-label">Name</span>
+        <span className="field-label">{t('common.name')}</span>
         <input
           className="input"
           name="cardName"
@@ -64,9 +68,9 @@ export function PriceCardForm({
         />
       </label>
       <fieldset>
-        <legend className="field-label mb-1 text-sm">Days</legend>
+        <legend className="field-label mb-1 text-sm">{t('priceCard.days')}</legend>
         <div className="flex flex-wrap gap-x-4 gap-y-2">
-          {WEEKDAYS.map((w) => (
+          {weekdays().map((w) => (
             <label key={w.day} className="flex min-h-8 items-center gap-2 text-sm">
               <input
                 type="checkbox"
@@ -89,7 +93,7 @@ export function PriceCardForm({
       </fieldset>
       <div className="grid gap-4 sm:grid-cols-2">
         <label className="field">
-          <span className="field-label">From (cinema time)</span>
+          <span className="field-label">{t('priceCard.from')}</span>
           <input
             className="input"
             type="time"
@@ -100,7 +104,7 @@ export function PriceCardForm({
           />
         </label>
         <label className="field">
-          <span className="field-label">Until (00:00 is midnight)</span>
+          <span className="field-label">{t('priceCard.until')}</span>
           <input
             className="input"
             type="time"
@@ -112,31 +116,31 @@ export function PriceCardForm({
         </label>
       </div>
       <p id={`${id}-prices`} className="text-sm text-slate-300">
-        Prices in dollars; leave a price blank where a ticket type is not sold.
+        {t('priceCard.pricesHint', { currency: currencySymbol() })}
       </p>
       <div className="overflow-x-auto">
         <table className="w-full text-left text-sm" aria-describedby={`${id}-prices`}>
-          <caption className="sr-only">Prices</caption>
+          <caption className="sr-only">{t('priceCard.prices')}</caption>
           <thead className="text-slate-300">
             <tr>
               <th scope="col" className="py-2 pr-3 font-semibold">
-                Ticket type
+                {t('priceCard.ticketType')}
               </th>
               {SEAT_TYPES.map((s) => (
                 <th key={s} scope="col" className="px-1 py-2 font-semibold capitalize">
-                  {SEAT_TYPE_NAMES[s].replace(/ (seat|space)$/, '')}
+                  {t(`seatTypeShort.${s}`)}
                 </th>
               ))}
             </tr>
           </thead>
           <tbody>
-            {rows.map((t) => (
-              <tr key={t.id}>
+            {rows.map((type) => (
+              <tr key={type.id}>
                 <th scope="row" className="py-1 pr-3 font-medium whitespace-nowrap text-white">
-                  {t.name}
+                  {type.name}
                 </th>
                 {SEAT_TYPES.map((s) => {
-                  const key = priceKey(t.id, s);
+                  const key = priceKey(type.id, s);
                   return (
                     <td key={s} className="px-1 py-1">
                       <input
@@ -146,7 +150,7 @@ export function PriceCardForm({
                         min={0}
                         max={1000}
                         step={0.01}
-                        aria-label={`${t.name}, ${SEAT_TYPE_NAMES[s]}`}
+                        aria-label={t('priceCard.priceFor', { type: type.name, seat: t(`seatType.${s}`) })}
                         value={draft.prices[key] ?? ''}
                         onChange={(e) => set({ prices: { ...draft.prices, [key]: e.target.value } })}
                       />
@@ -161,11 +165,11 @@ export function PriceCardForm({
       <FormMessages error={error} />
       <div className="flex flex-wrap gap-3">
         <button type="submit" className="btn-primary" disabled={save.isPending}>
-          {save.isPending ? 'Saving…' : card ? 'Save price card' : 'Add price card'}
+          {save.isPending ? t('common.saving') : card ? t('priceCard.save') : t('priceCard.add')}
         </button>
         {card && (
           <button type="button" className="btn-secondary" onClick={() => onDone('')}>
-            Cancel editing
+            {t('priceCard.cancel')}
           </button>
         )}
       </div>

@@ -1,10 +1,12 @@
+import type { TFunction } from 'i18next';
 import { useState } from 'react';
+import { Trans, useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
-import { formatMoney } from '@cinema/contract/constants';
 import type { PriceCard, TicketType } from '@cinema/contract';
 import { FormMessages } from '../../../components/ui/form-messages';
 import { QueryStatus } from '../../../components/ui/query-status';
 import { errorText } from '../../../lib/api-client';
+import { formatMoney } from '../../../lib/format';
 import { usePageHeading } from '../../../lib/use-page-heading';
 import { useDeletePriceCard, usePriceCards } from '../api/price-cards';
 import { useTicketTypes } from '../api/ticket-types';
@@ -13,11 +15,13 @@ import { PriceCardForm } from './price-card-form';
 import { TicketTypesPanel } from './ticket-types-panel';
 
 /** What a card charges, in a line: "Adult from $12.00 · Child from $8.00". */
-function cardSummary(card: PriceCard, types: TicketType[]): string {
+function cardSummary(card: PriceCard, types: TicketType[], t: TFunction<'admin'>): string {
   return types
-    .flatMap((t) => {
-      const prices = card.prices.filter((p) => p.ticketTypeId === t.id).map((p) => p.priceCents);
-      return prices.length ? [`${t.name} from ${formatMoney(Math.min(...prices))}`] : [];
+    .flatMap((type) => {
+      const prices = card.prices.filter((p) => p.ticketTypeId === type.id).map((p) => p.priceCents);
+      return prices.length
+        ? [t('pricing.from', { type: type.name, price: formatMoney(Math.min(...prices)) })]
+        : [];
     })
     .join(' · ');
 }
@@ -27,7 +31,8 @@ function cardSummary(card: PriceCard, types: TicketType[]): string {
  * whose days and window hold its start (in the cinema's time zone), else at its own price.
  */
 export function PricingScreen() {
-  const heading = usePageHeading('Pricing');
+  const { t } = useTranslation('admin');
+  const heading = usePageHeading(t('pricing.title'));
   const cards = usePriceCards();
   const types = useTicketTypes();
   const remove = useDeletePriceCard();
@@ -45,26 +50,23 @@ export function PricingScreen() {
     <section className="flex flex-col gap-6">
       <div className="flex flex-wrap items-center justify-between gap-3">
         <h1 ref={heading} tabIndex={-1} className="page-title mb-0 outline-none">
-          Pricing
+          {t('pricing.title')}
         </h1>
         <span className="flex gap-4 text-sm">
-          <Link to="/admin/promo-codes">Promo codes</Link>
-          <Link to="/admin">← Admin</Link>
+          <Link to="/admin/promo-codes">{t('dashboard.links.promoCodes')}</Link>
+          <Link to="/admin">{t('common.backToAdmin')}</Link>
         </span>
       </div>
       <TicketTypesPanel />
       <section className="card space-y-4" aria-labelledby="price-cards-title">
         <h2 id="price-cards-title" className="text-lg font-semibold text-white">
-          Price cards
+          {t('pricing.cards')}
         </h2>
-        <p className="text-sm text-slate-300">
-          A showtime uses the card chosen for it, or else the card whose days and hours hold its start; with
-          no card every seat costs the showtime’s own price.
-        </p>
-        <QueryStatus query={cards} failure="Failed to load price cards" />
-        {cards.data?.length === 0 && <p className="muted">No price cards yet.</p>}
+        <p className="text-sm text-slate-300">{t('pricing.cardsIntro')}</p>
+        <QueryStatus query={cards} failure={t('pricing.loadFailed')} />
+        {cards.data?.length === 0 && <p className="muted">{t('pricing.empty')}</p>}
         {cards.data && cards.data.length > 0 && (
-          <ul aria-label="Price cards" className="divide-y divide-line/60">
+          <ul aria-label={t('pricing.cards')} className="divide-y divide-line/60">
             {cards.data.map((c) => (
               <li key={c.id} className="flex flex-wrap items-center justify-between gap-3 py-3">
                 <div className="min-w-0">
@@ -72,7 +74,7 @@ export function PricingScreen() {
                   <p className="text-sm text-slate-200">
                     {weekdaysInWords(c.weekdays)} · {c.from}–{c.to}
                   </p>
-                  <p className="text-sm text-slate-300">{cardSummary(c, types.data ?? [])}</p>
+                  <p className="text-sm text-slate-300">{cardSummary(c, types.data ?? [], t)}</p>
                 </div>
                 <span className="flex gap-3">
                   <button
@@ -84,7 +86,12 @@ export function PricingScreen() {
                       setEditing(c.id);
                     }}
                   >
-                    Edit<span className="sr-only"> {c.name}</span>
+                    <Trans
+                      t={t}
+                      i18nKey="pricing.edit"
+                      values={{ name: c.name }}
+                      components={{ sr: <span className="sr-only" /> }}
+                    />
                   </button>
                   <button
                     type="button"
@@ -93,14 +100,19 @@ export function PricingScreen() {
                     onClick={() => {
                       setNotice(null);
                       setError(null);
-                      if (!window.confirm(`Delete the price card ${c.name}?`)) return;
+                      if (!window.confirm(t('pricing.confirmDelete', { name: c.name }))) return;
                       remove.mutate(c.id, {
-                        onSuccess: () => done(`Deleted ${c.name}.`),
-                        onError: (err) => setError(errorText(err, 'Failed to delete the price card')),
+                        onSuccess: () => done(t('pricing.deleted', { name: c.name })),
+                        onError: (err) => setError(errorText(err, t('pricing.deleteFailed'))),
                       });
                     }}
                   >
-                    Delete<span className="sr-only"> {c.name}</span>
+                    <Trans
+                      t={t}
+                      i18nKey="pricing.delete"
+                      values={{ name: c.name }}
+                      components={{ sr: <span className="sr-only" /> }}
+                    />
                   </button>
                 </span>
               </li>

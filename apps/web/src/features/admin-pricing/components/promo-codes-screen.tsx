@@ -1,10 +1,12 @@
+import type { TFunction } from 'i18next';
 import { useState, type FormEvent } from 'react';
+import { Trans, useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import type { PromoCode } from '@cinema/contract';
 import { FormMessages } from '../../../components/ui/form-messages';
 import { QueryStatus } from '../../../components/ui/query-status';
 import { errorText } from '../../../lib/api-client';
-import { formatDateTime } from '../../../lib/format';
+import { currencySymbol, formatDateTime } from '../../../lib/format';
 import { usePageHeading } from '../../../lib/use-page-heading';
 import { useCreatePromoCode, useEndPromoCode, usePromoCodes } from '../api/promo-codes';
 import { useScopeMovies, useScopeShowtimes } from '../api/scopes';
@@ -17,14 +19,16 @@ import {
 } from '../lib/promo-form';
 
 /** When a code may be used: "Any time", "From …", "Until …", "… to …". */
-function validity(p: PromoCode): string {
-  if (p.validFrom && p.validTo) return `${formatDateTime(p.validFrom)} to ${formatDateTime(p.validTo)}`;
-  if (p.validFrom) return `From ${formatDateTime(p.validFrom)}`;
-  if (p.validTo) return `Until ${formatDateTime(p.validTo)}`;
-  return 'Any time';
+function validity(p: PromoCode, t: TFunction<'admin'>): string {
+  if (p.validFrom && p.validTo)
+    return t('promo.between', { from: formatDateTime(p.validFrom), to: formatDateTime(p.validTo) });
+  if (p.validFrom) return t('promo.validFrom', { from: formatDateTime(p.validFrom) });
+  if (p.validTo) return t('promo.validUntil', { to: formatDateTime(p.validTo) });
+  return t('promo.anyTime');
 }
 
 function NewPromoForm() {
+  const { t } = useTranslation('admin');
   const create = useCreatePromoCode();
   const movies = useScopeMovies();
   const [draft, setDraft] = useState<PromoDraft>(emptyPromoDraft);
@@ -44,21 +48,21 @@ function NewPromoForm() {
     }
     create.mutate(result.body, {
       onSuccess: (created) => {
-        setNotice(`Added ${created.code}: ${discountInWords(created)}.`);
+        setNotice(t('promo.added', { code: created.code, discount: discountInWords(created) }));
         setDraft(emptyPromoDraft());
       },
-      onError: (err) => setError(errorText(err, 'Failed to add the promo code')),
+      onError: (err) => setError(errorText(err, t('promo.addFailed'))),
     });
   };
 
   return (
     <form onSubmit={onSubmit} className="card space-y-4" aria-labelledby="new-promo-title" noValidate>
       <h2 id="new-promo-title" className="text-lg font-semibold text-white">
-        New promo code
+        {t('promo.new')}
       </h2>
       <div className="grid gap-4 sm:grid-cols-2">
         <label className="field">
-          <span className="field-label">Code</span>
+          <span className="field-label">{t('promo.code')}</span>
           <input
             className="input uppercase"
             name="code"
@@ -70,7 +74,7 @@ function NewPromoForm() {
           />
         </label>
         <fieldset>
-          <legend className="field-label mb-1 text-sm">Discount</legend>
+          <legend className="field-label mb-1 text-sm">{t('promo.discount')}</legend>
           <div className="flex flex-wrap items-center gap-3">
             <label className="flex min-h-8 items-center gap-2 text-sm">
               <input
@@ -80,7 +84,7 @@ function NewPromoForm() {
                 checked={draft.kind === 'percent'}
                 onChange={() => set({ kind: 'percent' })}
               />
-              Percent off
+              {t('promo.percent')}
             </label>
             <label className="flex min-h-8 items-center gap-2 text-sm">
               <input
@@ -90,11 +94,13 @@ function NewPromoForm() {
                 checked={draft.kind === 'amount'}
                 onChange={() => set({ kind: 'amount' })}
               />
-              Amount off ($)
+              {t('promo.amount', { currency: currencySymbol() })}
             </label>
             <label className="field w-28">
               <span className="sr-only">
-                {draft.kind === 'percent' ? 'Percent off' : 'Amount off in dollars'}
+                {draft.kind === 'percent'
+                  ? t('promo.percent')
+                  : t('promo.amountIn', { currency: currencySymbol() })}
               </span>
               <input
                 className="input tabular-nums"
@@ -112,7 +118,7 @@ function NewPromoForm() {
           </div>
         </fieldset>
         <label className="field">
-          <span className="field-label">Valid from (optional)</span>
+          <span className="field-label">{t('promo.validFromField')}</span>
           <input
             className="input"
             type="datetime-local"
@@ -122,7 +128,7 @@ function NewPromoForm() {
           />
         </label>
         <label className="field">
-          <span className="field-label">Valid until (optional)</span>
+          <span className="field-label">{t('promo.validUntilField')}</span>
           <input
             className="input"
             type="datetime-local"
@@ -132,7 +138,7 @@ function NewPromoForm() {
           />
         </label>
         <label className="field">
-          <span className="field-label">Uses in all (blank: no limit)</span>
+          <span className="field-label">{t('promo.maxUses')}</span>
           <input
             className="input tabular-nums"
             type="number"
@@ -144,7 +150,7 @@ function NewPromoForm() {
           />
         </label>
         <label className="field">
-          <span className="field-label">Uses per customer (blank: no limit)</span>
+          <span className="field-label">{t('promo.maxUsesPerCustomer')}</span>
           <input
             className="input tabular-nums"
             type="number"
@@ -156,14 +162,14 @@ function NewPromoForm() {
           />
         </label>
         <label className="field">
-          <span className="field-label">Only for the movie</span>
+          <span className="field-label">{t('promo.onlyMovie')}</span>
           <select
             className="input"
             name="movieId"
             value={draft.movieId}
             onChange={(e) => set({ movieId: e.target.value, showtimeId: '' })}
           >
-            <option value="">Every movie</option>
+            <option value="">{t('promo.everyMovie')}</option>
             {movies.data?.map((m) => (
               <option key={m.id} value={m.id}>
                 {m.title}
@@ -172,7 +178,7 @@ function NewPromoForm() {
           </select>
         </label>
         <label className="field">
-          <span className="field-label">Only for the showtime</span>
+          <span className="field-label">{t('promo.onlyShowtime')}</span>
           <select
             className="input"
             name="showtimeId"
@@ -180,7 +186,9 @@ function NewPromoForm() {
             disabled={!draft.movieId}
             onChange={(e) => set({ showtimeId: e.target.value })}
           >
-            <option value="">{draft.movieId ? 'Every showtime of the movie' : 'Choose a movie first'}</option>
+            <option value="">
+              {draft.movieId ? t('promo.everyShowtimeOfMovie') : t('promo.chooseMovieFirst')}
+            </option>
             {showtimes.data?.map((s) => (
               <option key={s.id} value={s.id}>
                 {formatDateTime(s.startsAt)} · {s.Auditorium.name}
@@ -191,7 +199,7 @@ function NewPromoForm() {
       </div>
       <FormMessages error={error} notice={notice} />
       <button type="submit" className="btn-primary" disabled={create.isPending}>
-        {create.isPending ? 'Saving…' : 'Add promo code'}
+        {create.isPending ? t('common.saving') : t('promo.add')}
       </button>
     </form>
   );
@@ -199,34 +207,35 @@ function NewPromoForm() {
 
 /** /admin/promo-codes: every code with its discount, dates, scope and uses so far; add one, end one. */
 export function PromoCodesScreen() {
-  const heading = usePageHeading('Promo codes');
+  const { t } = useTranslation('admin');
+  const heading = usePageHeading(t('dashboard.links.promoCodes'));
   const codes = usePromoCodes();
   const movies = useScopeMovies();
   const end = useEndPromoCode();
   const [error, setError] = useState<string | null>(null);
   const [notice, setNotice] = useState<string | null>(null);
-  const movieTitle = (id: string) => movies.data?.find((m) => m.id === id)?.title ?? 'one movie';
+  const movieTitle = (id: string) => movies.data?.find((m) => m.id === id)?.title ?? t('promo.oneMovie');
 
   return (
     <section className="flex flex-col gap-6">
       <div className="flex flex-wrap items-center justify-between gap-3">
         <h1 ref={heading} tabIndex={-1} className="page-title mb-0 outline-none">
-          Promo codes
+          {t('dashboard.links.promoCodes')}
         </h1>
         <span className="flex gap-4 text-sm">
-          <Link to="/admin/pricing">Pricing</Link>
-          <Link to="/admin">← Admin</Link>
+          <Link to="/admin/pricing">{t('pricing.title')}</Link>
+          <Link to="/admin">{t('common.backToAdmin')}</Link>
         </span>
       </div>
       <NewPromoForm />
       <section className="card space-y-3" aria-labelledby="promo-list-title">
         <h2 id="promo-list-title" className="text-lg font-semibold text-white">
-          Codes
+          {t('promo.codes')}
         </h2>
-        <QueryStatus query={codes} failure="Failed to load promo codes" />
-        {codes.data?.length === 0 && <p className="muted">No promo codes yet.</p>}
+        <QueryStatus query={codes} failure={t('promo.loadFailed')} />
+        {codes.data?.length === 0 && <p className="muted">{t('promo.empty')}</p>}
         {codes.data && codes.data.length > 0 && (
-          <ul aria-label="Promo codes" className="divide-y divide-line/60">
+          <ul aria-label={t('dashboard.links.promoCodes')} className="divide-y divide-line/60">
             {codes.data.map((p) => (
               <li
                 key={p.id}
@@ -238,20 +247,24 @@ export function PromoCodesScreen() {
                     {p.code}{' '}
                     <span className="font-sans text-sm font-normal text-gold">{discountInWords(p)}</span>
                     {!p.active ? (
-                      <span className="ml-2 font-sans text-sm text-muted">(ended)</span>
+                      <span className="ml-2 font-sans text-sm text-muted">{t('promo.ended')}</span>
                     ) : (
                       p.validTo &&
                       Date.parse(p.validTo) < Date.now() && (
-                        <span className="ml-2 font-sans text-sm text-muted">(expired)</span>
+                        <span className="ml-2 font-sans text-sm text-muted">{t('promo.expired')}</span>
                       )
                     )}
                   </p>
-                  <p className="text-slate-200">{validity(p)}</p>
+                  <p className="text-slate-200">{validity(p, t)}</p>
                   <p className="text-slate-300">
-                    {p.showtimeId ? 'One showtime' : p.movieId ? movieTitle(p.movieId) : 'Every showtime'}
+                    {p.showtimeId
+                      ? t('promo.oneShowtime')
+                      : p.movieId
+                        ? movieTitle(p.movieId)
+                        : t('promo.everyShowtime')}
                     {' · '}
                     {usesInWords(p)}
-                    {p.maxUsesPerCustomer !== null && ` · at most ${p.maxUsesPerCustomer} per customer`}
+                    {p.maxUsesPerCustomer !== null && t('promo.perCustomer', { max: p.maxUsesPerCustomer })}
                   </p>
                 </div>
                 {p.active && (
@@ -262,14 +275,19 @@ export function PromoCodesScreen() {
                     onClick={() => {
                       setError(null);
                       setNotice(null);
-                      if (!window.confirm(`End the promo code ${p.code}?`)) return;
+                      if (!window.confirm(t('promo.confirmEnd', { code: p.code }))) return;
                       end.mutate(p.id, {
-                        onSuccess: () => setNotice(`Ended ${p.code}.`),
-                        onError: (err) => setError(errorText(err, 'Failed to end the promo code')),
+                        onSuccess: () => setNotice(t('promo.endedNotice', { code: p.code })),
+                        onError: (err) => setError(errorText(err, t('promo.endFailed'))),
                       });
                     }}
                   >
-                    End<span className="sr-only"> {p.code}</span>
+                    <Trans
+                      t={t}
+                      i18nKey="promo.end"
+                      values={{ code: p.code }}
+                      components={{ sr: <span className="sr-only" /> }}
+                    />
                   </button>
                 )}
               </li>

@@ -1,4 +1,5 @@
 import { useId, useState, type FormEvent } from 'react';
+import { Trans, useTranslation } from 'react-i18next';
 import type { TicketType } from '@cinema/contract';
 import { FormMessages } from '../../../components/ui/form-messages';
 import { QueryStatus } from '../../../components/ui/query-status';
@@ -7,6 +8,7 @@ import { useSaveTicketType, useTicketTypes } from '../api/ticket-types';
 
 /** One ticket type: its name (renamed in place) and whether it is sold. */
 function TicketTypeRow({ type, onSaved }: { type: TicketType; onSaved: (text: string) => void }) {
+  const { t } = useTranslation('admin');
   const save = useSaveTicketType();
   const [name, setName] = useState(type.name);
   const [error, setError] = useState<string | null>(null);
@@ -22,7 +24,7 @@ function TicketTypeRow({ type, onSaved }: { type: TicketType; onSaved: (text: st
         onSuccess: () => onSaved(done),
         onError: (err) => {
           setActive(type.active);
-          setError(errorText(err, 'Failed to save the ticket type'));
+          setError(errorText(err, t('ticketTypes.saveFailed')));
         },
       },
     );
@@ -34,21 +36,26 @@ function TicketTypeRow({ type, onSaved }: { type: TicketType; onSaved: (text: st
         className="flex flex-wrap items-end gap-3"
         onSubmit={(e) => {
           e.preventDefault();
-          if (renamed) send({ name: name.trim() }, `Renamed to ${name.trim()}.`);
+          if (renamed) send({ name: name.trim() }, t('ticketTypes.renamed', { name: name.trim() }));
         }}
       >
         <label className="field min-w-40 flex-1">
-          <span className="field-label">Name</span>
+          <span className="field-label">{t('common.name')}</span>
           <input
             className="input"
             value={name}
             maxLength={40}
             onChange={(e) => setName(e.target.value)}
-            aria-label={`Name of ${type.name}`}
+            aria-label={t('ticketTypes.nameOf', { name: type.name })}
           />
         </label>
         <button type="submit" className="btn-secondary" disabled={!renamed || save.isPending}>
-          Rename<span className="sr-only"> {type.name}</span>
+          <Trans
+            t={t}
+            i18nKey="ticketTypes.rename"
+            values={{ name: type.name }}
+            components={{ sr: <span className="sr-only" /> }}
+          />
         </button>
         <label className="flex min-h-10 items-center gap-2 text-sm">
           <input
@@ -60,11 +67,18 @@ function TicketTypeRow({ type, onSaved }: { type: TicketType; onSaved: (text: st
               setActive(e.target.checked);
               send(
                 { active: e.target.checked },
-                e.target.checked ? `${type.name} is sold again.` : `${type.name} is no longer sold.`,
+                e.target.checked
+                  ? t('ticketTypes.soldAgain', { name: type.name })
+                  : t('ticketTypes.notSold', { name: type.name }),
               );
             }}
           />
-          Sold<span className="sr-only"> as {type.name}</span>
+          <Trans
+            t={t}
+            i18nKey="ticketTypes.sold"
+            values={{ name: type.name }}
+            components={{ sr: <span className="sr-only" /> }}
+          />
         </label>
       </form>
       <FormMessages error={error} />
@@ -74,6 +88,7 @@ function TicketTypeRow({ type, onSaved }: { type: TicketType; onSaved: (text: st
 
 /** Ticket types (Adult, Child, …): add one, rename one, stop or start selling one. The first sold one is the default. */
 export function TicketTypesPanel() {
+  const { t } = useTranslation('admin');
   const types = useTicketTypes();
   const create = useSaveTicketType();
   const [name, setName] = useState('');
@@ -89,10 +104,10 @@ export function TicketTypesPanel() {
       { name: name.trim() },
       {
         onSuccess: (created) => {
-          setNotice(`Added ${created.name}.`);
+          setNotice(t('ticketTypes.added', { name: created.name }));
           setName('');
         },
-        onError: (err) => setError(errorText(err, 'Failed to add the ticket type')),
+        onError: (err) => setError(errorText(err, t('ticketTypes.addFailed'))),
       },
     );
   };
@@ -100,15 +115,12 @@ export function TicketTypesPanel() {
   return (
     <section className="card space-y-4" aria-labelledby={`${id}-title`}>
       <h2 id={`${id}-title`} className="text-lg font-semibold text-white">
-        Ticket types
+        {t('ticketTypes.title')}
       </h2>
-      <p className="text-sm text-slate-300">
-        Customers choose one for each seat; the first one sold is the default. A type no longer sold stays on
-        the orders that have it.
-      </p>
-      <QueryStatus query={types} failure="Failed to load ticket types" />
+      <p className="text-sm text-slate-300">{t('ticketTypes.intro')}</p>
+      <QueryStatus query={types} failure={t('ticketTypes.loadFailed')} />
       {types.data && (
-        <ul aria-label="Ticket types">
+        <ul aria-label={t('ticketTypes.title')}>
           {types.data.map((t) => (
             <TicketTypeRow key={`${t.id}-${t.name}`} type={t} onSaved={setNotice} />
           ))}
@@ -116,7 +128,7 @@ export function TicketTypesPanel() {
       )}
       <form className="flex flex-wrap items-end gap-3" onSubmit={onSubmit}>
         <label className="field min-w-40 flex-1">
-          <span className="field-label">New ticket type</span>
+          <span className="field-label">{t('ticketTypes.new')}</span>
           <input
             className="input"
             name="ticketTypeName"
@@ -126,7 +138,7 @@ export function TicketTypesPanel() {
           />
         </label>
         <button type="submit" className="btn-primary" disabled={!name.trim() || create.isPending}>
-          Add ticket type
+          {t('ticketTypes.add')}
         </button>
       </form>
       <FormMessages error={error} notice={notice} />

@@ -1,15 +1,21 @@
 import type { CreatePriceCardBody, PriceCard, SeatType } from '@cinema/contract';
+import { displayLocale } from '../../../lib/format';
+import { i18n } from '../../../lib/i18n';
 
-/** ISO weekdays (Monday 1 … Sunday 7) with their short and full names. */
-export const WEEKDAYS = [
-  { day: 1, short: 'Mon', name: 'Monday' },
-  { day: 2, short: 'Tue', name: 'Tuesday' },
-  { day: 3, short: 'Wed', name: 'Wednesday' },
-  { day: 4, short: 'Thu', name: 'Thursday' },
-  { day: 5, short: 'Fri', name: 'Friday' },
-  { day: 6, short: 'Sat', name: 'Saturday' },
-  { day: 7, short: 'Sun', name: 'Sunday' },
-] as const;
+/** 2026-11-30 was a Monday: its week names the weekdays in the viewer's language. */
+const weekdayName = (day: number, weekday: 'short' | 'long') =>
+  new Date(Date.UTC(2026, 10, 29 + day, 12)).toLocaleDateString(displayLocale(), {
+    weekday,
+    timeZone: 'UTC',
+  });
+
+/** ISO weekdays (Monday 1 … Sunday 7) with their short and full names ("Mon", "Monday") in the viewer's language. */
+export const weekdays = () =>
+  [1, 2, 3, 4, 5, 6, 7].map((day) => ({
+    day,
+    short: weekdayName(day, 'short'),
+    name: weekdayName(day, 'long'),
+  }));
 
 /** A price card as its form holds it: prices as the dollars typed, keyed `${ticketTypeId}|${seatType}`. */
 export interface PriceCardDraft {
@@ -50,23 +56,26 @@ export function draftOf(card: PriceCard): PriceCardDraft {
  */
 export function bodyOf(draft: PriceCardDraft): { body: CreatePriceCardBody } | { error: string } {
   const name = draft.name.trim();
-  if (!name) return { error: 'Give the card a name' };
-  if (draft.weekdays.length === 0) return { error: 'Choose at least one day' };
+  if (!name) return { error: i18n.t('admin:priceCard.errors.name') };
+  if (draft.weekdays.length === 0) return { error: i18n.t('admin:priceCard.errors.days') };
   const from = draft.from;
   const to = draft.to === '00:00' ? '24:00' : draft.to;
-  if (!/^\d\d:\d\d$/.test(from) || !/^\d\d:\d\d$/.test(to)) return { error: 'Give the times as HH:MM' };
-  if (from >= to) return { error: 'The window must end after it starts' };
+  if (!/^\d\d:\d\d$/.test(from) || !/^\d\d:\d\d$/.test(to))
+    return { error: i18n.t('admin:priceCard.errors.times') };
+  if (from >= to) return { error: i18n.t('admin:priceCard.errors.window') };
   const prices: CreatePriceCardBody['prices'] = [];
   for (const [key, text] of Object.entries(draft.prices)) {
     if (text.trim() === '') continue;
     const value = Number(text);
-    if (!Number.isFinite(value) || value < 0) return { error: `“${text}” is not a price` };
+    if (!Number.isFinite(value) || value < 0)
+      return { error: i18n.t('admin:priceCard.errors.notPrice', { text }) };
     const cents = Math.round(value * 100);
-    if (Math.abs(cents - value * 100) > 1e-6) return { error: `“${text}”: prices are in whole cents` };
+    if (Math.abs(cents - value * 100) > 1e-6)
+      return { error: i18n.t('admin:priceCard.errors.wholeCents', { text }) };
     const [ticketTypeId, seatType] = key.split('|') as [string, SeatType];
     prices.push({ ticketTypeId, seatType, priceCents: cents });
   }
-  if (prices.length === 0) return { error: 'A price card needs at least one price' };
+  if (prices.length === 0) return { error: i18n.t('admin:priceCard.errors.noPrice') };
   return {
     body: { name, weekdays: [...draft.weekdays].sort((a, b) => a - b), from, to, prices },
   };
@@ -75,14 +84,14 @@ export function bodyOf(draft: PriceCardDraft): { body: CreatePriceCardBody } | {
 /** "Mon–Fri", "Sat, Sun", "Every day": a card's days as people write them. */
 export function weekdaysInWords(days: readonly number[]): string {
   const sorted = [...new Set(days)].sort((a, b) => a - b);
-  if (sorted.length === 7) return 'Every day';
+  if (sorted.length === 7) return i18n.t('admin:priceCard.everyDay');
   const runs: number[][] = [];
   for (const d of sorted) {
     const run = runs.at(-1);
     if (run && run.at(-1) === d - 1) run.push(d);
     else runs.push([d]);
   }
-  const short = (d: number) => WEEKDAYS[d - 1]!.short;
+  const short = (d: number) => weekdayName(d, 'short');
   return runs
     .map((r) => (r.length >= 3 ? `${short(r[0]!)}–${short(r.at(-1)!)}` : r.map(short).join(', ')))
     .join(', ');

@@ -1,5 +1,6 @@
 import type { CreatePromoCodeBody, PromoCode } from '@cinema/contract';
-import { formatMoney } from '@cinema/contract/constants';
+import { formatMoney } from '../../../lib/format';
+import { i18n } from '../../../lib/i18n';
 
 /** A promo code as its form holds it: numbers as typed, dates as datetime-local values (the viewer's time). */
 export interface PromoDraft {
@@ -43,25 +44,25 @@ function instant(text: string): string | undefined | null {
 /** The draft as the API takes it, or what is wrong with it. */
 export function promoBodyOf(draft: PromoDraft): { body: CreatePromoCodeBody } | { error: string } {
   const code = draft.code.trim().toUpperCase();
-  if (!/^[A-Z0-9_-]{3,40}$/.test(code)) return { error: 'Codes are 3 to 40 letters, digits, - or _' };
+  if (!/^[A-Z0-9_-]{3,40}$/.test(code)) return { error: i18n.t('admin:promo.errors.code') };
   const value = Number(draft.value);
   let off: Pick<CreatePromoCodeBody, 'percentOff' | 'amountOffCents'>;
   if (draft.kind === 'percent') {
     if (!Number.isInteger(value) || value < 1 || value > 100)
-      return { error: 'A percentage is a whole number from 1 to 100' };
+      return { error: i18n.t('admin:promo.errors.percent') };
     off = { percentOff: value };
   } else {
     const cents = Math.round(value * 100);
-    if (!Number.isFinite(value) || cents < 1) return { error: 'Give the amount off in dollars' };
+    if (!Number.isFinite(value) || cents < 1) return { error: i18n.t('admin:promo.errors.amount') };
     off = { amountOffCents: cents };
   }
   const maxUses = count(draft.maxUses);
   const maxUsesPerCustomer = count(draft.maxUsesPerCustomer);
-  if (maxUses === null || maxUsesPerCustomer === null) return { error: 'Limits are whole numbers from 1' };
+  if (maxUses === null || maxUsesPerCustomer === null) return { error: i18n.t('admin:promo.errors.limits') };
   const validFrom = instant(draft.validFrom);
   const validTo = instant(draft.validTo);
-  if (validFrom === null || validTo === null) return { error: 'Give real dates and times' };
-  if (validFrom && validTo && validFrom >= validTo) return { error: 'The end must come after the start' };
+  if (validFrom === null || validTo === null) return { error: i18n.t('admin:promo.errors.dates') };
+  if (validFrom && validTo && validFrom >= validTo) return { error: i18n.t('admin:promo.errors.order') };
   return {
     body: {
       code,
@@ -81,8 +82,12 @@ export function promoBodyOf(draft: PromoDraft): { body: CreatePromoCodeBody } | 
 
 /** "20% off", "$3.00 off". */
 export const discountInWords = (p: Pick<PromoCode, 'percentOff' | 'amountOffCents'>) =>
-  p.percentOff !== null ? `${p.percentOff}% off` : `${formatMoney(p.amountOffCents ?? 0)} off`;
+  p.percentOff !== null
+    ? i18n.t('admin:promo.percentOff', { percent: p.percentOff })
+    : i18n.t('admin:promo.amountOff', { amount: formatMoney(p.amountOffCents ?? 0) });
 
 /** "12 of 100 used", "3 used". */
 export const usesInWords = (p: Pick<PromoCode, 'uses' | 'maxUses'>) =>
-  p.maxUses !== null ? `${p.uses} of ${p.maxUses} used` : `${p.uses} used`;
+  p.maxUses !== null
+    ? i18n.t('admin:promo.usesOf', { uses: p.uses, max: p.maxUses })
+    : i18n.t('admin:promo.uses', { uses: p.uses });

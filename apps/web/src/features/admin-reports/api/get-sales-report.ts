@@ -1,6 +1,7 @@
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
 import type { SalesReport } from '@cinema/contract';
 import { api, ApiError } from '../../../lib/api-client';
+import { i18n } from '../../../lib/i18n';
 import { getToken } from '../../../lib/session';
 
 export interface ReportSpan {
@@ -31,7 +32,7 @@ export async function downloadSalesCsv(span: ReportSpan): Promise<void> {
   const token = getToken();
   if (token) headers.authorization = `Bearer ${token}`;
   const res = await fetch(`/api/admin/reports/sales?${search(span)}`, { headers });
-  if (!res.ok) throw new ApiError(`Request failed (${res.status})`, res.status);
+  if (!res.ok) throw new ApiError(i18n.t('common:errors.requestFailed', { status: res.status }), res.status);
   const name =
     /filename="([^"]+)"/.exec(res.headers.get('content-disposition') ?? '')?.[1] ??
     `sales-${span.from}-to-${span.to}-by-${span.groupBy}.csv`;

@@ -1,18 +1,16 @@
 import { useCallback, useEffect, useId, useMemo, useState, type FormEvent } from 'react';
+import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
-import { formatMoney, REPORT_MAX_DAYS } from '@cinema/contract/constants';
+import { REPORT_MAX_DAYS } from '@cinema/contract/constants';
 import type { SalesFigures, SalesReport } from '@cinema/contract';
 import { QueryStatus } from '../../../components/ui/query-status';
 import { errorText } from '../../../lib/api-client';
+import { formatMoney, formatNumber } from '../../../lib/format';
 import { usePageHeading } from '../../../lib/use-page-heading';
 import { downloadSalesCsv, useSalesReport, type ReportSpan } from '../api/get-sales-report';
 import { SalesChart, type ChartPoint } from './sales-chart';
 
-const GROUPINGS = [
-  { value: 'day', label: 'Day' },
-  { value: 'movie', label: 'Movie' },
-  { value: 'showtime', label: 'Showtime' },
-] as const;
+const GROUPINGS = ['day', 'movie', 'showtime'] as const;
 
 /** A day as YYYY-MM-DD on the viewer's clocks. */
 const isoDay = (d: Date) =>
@@ -35,7 +33,10 @@ function spanFrom(params: URLSearchParams): ReportSpan {
   };
 }
 
-const percent = (ratio: number | null) => (ratio === null ? '—' : `${(ratio * 100).toFixed(1)}%`);
+const percent = (ratio: number | null) =>
+  ratio === null
+    ? '—'
+    : formatNumber(ratio, { style: 'percent', minimumFractionDigits: 1, maximumFractionDigits: 1 });
 
 /** /admin/reports: sales by day, movie or showtime as a chart and a table, and the same as a CSV file. */
 export function ReportsScreen() {
@@ -44,7 +45,8 @@ export function ReportsScreen() {
   const [draft, setDraft] = useState(span);
   useEffect(() => setDraft(span), [span]);
   const report = useSalesReport(span);
-  const heading = usePageHeading('Sales reports');
+  const { t } = useTranslation('admin');
+  const heading = usePageHeading(t('reports.title'));
   const [csvError, setCsvError] = useState<string | null>(null);
   const [downloading, setDownloading] = useState(false);
   const tableId = useId();
@@ -60,7 +62,7 @@ export function ReportsScreen() {
     try {
       await downloadSalesCsv(span);
     } catch (err) {
-      setCsvError(errorText(err, 'The CSV file could not be downloaded'));
+      setCsvError(errorText(err, t('reports.csvFailed')));
     } finally {
       setDownloading(false);
     }
@@ -81,11 +83,15 @@ export function ReportsScreen() {
   return (
     <section>
       <h1 ref={heading} tabIndex={-1} className="page-title">
-        Sales reports
+        {t('reports.title')}
       </h1>
-      <form onSubmit={submit} className="card mb-6 flex flex-wrap items-end gap-4" aria-label="Report span">
+      <form
+        onSubmit={submit}
+        className="card mb-6 flex flex-wrap items-end gap-4"
+        aria-label={t('reports.span')}
+      >
         <label className="field">
-          <span className="field-label">From</span>
+          <span className="field-label">{t('reports.from')}</span>
           <input
             className="input"
             type="date"
@@ -96,7 +102,7 @@ export function ReportsScreen() {
           />
         </label>
         <label className="field">
-          <span className="field-label">To</span>
+          <span className="field-label">{t('reports.to')}</span>
           <input
             className="input"
             type="date"
@@ -107,28 +113,29 @@ export function ReportsScreen() {
           />
         </label>
         <label className="field">
-          <span className="field-label">Group by</span>
+          <span className="field-label">{t('reports.groupBy')}</span>
           <select
             className="input"
             value={draft.groupBy}
             onChange={(e) => setDraft({ ...draft, groupBy: e.target.value as ReportSpan['groupBy'] })}
           >
             {GROUPINGS.map((g) => (
-              <option key={g.value} value={g.value}>
-                {g.label}
+              <option key={g} value={g}>
+                {t(`reports.groupings.${g}`)}
               </option>
             ))}
           </select>
         </label>
         <button type="submit" className="btn-primary">
-          Show report
+          {t('reports.show')}
         </button>
         <button type="button" className="btn-secondary" onClick={download} disabled={downloading || !data}>
-          {downloading ? 'Downloading…' : 'Download CSV'}
+          {downloading ? t('reports.downloading') : t('reports.download')}
         </button>
         <p className="w-full text-sm text-muted">
-          Days on the cinema&apos;s clocks{data ? ` (${data.timeZone})` : ''}; a sale counts on its
-          showtime&apos;s day. At most {REPORT_MAX_DAYS} days.
+          {data
+            ? t('reports.clocksIn', { timeZone: data.timeZone, max: REPORT_MAX_DAYS })
+            : t('reports.clocks', { max: REPORT_MAX_DAYS })}
         </p>
       </form>
       {csvError && (
@@ -136,7 +143,7 @@ export function ReportsScreen() {
           {csvError}
         </p>
       )}
-      <QueryStatus query={report} failure="Failed to load the report" />
+      <QueryStatus query={report} failure={t('reports.failed')} />
       {data && <ReportBody report={data} points={points} tableId={tableId} money={money} />}
     </section>
   );
@@ -153,31 +160,27 @@ function ReportBody({
   tableId: string;
   money: (units: number) => string;
 }) {
-  const t = report.totals;
-  const grouping = GROUPINGS.find((g) => g.value === report.groupBy)!.label;
+  const { t } = useTranslation('admin');
+  const totals = report.totals;
   return (
     <div className="space-y-6">
-      {report.testSales === 'included' && (
-        <p className="card text-sm">
-          Test mode: these figures include test-mode sales (simulated payments). With real payments they are
-          left out.
-        </p>
-      )}
-      <dl className="grid grid-cols-2 gap-3 sm:grid-cols-4" aria-label="Totals">
-        <Tile term="Admits" value={String(t.admits)} />
-        <Tile term="Net" value={formatMoney(t.netCents)} />
-        <Tile term="Occupancy" value={percent(t.occupancy)} />
-        <Tile term="Check-in rate" value={percent(t.checkInRate)} />
+      {report.testSales === 'included' && <p className="card text-sm">{t('reports.testMode')}</p>}
+      <dl className="grid grid-cols-2 gap-3 sm:grid-cols-4" aria-label={t('reports.totals')}>
+        <Tile term={t('reports.admits')} value={formatNumber(totals.admits)} />
+        <Tile term={t('reports.net')} value={formatMoney(totals.netCents)} />
+        <Tile term={t('reports.occupancy')} value={percent(totals.occupancy)} />
+        <Tile term={t('reports.checkInRate')} value={percent(totals.checkInRate)} />
       </dl>
       {report.rows.length === 0 ? (
-        <p className="card">No showtimes in this span.</p>
+        <p className="card">{t('reports.empty')}</p>
       ) : (
         <>
           <SalesChart
             points={points}
             describedBy={tableId}
             formatNet={money}
-            summary={`Net takings (bars) and occupancy (line) by ${grouping.toLowerCase()}, ${report.from} to ${report.to}. The table below has the same figures.`}
+            summary={t(`reports.chartSummary.${report.groupBy}`, { from: report.from, to: report.to })}
+            legend={{ row: t('reports.chartRow'), net: t('reports.net'), occupancy: t('reports.occupancy') }}
           />
           <ReportTable report={report} tableId={tableId} />
         </>
@@ -196,12 +199,12 @@ function Tile({ term, value }: { term: string; value: string }) {
 }
 
 function ReportTable({ report, tableId }: { report: SalesReport; tableId: string }) {
+  const { t } = useTranslation('admin');
   const types = report.totals.admitsByType.map((a) => a.ticketType);
-  const grouping = GROUPINGS.find((g) => g.value === report.groupBy)!.label;
   const cells = (f: SalesFigures) => [
-    String(f.showtimes),
-    ...f.admitsByType.map((a) => String(a.admits)),
-    String(f.admits),
+    formatNumber(f.showtimes),
+    ...f.admitsByType.map((a) => formatNumber(a.admits)),
+    formatNumber(f.admits),
     formatMoney(f.grossCents),
     formatMoney(f.discountCents),
     formatMoney(f.refundCents),
@@ -211,16 +214,16 @@ function ReportTable({ report, tableId }: { report: SalesReport; tableId: string
     percent(f.checkInRate),
   ];
   const headings = [
-    'Showtimes',
-    ...types.map((t) => `Admits: ${t}`),
-    'Admits',
-    'Gross',
-    'Discounts',
-    'Refunds',
-    'To collect',
-    'Net',
-    'Occupancy',
-    'Check-in rate',
+    t('reports.showtimes'),
+    ...types.map((type) => t('reports.admitsOf', { type })),
+    t('reports.admits'),
+    t('reports.gross'),
+    t('reports.discounts'),
+    t('reports.refunds'),
+    t('reports.toCollect'),
+    t('reports.net'),
+    t('reports.occupancy'),
+    t('reports.checkInRate'),
   ];
   return (
     <div
@@ -231,12 +234,12 @@ function ReportTable({ report, tableId }: { report: SalesReport; tableId: string
     >
       <table id={tableId} className="w-full text-left text-sm">
         <caption id={`${tableId}-caption`} className="px-4 pt-4 text-left text-muted">
-          Sales by {grouping.toLowerCase()}, {report.from} to {report.to}
+          {t(`reports.caption.${report.groupBy}`, { from: report.from, to: report.to })}
         </caption>
         <thead className="border-b border-line text-slate-300">
           <tr>
             <th scope="col" className="px-3 py-3 font-semibold">
-              {grouping}
+              {t(`reports.groupings.${report.groupBy}`)}
             </th>
             {headings.map((h) => (
               <th key={h} scope="col" className="px-3 py-3 text-right font-semibold whitespace-nowrap">
@@ -262,7 +265,7 @@ function ReportTable({ report, tableId }: { report: SalesReport; tableId: string
         <tfoot className="border-t border-line font-semibold">
           <tr>
             <th scope="row" className="px-3 py-2">
-              Total
+              {t('reports.total')}
             </th>
             {cells(report.totals).map((c, i) => (
               <td key={i} className="px-3 py-2 text-right whitespace-nowrap tabular-nums">

@@ -24,9 +24,12 @@ export function SalesChart({
   summary,
   describedBy,
   formatNet,
+  legend,
 }: {
   points: ChartPoint[];
   summary: string;
+  /** The legend's words for the rows, the bars and the line. */
+  legend: { row: string; net: string; occupancy: string };
   describedBy: string;
   formatNet: (units: number) => string;
 }) {
@@ -77,9 +80,9 @@ export function SalesChart({
         },
       ],
       series: [
-        { label: 'Row', value: (_u, i) => (i == null ? '—' : (labels[i] ?? '—')) },
+        { label: legend.row, value: (_u, i) => (i == null ? '—' : (labels[i] ?? '—')) },
         {
-          label: 'Net',
+          label: legend.net,
           scale: 'net',
           stroke: NET,
           fill: 'rgba(245, 197, 66, 0.55)',
@@ -88,7 +91,7 @@ export function SalesChart({
           value: (_u, v) => (v == null ? '—' : formatNet(v)),
         },
         {
-          label: 'Occupancy',
+          label: legend.occupancy,
           scale: 'pct',
           stroke: OCCUPANCY,
           width: 2,
@@ -105,7 +108,7 @@ export function SalesChart({
       resize.disconnect();
       plot.destroy();
     };
-  }, [points, formatNet]);
+  }, [points, formatNet, legend.row, legend.net, legend.occupancy]);
 
   return (
     <figure className="card sales-chart" aria-describedby={describedBy}>

@@ -1,15 +1,13 @@
 import { useState, type FormEvent } from 'react';
+import { useTranslation } from 'react-i18next';
 import type { AdminUser, Role } from '@cinema/contract';
 import { errorText } from '../../../lib/api-client';
 import { useFindUsers, useSetRole } from '../api/users';
 
-const ROLES: { value: Role; label: string }[] = [
-  { value: 'USER', label: 'Customer' },
-  { value: 'STAFF', label: 'Staff (door, counter)' },
-  { value: 'ADMIN', label: 'Admin' },
-];
+const ROLES: Role[] = ['USER', 'STAFF', 'ADMIN'];
 
 function UserRow({ user }: { user: AdminUser }) {
+  const { t } = useTranslation('admin');
   const [role, setRole] = useState<Role>(user.role);
   const save = useSetRole();
   const selectId = `role-${user.id}`;
@@ -26,7 +24,7 @@ function UserRow({ user }: { user: AdminUser }) {
           }}
         >
           <label htmlFor={selectId} className="sr-only">
-            Role of {user.name}
+            {t('users.roleOf', { name: user.name })}
           </label>
           <select
             id={selectId}
@@ -35,20 +33,20 @@ function UserRow({ user }: { user: AdminUser }) {
             onChange={(e) => setRole(e.target.value as Role)}
           >
             {ROLES.map((r) => (
-              <option key={r.value} value={r.value}>
-                {r.label}
+              <option key={r} value={r}>
+                {t(`users.roles.${r}`)}
               </option>
             ))}
           </select>
           <button type="submit" className="btn-secondary" disabled={role === user.role || save.isPending}>
-            Save role
+            {t('users.saveRole')}
           </button>
           {save.isError && (
             <span role="alert" className="error">
-              {errorText(save.error, 'The role could not be changed')}
+              {errorText(save.error, t('users.saveFailed'))}
             </span>
           )}
-          {save.isSuccess && save.data.role === role && <span role="status">Saved</span>}
+          {save.isSuccess && save.data.role === role && <span role="status">{t('users.saved')}</span>}
         </form>
       </td>
     </tr>
@@ -57,6 +55,7 @@ function UserRow({ user }: { user: AdminUser }) {
 
 /** /admin/users: find accounts and set their roles (admins only). */
 export function UsersScreen() {
+  const { t } = useTranslation('admin');
   const [draft, setDraft] = useState('');
   const [q, setQ] = useState('');
   const users = useFindUsers(q);
@@ -66,47 +65,44 @@ export function UsersScreen() {
   };
   return (
     <section>
-      <h1 className="page-title">Users and Roles</h1>
-      <p className="mb-4 muted">
-        Staff check tickets in at the door and sell at the counter; admins also run the catalogue, prices,
-        refunds and roles. The last admin cannot be demoted.
-      </p>
+      <h1 className="page-title">{t('users.title')}</h1>
+      <p className="mb-4 muted">{t('users.intro')}</p>
       <form
         onSubmit={search}
         role="search"
         className="card mb-4 flex flex-col gap-2 sm:flex-row sm:items-end"
       >
         <label className="field flex-1">
-          <span className="field-label">Name or email</span>
+          <span className="field-label">{t('users.query')}</span>
           <input className="input" value={draft} onChange={(e) => setDraft(e.target.value)} maxLength={100} />
         </label>
         <button type="submit" className="btn-primary">
-          Search
+          {t('users.search')}
         </button>
       </form>
-      {users.isPending && <p className="muted">Loading…</p>}
+      {users.isPending && <p className="muted">{t('common.loading')}</p>}
       {users.isError && (
         <p role="alert" className="error">
-          {errorText(users.error, 'Failed to load users')}
+          {errorText(users.error, t('users.loadFailed'))}
         </p>
       )}
-      {users.data?.users.length === 0 && <p className="card">No account matches.</p>}
+      {users.data?.users.length === 0 && <p className="card">{t('users.noMatch')}</p>}
       {users.data && users.data.users.length > 0 && (
         <div className="card overflow-x-auto p-0">
           <table className="w-full text-left text-sm">
             <caption className="px-4 pt-4 text-left text-muted">
-              {q ? `Accounts matching “${q}”` : 'Admins and staff first'}
+              {q ? t('users.matching', { q }) : t('users.staffFirst')}
             </caption>
             <thead className="border-b border-line text-slate-300">
               <tr>
                 <th scope="col" className="px-4 py-3 font-semibold">
-                  Name
+                  {t('common.name')}
                 </th>
                 <th scope="col" className="px-4 py-3 font-semibold">
-                  Email
+                  {t('common.email')}
                 </th>
                 <th scope="col" className="px-4 py-3 font-semibold">
-                  Role
+                  {t('users.role')}
                 </th>
               </tr>
             </thead>

@@ -1,5 +1,6 @@
 import { useState, type FormEvent } from 'react';
 import { Link } from 'react-router';
+import { useTranslation } from 'react-i18next';
 import { errorText } from '../../../lib/api-client';
 import { useSubmit } from '../../../lib/use-submit';
 import { TextField } from '../../../components/ui/text-field';
@@ -9,6 +10,7 @@ import { AuthCard } from './auth-card';
 
 /** /forgot-password: asks for a reset link; says the same whether or not an account uses the email. */
 export function ForgotPasswordScreen() {
+  const { t } = useTranslation('common');
   const [email, setEmail] = useState('');
   const [sentTo, setSentTo] = useState<string | null>(null);
   const send = useSubmit(requestPasswordReset, () => setSentTo(email.trim()));
@@ -19,13 +21,10 @@ export function ForgotPasswordScreen() {
   };
 
   return (
-    <AuthCard
-      title="Forgot password?"
-      lead="Enter the email of your account and we will send you a link to choose a new password."
-    >
-      <form className="flex flex-col gap-4" onSubmit={onSubmit} aria-label="Reset password">
+    <AuthCard title={t('auth.forgot.title')} lead={t('auth.forgot.lead')}>
+      <form className="flex flex-col gap-4" onSubmit={onSubmit} aria-label={t('auth.forgot.form')}>
         <TextField
-          label="Email"
+          label={t('auth.email')}
           type="email"
           name="email"
           autoComplete="email"
@@ -34,20 +33,16 @@ export function ForgotPasswordScreen() {
           onValueChange={setEmail}
         />
         <FormMessages
-          error={send.isError ? errorText(send.error, 'Could not send the link. Try again.') : null}
-          notice={
-            sentTo
-              ? `If an account uses ${sentTo}, we have sent it a link to reset the password. The link works once, for one hour.`
-              : null
-          }
+          error={send.isError ? errorText(send.error, t('auth.forgot.failed')) : null}
+          notice={sentTo ? t('auth.forgot.sent', { email: sentTo }) : null}
         />
         <button type="submit" className="btn-primary w-full" disabled={send.isPending}>
-          {send.isPending ? 'Sending…' : 'Send reset link'}
+          {send.isPending ? t('auth.forgot.sending') : t('auth.forgot.submit')}
         </button>
       </form>
       <p className="muted mt-6 text-center text-sm">
         <Link to="/login" className="font-semibold underline">
-          Back to sign in
+          {t('auth.backToSignIn')}
         </Link>
       </p>
     </AuthCard>

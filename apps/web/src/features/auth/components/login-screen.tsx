@@ -1,17 +1,20 @@
 import { useState, type FormEvent } from 'react';
 import { Link, useLocation } from 'react-router';
+import { useTranslation } from 'react-i18next';
+import { i18n } from '../../../lib/i18n';
 import { ApiError, errorText } from '../../../lib/api-client';
 import { useLogin } from '../api/login';
 import { AuthCard } from './auth-card';
 import { TextField } from '../../../components/ui/text-field';
 
 function loginError(err: unknown): string {
-  if (err instanceof ApiError && err.status === 0) return 'Network error — check the server';
-  return errorText(err, 'Invalid credentials');
+  if (err instanceof ApiError && err.status === 0) return i18n.t('common:errors.network');
+  return errorText(err, i18n.t('common:auth.login.invalid'));
 }
 
 /** /login: email and password; on success the visitor guard sends the user back where they came from. */
 export function LoginScreen() {
+  const { t } = useTranslation('common');
   const location = useLocation();
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
@@ -23,10 +26,10 @@ export function LoginScreen() {
   };
 
   return (
-    <AuthCard title="Sign in" lead="Welcome back. Sign in to pick your seats and see your tickets.">
-      <form className="flex flex-col gap-4" onSubmit={onSubmit} aria-label="Sign in">
+    <AuthCard title={t('auth.login.title')} lead={t('auth.login.lead')}>
+      <form className="flex flex-col gap-4" onSubmit={onSubmit} aria-label={t('auth.login.title')}>
         <TextField
-          label="Email"
+          label={t('auth.email')}
           type="email"
           name="email"
           autoComplete="email"
@@ -35,7 +38,7 @@ export function LoginScreen() {
           onValueChange={setEmail}
         />
         <TextField
-          label="Password"
+          label={t('auth.password')}
           type="password"
           name="password"
           autoComplete="current-password"
@@ -45,7 +48,7 @@ export function LoginScreen() {
         />
         <p className="-mt-2 text-right text-sm">
           <Link to="/forgot-password" className="underline">
-            Forgot password?
+            {t('auth.forgot.title')}
           </Link>
         </p>
         {signIn.isError && (
@@ -54,13 +57,14 @@ export function LoginScreen() {
           </p>
         )}
         <button type="submit" className="btn-primary w-full" disabled={signIn.isPending}>
-          {signIn.isPending ? 'Signing in…' : 'Sign in'}
+          {signIn.isPending ? t('auth.login.pending') : t('auth.login.submit')}
         </button>
       </form>
       <p className="muted mt-6 text-center text-sm">
-        New here? {/* Keeps the remembered destination, so registering also leads back to it. */}
+        {t('auth.login.newHere')}{' '}
+        {/* Keeps the remembered destination, so registering also leads back to it. */}
         <Link to="/register" state={location.state} className="font-semibold underline">
-          Create an account
+          {t('auth.login.createAccount')}
         </Link>
       </p>
     </AuthCard>

@@ -1,10 +1,15 @@
-import { PASSWORD_RULES } from '@cinema/contract/constants';
+import { PASSWORD_MIN_LENGTH, PASSWORD_RULES } from '@cinema/contract/constants';
+import { useTranslation } from 'react-i18next';
+
+// The rules in PASSWORD_RULES' order: the length, then one character of each kind.
+const RULE_KEYS = ['length', 'upper', 'lower', 'number', 'symbol'] as const;
 
 /** The password policy as a checklist; each rule ticks as the typed password meets it. */
 export function PasswordHints({ id, password }: { id: string; password: string }) {
+  const { t } = useTranslation('common');
   return (
-    <ul id={id} className="grid gap-1 text-sm sm:grid-cols-2" aria-label="Password requirements">
-      {PASSWORD_RULES.map((rule) => {
+    <ul id={id} className="grid gap-1 text-sm sm:grid-cols-2" aria-label={t('auth.rules.label')}>
+      {PASSWORD_RULES.map((rule, i) => {
         const met = rule.test(password);
         return (
           <li
@@ -20,8 +25,8 @@ export function PasswordHints({ id, password }: { id: string; password: string }
             >
               {met ? '✓' : ''}
             </span>
-            {rule.hint}
-            <span className="sr-only">{met ? ' (done)' : ' (missing)'}</span>
+            {t(`auth.rules.${RULE_KEYS[i] ?? 'length'}`, { min: PASSWORD_MIN_LENGTH })}
+            <span className="sr-only">{met ? t('auth.rules.done') : t('auth.rules.missing')}</span>
           </li>
         );
       })}

@@ -1,5 +1,6 @@
 import { useId, useState, type FormEvent } from 'react';
 import { Link, useLocation } from 'react-router';
+import { useTranslation } from 'react-i18next';
 import { errorText } from '../../../lib/api-client';
 import { useRegister } from '../api/register';
 import { AuthCard } from './auth-card';
@@ -8,6 +9,7 @@ import { TextField } from '../../../components/ui/text-field';
 
 /** /register: name, email, password with a live checklist; a new account is signed in at once. */
 export function RegisterScreen() {
+  const { t } = useTranslation('common');
   const location = useLocation();
   const hintsId = useId();
   const [name, setName] = useState('');
@@ -23,11 +25,16 @@ export function RegisterScreen() {
   };
 
   return (
-    <AuthCard title="Create account" lead="Book seats in a few taps and keep your tickets on your phone.">
+    <AuthCard title={t('auth.register.title')} lead={t('auth.register.lead')}>
       {/* The server checks every rule and says what is wrong; the browser's own bubbles would only duplicate it. */}
-      <form className="flex flex-col gap-4" onSubmit={onSubmit} noValidate aria-label="Create account">
+      <form
+        className="flex flex-col gap-4"
+        onSubmit={onSubmit}
+        noValidate
+        aria-label={t('auth.register.title')}
+      >
         <TextField
-          label="Name"
+          label={t('auth.name')}
           name="name"
           autoComplete="name"
           required
@@ -35,7 +42,7 @@ export function RegisterScreen() {
           onValueChange={setName}
         />
         <TextField
-          label="Email"
+          label={t('auth.email')}
           type="email"
           name="email"
           autoComplete="email"
@@ -44,7 +51,7 @@ export function RegisterScreen() {
           onValueChange={setEmail}
         />
         <TextField
-          label="Password"
+          label={t('auth.password')}
           type="password"
           name="password"
           autoComplete="new-password"
@@ -56,17 +63,17 @@ export function RegisterScreen() {
         <PasswordHints id={hintsId} password={password} />
         {createAccount.isError && (
           <p className="error" role="alert">
-            {errorText(createAccount.error, 'Something went wrong')}
+            {errorText(createAccount.error, t('errors.generic'))}
           </p>
         )}
         <button type="submit" className="btn-primary w-full" disabled={incomplete || createAccount.isPending}>
-          {createAccount.isPending ? 'Creating account…' : 'Create account'}
+          {createAccount.isPending ? t('auth.register.pending') : t('auth.register.submit')}
         </button>
       </form>
       <p className="muted mt-6 text-center text-sm">
-        Already have an account?{' '}
+        {t('auth.register.haveAccount')}{' '}
         <Link to="/login" state={location.state} className="font-semibold underline">
-          Sign in
+          {t('auth.login.submit')}
         </Link>
       </p>
     </AuthCard>

@@ -1,5 +1,6 @@
 import { useId, useState, type FormEvent } from 'react';
 import { Link, useSearchParams } from 'react-router';
+import { useTranslation } from 'react-i18next';
 import { ApiError, errorText } from '../../../lib/api-client';
 import { clearSession } from '../../../lib/session';
 import { useSubmit } from '../../../lib/use-submit';
@@ -11,6 +12,7 @@ import { PasswordHints } from './password-hints';
 
 /** /reset-password?token=…: the emailed link; a new password ends every session of the account, this one too. */
 export function ResetPasswordScreen() {
+  const { t } = useTranslation('common');
   const [params] = useSearchParams();
   const token = params.get('token') ?? '';
   const hintsId = useId();
@@ -29,27 +31,24 @@ export function ResetPasswordScreen() {
 
   if (done) {
     return (
-      <AuthCard
-        title="Password changed"
-        lead="You are signed out everywhere. Sign in with your new password."
-      >
+      <AuthCard title={t('auth.reset.doneTitle')} lead={t('auth.reset.doneLead')}>
         <Link to="/login" className="btn-primary w-full">
-          Sign in
+          {t('auth.login.submit')}
         </Link>
       </AuthCard>
     );
   }
 
   return (
-    <AuthCard title="Choose a new password" lead="This link works once, for one hour after it was sent.">
+    <AuthCard title={t('auth.reset.title')} lead={t('auth.reset.lead')}>
       {!token ? (
         <p className="error" role="alert">
-          This link is incomplete. Copy the whole link from the email, or ask for a new one.
+          {t('auth.reset.incomplete')}
         </p>
       ) : (
-        <form className="flex flex-col gap-4" onSubmit={onSubmit} aria-label="Set a new password">
+        <form className="flex flex-col gap-4" onSubmit={onSubmit} aria-label={t('auth.reset.form')}>
           <TextField
-            label="New password"
+            label={t('auth.newPassword')}
             type="password"
             name="newPassword"
             autoComplete="new-password"
@@ -59,18 +58,16 @@ export function ResetPasswordScreen() {
             aria-describedby={hintsId}
           />
           <PasswordHints id={hintsId} password={password} />
-          <FormMessages
-            error={reset.isError ? errorText(reset.error, 'Could not change the password.') : null}
-          />
+          <FormMessages error={reset.isError ? errorText(reset.error, t('auth.reset.failed')) : null} />
           <button type="submit" className="btn-primary w-full" disabled={reset.isPending || !password}>
-            {reset.isPending ? 'Saving…' : 'Set new password'}
+            {reset.isPending ? t('common.saving') : t('auth.reset.submit')}
           </button>
         </form>
       )}
       {(deadLink || !token) && (
         <p className="mt-4 text-center text-sm">
           <Link to="/forgot-password" className="font-semibold underline">
-            Ask for a new link
+            {t('auth.reset.askAgain')}
           </Link>
         </p>
       )}

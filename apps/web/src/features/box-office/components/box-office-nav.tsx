@@ -1,3 +1,4 @@
+import { useTranslation } from 'react-i18next';
 import { NavLink } from 'react-router';
 import { useSession } from '../../../lib/session';
 
@@ -6,16 +7,17 @@ const link = ({ isActive }: { isActive: boolean }) =>
 
 /** The box office's two desks: selling at the counter, and (admins) finding an order to refund or move. */
 export function BoxOfficeNav() {
+  const { t } = useTranslation('admin');
   const { user } = useSession();
   return (
-    <nav aria-label="Box office" className="mb-4 flex flex-wrap gap-2 text-sm">
+    <nav aria-label={t('boxOffice.title')} className="mb-4 flex flex-wrap gap-2 text-sm">
       <NavLink to="/admin/box-office" end className={link}>
-        Counter sale
+        {t('boxOffice.counterSale')}
       </NavLink>
       {/* Refunds and exchanges are the admins' (DESIGN §6.5). */}
       {user?.role === 'ADMIN' && (
         <NavLink to="/admin/orders" className={link}>
-          Orders
+          {t('orders.title')}
         </NavLink>
       )}
     </nav>

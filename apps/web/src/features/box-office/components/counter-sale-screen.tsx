@@ -1,9 +1,9 @@
 import { useId, useRef, useState, type FormEvent } from 'react';
+import { Trans, useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
-import { formatMoney, SEAT_TYPE_NAMES } from '@cinema/contract/constants';
 import type { PaymentMethod, SeatType, StaffOrder } from '@cinema/contract';
 import { ApiError, errorText } from '../../../lib/api-client';
-import { formatDateTime } from '../../../lib/format';
+import { formatDateTime, formatMoney } from '../../../lib/format';
 import { usePageHeading } from '../../../lib/use-page-heading';
 import { useSession } from '../../../lib/session';
 import { seatWithType } from '../../../lib/seat-text';
@@ -21,6 +21,7 @@ interface Chosen {
 
 /** /admin/box-office: sell seats at the counter, cash or card, blocked (house) seats too. */
 export function CounterSaleScreen() {
+  const { t } = useTranslation('admin');
   const { user } = useSession();
   const showtimes = useSellableShowtimes();
   const [showtimeId, setShowtimeId] = useState('');
@@ -34,7 +35,7 @@ export function CounterSaleScreen() {
   // One key per sale: a double click or a retry after a timeout answers with the same order, never a second sale.
   const requestId = useRef(crypto.randomUUID());
   const sale = useCounterSale();
-  const heading = usePageHeading('Box office');
+  const heading = usePageHeading(t('boxOffice.title'));
   const done = useRef<HTMLDivElement>(null);
   const id = useId();
 
@@ -90,13 +91,15 @@ export function CounterSaleScreen() {
         const taken = new Set((err.body as { seatIds?: string[] }).seatIds ?? []);
         setChosen((list) => list.filter((c) => !taken.has(c.seat.id)));
         setError(
-          `Just taken by someone else: ${lines
-            .filter((c) => taken.has(c.seat.id))
-            .map((c) => seatWithType(c.seat))
-            .join(', ')}. Choose other seats.`,
+          t('boxOffice.taken', {
+            seats: lines
+              .filter((c) => taken.has(c.seat.id))
+              .map((c) => seatWithType(c.seat))
+              .join(', '),
+          }),
         );
       } else {
-        setError(errorText(err, 'The sale did not go through'));
+        setError(errorText(err, t('boxOffice.saleFailed')));
       }
     }
   }
@@ -105,25 +108,28 @@ export function CounterSaleScreen() {
   return (
     <section>
       <h1 ref={heading} tabIndex={-1} className="page-title">
-        Box office
+        {t('boxOffice.title')}
       </h1>
       <BoxOfficeNav />
-      <QueryStatus query={showtimes} failure="Failed to load showtimes" />
+      <QueryStatus query={showtimes} failure={t('common.failedShowtimes')} />
       {sold && (
         <div ref={done} tabIndex={-1} className="notice mb-4" role="status">
-          Sold: order <strong>{sold.ref}</strong>, {sold.lines.length} ticket
-          {sold.lines.length === 1 ? '' : 's'}, {formatMoney(sold.totalCents)} by{' '}
-          {sold.paymentMethod === 'cash' ? 'cash' : 'card'}.{' '}
-          {user?.role === 'ADMIN' && <Link to={`/admin/orders/${sold.ref}`}>Open the order</Link>}
+          <Trans
+            t={t}
+            i18nKey={sold.paymentMethod === 'cash' ? 'boxOffice.soldCash' : 'boxOffice.soldCard'}
+            values={{ ref: sold.ref, count: sold.lines.length, total: formatMoney(sold.totalCents) }}
+            components={{ strong: <strong /> }}
+          />{' '}
+          {user?.role === 'ADMIN' && <Link to={`/admin/orders/${sold.ref}`}>{t('boxOffice.openOrder')}</Link>}
         </div>
       )}
       {showtimes.data && (
         <form onSubmit={onSubmit} className="space-y-4" aria-labelledby={`${id}-sale`}>
           <h2 id={`${id}-sale`} className="sr-only">
-            Counter sale
+            {t('boxOffice.counterSale')}
           </h2>
           <label className="field max-w-xl">
-            <span className="field-label">Showtime</span>
+            <span className="field-label">{t('boxOffice.showtime')}</span>
             <select
               className="input"
               value={showtimeId}
@@ -134,10 +140,15 @@ export function CounterSaleScreen() {
               }}
               required
             >
-              <option value="">Choose a showtime</option>
+              <option value="">{t('boxOffice.chooseShowtime')}</option>
               {showtimes.data.map((s) => (
                 <option key={s.id} value={s.id}>
-                  {formatDateTime(s.startsAt)} · {s.movie} · {s.auditorium} ({s.counts.sold} sold)
+                  {t('boxOffice.showtimeOption', {
+                    startsAt: formatDateTime(s.startsAt),
+                    movie: s.movie,
+                    hall: s.auditorium,
+                    sold: s.counts.sold,
+                  })}
                 </option>
               ))}
             </select>
@@ -149,18 +160,16 @@ export function CounterSaleScreen() {
                   showtimeId={showtimeId}
                   selected={new Set(chosen.map((c) => c.seat.id))}
                   onToggle={toggle}
-                  label={`Seats for ${show?.movie ?? 'this showtime'}`}
+                  label={t('boxOffice.seatsFor', { movie: show?.movie ?? t('boxOffice.thisShowtime') })}
                 />
               </div>
               <div className="card space-y-4">
                 <h2 className="text-lg font-semibold text-white">
                   {lines.length === 0
-                    ? 'No seats chosen'
-                    : `${lines.length} seat${lines.length === 1 ? '' : 's'}`}
+                    ? t('boxOffice.noSeats')
+                    : t('boxOffice.seats', { count: lines.length })}
                 </h2>
-                {lines.length === 0 && (
-                  <p className="muted">Choose seats on the map; blocked seats can be sold here.</p>
-                )}
+                {lines.length === 0 && <p className="muted">{t('boxOffice.chooseSeats')}</p>}
                 <ul className="space-y-2">
                   {lines.map((c) => {
                     const price = priceOf(c);
@@ -170,7 +179,7 @@ export function CounterSaleScreen() {
                         {prices.data && prices.data.ticketTypes.length > 0 && (
                           <select
                             className="input w-auto"
-                            aria-label={`Ticket type for ${seatWithType(c.seat)}`}
+                            aria-label={t('boxOffice.ticketTypeFor', { seat: seatWithType(c.seat) })}
                             value={c.ticketTypeId ?? ''}
                             onChange={(e) =>
                               setChosen((list) =>
@@ -189,7 +198,7 @@ export function CounterSaleScreen() {
                         )}
                         <span className="ml-auto">
                           {price === null
-                            ? `Not sold as this type on a ${SEAT_TYPE_NAMES[c.seat.type].toLowerCase()}`
+                            ? t('boxOffice.notSoldOn', { seat: t(`seatType.${c.seat.type}`) })
                             : formatMoney(price)}
                         </span>
                       </li>
@@ -197,7 +206,7 @@ export function CounterSaleScreen() {
                   })}
                 </ul>
                 <fieldset className="space-y-2">
-                  <legend className="field-label">Paid by</legend>
+                  <legend className="field-label">{t('boxOffice.paidBy')}</legend>
                   <div className="flex gap-4">
                     {(['card', 'cash'] as const).map((m) => (
                       <label key={m} className="flex items-center gap-2">
@@ -208,13 +217,13 @@ export function CounterSaleScreen() {
                           checked={method === m}
                           onChange={() => setMethod(m)}
                         />
-                        {m === 'card' ? 'Card terminal' : 'Cash'}
+                        {m === 'card' ? t('boxOffice.card') : t('boxOffice.cash')}
                       </label>
                     ))}
                   </div>
                 </fieldset>
                 <label className="field">
-                  <span className="field-label">Customer email (optional)</span>
+                  <span className="field-label">{t('boxOffice.email')}</span>
                   <input
                     className="input"
                     type="email"
@@ -224,7 +233,7 @@ export function CounterSaleScreen() {
                   />
                 </label>
                 <label className="field">
-                  <span className="field-label">Customer name (optional)</span>
+                  <span className="field-label">{t('boxOffice.name')}</span>
                   <input
                     className="input"
                     autoComplete="off"
@@ -239,10 +248,10 @@ export function CounterSaleScreen() {
                   disabled={sale.isPending || lines.length === 0 || unpriced}
                 >
                   {sale.isPending
-                    ? 'Selling…'
+                    ? t('boxOffice.selling')
                     : lines.length === 0
-                      ? 'Sell'
-                      : `Sell ${lines.length} ticket${lines.length === 1 ? '' : 's'} · ${formatMoney(total)}`}
+                      ? t('boxOffice.sell')
+                      : t('boxOffice.sellCount', { count: lines.length, total: formatMoney(total) })}
                 </button>
               </div>
             </div>

@@ -1,9 +1,9 @@
 import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
+import { Trans, useTranslation } from 'react-i18next';
 import { useParams } from 'react-router';
-import { formatMoney } from '@cinema/contract/constants';
 import type { StaffOrder, StaffOrderLine } from '@cinema/contract';
 import { ApiError, errorText } from '../../../lib/api-client';
-import { formatDateTime } from '../../../lib/format';
+import { formatDateTime, formatMoney } from '../../../lib/format';
 import { usePageHeading } from '../../../lib/use-page-heading';
 import { seatWithType } from '../../../lib/seat-text';
 import type { SeatCell } from '../../../components/seat-map/seat-view';
@@ -18,46 +18,55 @@ const lineName = (l: StaffOrderLine) => `${seatWithType(l.seat)} · ${l.movie}, 
 
 /** /admin/orders/{ref}: an order's tickets; refund some or all, or move one to another seat or showtime. */
 export function OrderScreen() {
+  const { t } = useTranslation('admin');
   const { ref = '' } = useParams();
   const order = useStaffOrder(ref);
-  const heading = usePageHeading(`Order ${ref.toUpperCase()}`);
+  const heading = usePageHeading(t('order.title', { ref: ref.toUpperCase() }));
 
   return (
     <section>
       <h1 ref={heading} tabIndex={-1} className="page-title">
-        Order <span className="font-mono">{order.data?.ref ?? ref.toUpperCase()}</span>
+        <Trans
+          t={t}
+          i18nKey="order.heading"
+          values={{ ref: order.data?.ref ?? ref.toUpperCase() }}
+          components={{ mono: <span className="font-mono" /> }}
+        />
       </h1>
       <BoxOfficeNav />
-      <QueryStatus query={order} failure="Failed to load the order" />
+      <QueryStatus query={order} failure={t('order.loadFailed')} />
       {order.data && <OrderDetails order={order.data} />}
     </section>
   );
 }
 
 function OrderDetails({ order }: { order: StaffOrder }) {
+  const { t } = useTranslation('admin');
   const [moving, setMoving] = useState<StaffOrderLine | null>(null);
   const due = order.lines.reduce((sum, l) => sum + l.dueCents, 0);
   return (
     <div className="space-y-4">
       <dl className="card grid gap-x-6 gap-y-2 sm:grid-cols-[auto_1fr]">
-        <dt className="text-muted">Status</dt>
+        <dt className="text-muted">{t('order.status')}</dt>
         <dd>
-          {orderStatusText[order.status]}
-          {order.testMode && <span className="ml-2 rounded bg-amber-900 px-2 text-amber-100">TEST</span>}
+          {orderStatusText(order.status)}
+          {order.testMode && (
+            <span className="ml-2 rounded bg-amber-900 px-2 text-amber-100">{t('order.test')}</span>
+          )}
         </dd>
-        <dt className="text-muted">Customer</dt>
+        <dt className="text-muted">{t('order.customer')}</dt>
         <dd className="break-all">
-          {[order.customer.name, order.customer.email].filter(Boolean).join(' · ') || 'Walk-in customer'}
+          {[order.customer.name, order.customer.email].filter(Boolean).join(' · ') || t('orders.walkIn')}
         </dd>
-        <dt className="text-muted">Paid</dt>
+        <dt className="text-muted">{t('order.paid')}</dt>
         <dd>
           {formatMoney(order.totalCents)} · {paidByText(order)}
           {order.paidAt && ` · ${formatDateTime(order.paidAt)}`}
-          {order.soldBy && ` · sold by ${order.soldBy}`}
+          {order.soldBy && t('order.soldBy', { name: order.soldBy })}
         </dd>
         {order.discountCents > 0 && (
           <>
-            <dt className="text-muted">Discount</dt>
+            <dt className="text-muted">{t('order.discount')}</dt>
             <dd>
               {formatMoney(order.discountCents)}
               {order.promoCode && ` (${order.promoCode})`}
@@ -66,13 +75,13 @@ function OrderDetails({ order }: { order: StaffOrder }) {
         )}
         {order.refundedCents > 0 && (
           <>
-            <dt className="text-muted">Refunded</dt>
+            <dt className="text-muted">{t('order.refunded')}</dt>
             <dd>{formatMoney(order.refundedCents)}</dd>
           </>
         )}
         {due > 0 && (
           <>
-            <dt className="text-muted">To collect</dt>
+            <dt className="text-muted">{t('order.toCollect')}</dt>
             <dd className="font-semibold text-amber-200">{formatMoney(due)}</dd>
           </>
         )}
@@ -81,13 +90,14 @@ function OrderDetails({ order }: { order: StaffOrder }) {
       {moving && <MovePanel order={order} line={moving} onClose={() => setMoving(null)} />}
       {order.refunds.length > 0 && (
         <div className="card">
-          <h2 className="mb-2 text-lg font-semibold text-white">Refunds</h2>
+          <h2 className="mb-2 text-lg font-semibold text-white">{t('order.refunds')}</h2>
           <ul className="space-y-1 text-sm">
             {order.refunds.map((r, i) => (
               <li key={i}>
                 {formatMoney(r.amountCents)} ·{' '}
-                {r.kind === 'exchange' ? 'price difference' : r.kind === 'staff' ? 'by staff' : 'seat lost'} ·{' '}
-                {formatDateTime(r.createdAt)} · {r.status === 'succeeded' ? 'done' : 'being sent'}
+                {t(`order.refundKind.${r.kind === 'exchange' || r.kind === 'staff' ? r.kind : 'lost'}`)} ·{' '}
+                {formatDateTime(r.createdAt)} ·{' '}
+                {r.status === 'succeeded' ? t('order.refundDone') : t('order.refundSending')}
                 {r.by && ` · ${r.by}`}
                 {r.reason && ` · “${r.reason}”`}
               </li>
@@ -101,6 +111,7 @@ function OrderDetails({ order }: { order: StaffOrder }) {
 
 /** The tickets, each to tick for a refund (or to move); a used ticket needs a second, explicit confirmation. */
 function RefundForm({ order, onMove }: { order: StaffOrder; onMove: (line: StaffOrderLine) => void }) {
+  const { t } = useTranslation('admin');
   const refund = useRefund(order.ref);
   const standing = order.lines.filter((l) => l.status === 'confirmed');
   const [picked, setPicked] = useState<Set<string>>(new Set());
@@ -126,12 +137,15 @@ function RefundForm({ order, onMove }: { order: StaffOrder; onMove: (line: Staff
       setReason('');
       setNotice(
         res.refundedCents > 0 || res.refundedBookingIds.length > 0
-          ? `Refunded ${formatMoney(res.refundedCents)} for ${res.refundedBookingIds.length} ticket${res.refundedBookingIds.length === 1 ? '' : 's'}; the seats are on sale again.`
-          : 'Those tickets had been refunded already.',
+          ? t('order.refundedNotice', {
+              amount: formatMoney(res.refundedCents),
+              count: res.refundedBookingIds.length,
+            })
+          : t('order.alreadyRefunded'),
       );
     } catch (err) {
       if (err instanceof ApiError && err.code === 'checked_in') setUsedWarning(err.message);
-      else setError(errorText(err, 'The refund did not go through'));
+      else setError(errorText(err, t('order.refundFailed')));
     }
   }
 
@@ -143,7 +157,7 @@ function RefundForm({ order, onMove }: { order: StaffOrder; onMove: (line: Staff
   return (
     <form onSubmit={onSubmit} className="card space-y-3" aria-labelledby={`${id}-tickets`}>
       <h2 id={`${id}-tickets`} className="text-lg font-semibold text-white">
-        Tickets
+        {t('order.tickets')}
       </h2>
       <ul className="space-y-2">
         {order.lines.map((l) => {
@@ -167,13 +181,19 @@ function RefundForm({ order, onMove }: { order: StaffOrder; onMove: (line: Staff
                   <span className="font-semibold text-gold">{seatWithType(l.seat)}</span> · {l.movie},{' '}
                   {formatDateTime(l.startsAt)} · {l.auditorium} · {l.ticketType} {formatMoney(l.priceCents)}
                   {l.dueCents > 0 && (
-                    <span className="text-amber-200"> ({formatMoney(l.dueCents)} to collect)</span>
+                    <span className="text-amber-200">
+                      {t('order.lineDue', { amount: formatMoney(l.dueCents) })}
+                    </span>
                   )}
                   {!open && (
-                    <span className="text-muted"> · {l.status === 'refunded' ? 'refunded' : l.status}</span>
+                    <span className="text-muted">
+                      {t('order.lineStatus', { status: t(`order.lineStatuses.${l.status}`) })}
+                    </span>
                   )}
                   {l.checkedInAt && (
-                    <span className="text-emerald-300"> · in at {formatDateTime(l.checkedInAt)}</span>
+                    <span className="text-emerald-300">
+                      {t('order.lineIn', { at: formatDateTime(l.checkedInAt) })}
+                    </span>
                   )}
                 </span>
               </label>
@@ -181,10 +201,10 @@ function RefundForm({ order, onMove }: { order: StaffOrder; onMove: (line: Staff
                 <button
                   type="button"
                   className="btn-secondary"
-                  aria-label={`Move ${seatWithType(l.seat)}`}
+                  aria-label={t('order.moveNamed', { seat: seatWithType(l.seat) })}
                   onClick={() => onMove(l)}
                 >
-                  Move
+                  {t('order.move')}
                 </button>
               )}
             </li>
@@ -199,11 +219,11 @@ function RefundForm({ order, onMove }: { order: StaffOrder; onMove: (line: Staff
               className="btn-secondary"
               onClick={() => setPicked(new Set(standing.map((l) => l.bookingId!)))}
             >
-              Choose every ticket
+              {t('order.chooseAll')}
             </button>
           </div>
           <label className="field max-w-xl">
-            <span className="field-label">Reason (optional, kept in the audit log)</span>
+            <span className="field-label">{t('order.reason')}</span>
             <input
               className="input"
               value={reason}
@@ -223,17 +243,17 @@ function RefundForm({ order, onMove }: { order: StaffOrder; onMove: (line: Staff
             onClick={() => void send(true)}
             disabled={refund.isPending}
           >
-            Refund anyway
+            {t('order.refundAnyway')}
           </button>
         </div>
       )}
       {standing.length > 0 && (
         <button type="submit" className="btn-danger" disabled={refund.isPending || chosen.length === 0}>
           {refund.isPending
-            ? 'Refunding…'
+            ? t('order.refunding')
             : chosen.length === 0
-              ? 'Refund'
-              : `Refund ${chosen.length} ticket${chosen.length === 1 ? '' : 's'} · ${formatMoney(amount)}`}
+              ? t('order.refund')
+              : t('order.refundCount', { count: chosen.length, amount: formatMoney(amount) })}
         </button>
       )}
     </form>
@@ -250,6 +270,7 @@ function MovePanel({
   line: StaffOrderLine;
   onClose: () => void;
 }) {
+  const { t } = useTranslation('admin');
   const showtimes = useMovieShowtimes(line.movieId);
   const exchange = useExchange(order.ref);
   const [showtimeId, setShowtimeId] = useState(line.showtimeId ?? '');
@@ -267,32 +288,33 @@ function MovePanel({
         moves: [{ bookingId: line.bookingId!, seatId: seat.id, showtimeId }],
         ...(force && { force: true }),
       });
-      const money =
+      const to = seatWithType(seat);
+      setNotice(
         res.dueCents > 0
-          ? ` Collect ${formatMoney(res.dueCents)}.`
+          ? t('order.movedCollect', { seat: to, amount: formatMoney(res.dueCents) })
           : res.refundedCents > 0
-            ? ` ${formatMoney(res.refundedCents)} goes back to the customer.`
-            : '';
-      setNotice(`Moved to ${seatWithType(seat)}; the ticket’s QR code stays the same.${money}`);
+            ? t('order.movedRefund', { seat: to, amount: formatMoney(res.refundedCents) })
+            : t('order.moved', { seat: to }),
+      );
       setSeat(null);
     } catch (err) {
       if (err instanceof ApiError && err.code === 'checked_in' && window.confirm(`${err.message}`)) {
         await send(true);
         return;
       }
-      setError(errorText(err, 'The ticket could not be moved'));
+      setError(errorText(err, t('order.moveFailed')));
     }
   }
 
   return (
     <div className="card space-y-3">
       <h2 ref={heading} tabIndex={-1} className="text-lg font-semibold text-white">
-        Move {lineName(line)}
+        {t('order.moveHeading', { line: lineName(line) })}
       </h2>
-      <QueryStatus query={showtimes} failure="Failed to load showtimes" />
+      <QueryStatus query={showtimes} failure={t('common.failedShowtimes')} />
       {showtimes.data && (
         <label className="field max-w-xl">
-          <span className="field-label">Showtime</span>
+          <span className="field-label">{t('boxOffice.showtime')}</span>
           <select
             className="input"
             value={showtimeId}
@@ -302,12 +324,15 @@ function MovePanel({
             }}
           >
             {!showtimes.data.some((s) => s.id === line.showtimeId) && line.showtimeId && (
-              <option value={line.showtimeId}>{formatDateTime(line.startsAt)} (this ticket’s)</option>
+              <option value={line.showtimeId}>
+                {t('order.thisTickets', { showtime: formatDateTime(line.startsAt) })}
+              </option>
             )}
             {showtimes.data.map((s) => (
               <option key={s.id} value={s.id}>
-                {formatDateTime(s.startsAt)} · {s.auditorium}
-                {s.id === line.showtimeId ? ' (this ticket’s)' : ''}
+                {s.id === line.showtimeId
+                  ? t('order.thisTickets', { showtime: `${formatDateTime(s.startsAt)} · ${s.auditorium}` })
+                  : `${formatDateTime(s.startsAt)} · ${s.auditorium}`}
               </option>
             ))}
           </select>
@@ -318,7 +343,7 @@ function MovePanel({
           showtimeId={showtimeId}
           selected={new Set(seat ? [seat.id] : [])}
           onToggle={(s) => setSeat((current) => (current?.id === s.id ? null : s))}
-          label="Choose the new seat"
+          label={t('order.chooseNewSeat')}
         />
       )}
       <FormMessages error={error} notice={notice} />
@@ -329,10 +354,14 @@ function MovePanel({
           disabled={!seat || exchange.isPending}
           onClick={() => void send(false)}
         >
-          {exchange.isPending ? 'Moving…' : seat ? `Move to ${seatWithType(seat)}` : 'Choose a seat'}
+          {exchange.isPending
+            ? t('order.moving')
+            : seat
+              ? t('order.moveTo', { seat: seatWithType(seat) })
+              : t('order.chooseSeat')}
         </button>
         <button type="button" className="btn-secondary" onClick={onClose}>
-          Done
+          {t('order.done')}
         </button>
       </div>
     </div>

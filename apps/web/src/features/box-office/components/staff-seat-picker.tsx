@@ -1,5 +1,5 @@
+import { useTranslation } from 'react-i18next';
 import type { SeatMap } from '@cinema/contract';
-import { ScreenBar } from '../../../components/seat-map/screen-bar';
 import { SeatGrid } from '../../../components/seat-map/seat-grid';
 import { SeatLegend } from '../../../components/seat-map/seat-legend';
 import type { SeatCell, SeatView } from '../../../components/seat-map/seat-view';
@@ -29,12 +29,12 @@ export function StaffSeatPicker({
   onToggle: (seat: SeatCell) => void;
   label: string;
 }) {
+  const { t } = useTranslation('admin');
   const map = useShowtimeSeats(showtimeId);
-  if (!map.data) return <QueryStatus query={map} failure="Failed to load the seats" />;
+  if (!map.data) return <QueryStatus query={map} failure={t('boxOffice.seatsFailed')} />;
   const grid = hallGrid(map.data);
   return (
     <div className="space-y-3">
-      <ScreenBar firstRow={grid.rows[0]?.label} />
       <SeatGrid
         rows={grid.rows}
         cols={grid.cols}

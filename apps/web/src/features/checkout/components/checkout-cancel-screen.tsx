@@ -4,6 +4,7 @@ import type { SeatMap } from '@cinema/contract';
 import { api } from '../../../lib/api-client';
 import { getToken } from '../../../lib/session';
 import { usePageHeading } from '../../../lib/use-page-heading';
+import { useTranslation } from 'react-i18next';
 
 /** Kept by the seat map when checkout starts (its feature's CHECKOUT_SHOWTIME_KEY): where the seats are. */
 const CHECKOUT_SHOWTIME_KEY = 'cinema.checkoutShowtime';
@@ -23,33 +24,31 @@ function useSeatsStillHeld(showtimeId: string | null) {
  * held, the way back to them comes first.
  */
 export function CheckoutCancelScreen() {
-  const heading = usePageHeading('Payment cancelled');
+  const { t } = useTranslation('common');
+  const heading = usePageHeading(t('checkout.cancel.pageTitle'));
   const showtimeId = sessionStorage.getItem(CHECKOUT_SHOWTIME_KEY);
   const held = useSeatsStillHeld(showtimeId).data ?? 0;
   return (
     <section className="mx-auto max-w-2xl">
       <h1 ref={heading} tabIndex={-1} className="page-title">
-        <span className="block">Payment Cancelled.</span>{' '}
+        <span className="block">{t('checkout.cancel.title')}</span>{' '}
         <span className="mt-2 block text-lg font-normal text-slate-200">
-          Your seat holds may expire soon.
+          {t('checkout.cancel.mayExpire')}
         </span>
       </h1>
       {held > 0 ? (
-        <p className="muted">
-          Nothing was charged. Your {held === 1 ? 'seat is' : `${held} seats are`} still held for a few
-          minutes.
-        </p>
+        <p className="muted">{t('checkout.cancel.stillHeld', { count: held })}</p>
       ) : (
-        <p className="muted">Nothing was charged. Pick your seats again from the movie’s showtimes.</p>
+        <p className="muted">{t('checkout.cancel.pickAgain')}</p>
       )}
       <p className="mt-6 flex flex-wrap gap-3">
         {held > 0 && (
           <Link to={`/showtimes/${showtimeId}/seats`} className="btn-primary">
-            Back to your seats
+            {t('checkout.cancel.backToSeats')}
           </Link>
         )}
         <Link to="/movies" className={held > 0 ? 'btn-secondary' : 'btn-primary'}>
-          Movies
+          {t('layout.movies')}
         </Link>
       </p>
     </section>

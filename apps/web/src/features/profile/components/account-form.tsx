@@ -3,9 +3,11 @@ import type { User } from '@cinema/contract';
 import { errorText } from '../../../lib/api-client';
 import { useUpdateProfile } from '../api/update-profile';
 import { TextField } from '../../../components/ui/text-field';
+import { useTranslation } from 'react-i18next';
 
 /** Name and email with Save, plus the Logout button. */
 export function AccountForm({ user, onLogout }: { user: User; onLogout: () => void }) {
+  const { t } = useTranslation('common');
   const [name, setName] = useState(user.name);
   const [email, setEmail] = useState(user.email);
   const [currentPassword, setCurrentPassword] = useState('');
@@ -24,11 +26,18 @@ export function AccountForm({ user, onLogout }: { user: User; onLogout: () => vo
   return (
     <form className="card flex flex-col gap-4" onSubmit={onSubmit} aria-labelledby="account-heading">
       <h2 id="account-heading" className="text-lg font-semibold text-white">
-        Account
+        {t('profile.account')}
       </h2>
-      <TextField label="Name" name="name" autoComplete="name" required value={name} onValueChange={setName} />
       <TextField
-        label="Email"
+        label={t('auth.name')}
+        name="name"
+        autoComplete="name"
+        required
+        value={name}
+        onValueChange={setName}
+      />
+      <TextField
+        label={t('auth.email')}
         type="email"
         name="email"
         autoComplete="email"
@@ -38,7 +47,7 @@ export function AccountForm({ user, onLogout }: { user: User; onLogout: () => vo
       />
       {emailChanges && (
         <TextField
-          label="Current password"
+          label={t('profile.currentPassword')}
           type="password"
           name="current-password"
           autoComplete="current-password"
@@ -48,26 +57,26 @@ export function AccountForm({ user, onLogout }: { user: User; onLogout: () => vo
           onValueChange={setCurrentPassword}
         >
           <span id="current-password-hint" className="text-xs text-muted">
-            Needed to change your email
+            {t('profile.neededForEmail')}
           </span>
         </TextField>
       )}
       {save.isSuccess && (
         <p className="notice" role="status">
-          Profile updated.
+          {t('profile.updated')}
         </p>
       )}
       {save.isError && (
         <p className="error" role="alert">
-          {errorText(save.error, 'Update failed')}
+          {errorText(save.error, t('profile.updateFailed'))}
         </p>
       )}
       <div className="flex flex-wrap gap-3">
         <button type="submit" className="btn-primary" disabled={save.isPending}>
-          {save.isPending ? 'Saving…' : 'Save'}
+          {save.isPending ? t('common.saving') : t('common.save')}
         </button>
         <button type="button" className="btn-secondary" onClick={onLogout}>
-          Logout
+          {t('layout.logout')}
         </button>
       </div>
     </form>

@@ -2,9 +2,11 @@ import { useState, type FormEvent } from 'react';
 import { errorText } from '../../../lib/api-client';
 import { useChangePassword } from '../api/change-password';
 import { TextField } from '../../../components/ui/text-field';
+import { useTranslation } from 'react-i18next';
 
 /** Current and new password; the server ends the user's other sessions when it changes. */
 export function PasswordForm() {
+  const { t } = useTranslation('common');
   const [currentPassword, setCurrentPassword] = useState('');
   const [newPassword, setNewPassword] = useState('');
   const change = useChangePassword();
@@ -25,12 +27,12 @@ export function PasswordForm() {
   return (
     <form className="card flex flex-col gap-4" onSubmit={onSubmit} aria-labelledby="password-heading">
       <h2 id="password-heading" className="text-lg font-semibold text-white">
-        Change Password
+        {t('profile.changePassword')}
       </h2>
       {/* Lets password managers tie the new password to this account. */}
       <input type="hidden" name="username" autoComplete="username" />
       <TextField
-        label="Current password"
+        label={t('profile.currentPassword')}
         type="password"
         name="currentPassword"
         autoComplete="current-password"
@@ -39,7 +41,7 @@ export function PasswordForm() {
         onValueChange={setCurrentPassword}
       />
       <TextField
-        label="New password"
+        label={t('auth.newPassword')}
         type="password"
         name="newPassword"
         autoComplete="new-password"
@@ -49,22 +51,22 @@ export function PasswordForm() {
         onValueChange={setNewPassword}
       >
         <span id="new-password-hint" className="muted text-xs">
-          8+ including upper, lower, digit and symbol
+          {t('profile.passwordHint')}
         </span>
       </TextField>
       {change.isSuccess && (
         <p className="notice" role="status">
-          Password updated.
+          {t('profile.passwordUpdated')}
         </p>
       )}
       {change.isError && (
         <p className="error" role="alert">
-          {errorText(change.error, 'Password change failed')}
+          {errorText(change.error, t('profile.passwordFailed'))}
         </p>
       )}
       <div>
         <button type="submit" className="btn-primary" disabled={change.isPending}>
-          {change.isPending ? 'Updating…' : 'Update password'}
+          {change.isPending ? t('profile.updating') : t('profile.updatePassword')}
         </button>
       </div>
     </form>

@@ -3,9 +3,11 @@ import { useMe } from '../api/get-me';
 import { AccountForm } from './account-form';
 import { PasswordForm } from './password-form';
 import { QueryStatus } from '../../../components/ui/query-status';
+import { useTranslation } from 'react-i18next';
 
 /** /profile: the Account form and the Change Password form side by side on wide screens. */
 export function ProfileScreen({ onLogout }: { onLogout: () => Promise<void> }) {
+  const { t } = useTranslation('common');
   const navigate = useNavigate();
   const me = useMe();
 
@@ -16,8 +18,8 @@ export function ProfileScreen({ onLogout }: { onLogout: () => Promise<void> }) {
 
   return (
     <section>
-      <h1 className="page-title">Profile</h1>
-      <QueryStatus query={me} failure="Failed to load profile" />
+      <h1 className="page-title">{t('layout.profile')}</h1>
+      <QueryStatus query={me} failure={t('profile.loadFailed')} />
       {me.data && (
         <div className="grid items-start gap-6 lg:grid-cols-2">
           <AccountForm key={me.data.id} user={me.data} onLogout={logoutHere} />

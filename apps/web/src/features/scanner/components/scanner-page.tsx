@@ -1,4 +1,5 @@
 import { useCallback, useEffect, useRef, useState, type FormEvent } from 'react';
+import { useTranslation } from 'react-i18next';
 import { Link, useSearchParams } from 'react-router';
 import { useQuery } from '@tanstack/react-query';
 import type { DoorListResponse, ScanError, ScanSyncResult } from '@cinema/contract';
@@ -26,10 +27,11 @@ export function ScannerPage() {
 }
 
 function DeviceLabelField() {
+  const { t } = useTranslation('admin');
   const [label, setLabel] = useState(loadDeviceLabel);
   return (
     <label className="field">
-      <span className="field-label">Device label</span>
+      <span className="field-label">{t('scanner.deviceLabel')}</span>
       <input
         className="input"
         value={label}
@@ -45,6 +47,7 @@ function DeviceLabelField() {
 }
 
 function Counts({ counts }: { counts: { sold: number; checkedIn: number; toCome: number } }) {
+  const { t } = useTranslation('admin');
   const stat = (label: string, value: number, testId: string) => (
     <div className="rounded-lg border border-line bg-panel-2 p-2 text-center">
       <dt className="text-sm text-slate-300">{label}</dt>
@@ -55,15 +58,16 @@ function Counts({ counts }: { counts: { sold: number; checkedIn: number; toCome:
   );
   return (
     <dl className="grid grid-cols-3 gap-2">
-      {stat('Sold', counts.sold, 'count-sold')}
-      {stat('In', counts.checkedIn, 'count-in')}
-      {stat('To come', counts.toCome, 'count-to-come')}
+      {stat(t('scanner.sold'), counts.sold, 'count-sold')}
+      {stat(t('scanner.in'), counts.checkedIn, 'count-in')}
+      {stat(t('scanner.toCome'), counts.toCome, 'count-to-come')}
     </dl>
   );
 }
 
 /** The showtimes the door may admit, those whose entry window is open first. */
 function ShowtimePicker() {
+  const { t } = useTranslation('admin');
   const showtimes = useQuery({
     queryKey: ['door-showtimes'],
     queryFn: doorShowtimes,
@@ -71,20 +75,18 @@ function ShowtimePicker() {
   });
   return (
     <section className="mx-auto max-w-xl">
-      <h1 className="page-title">Scan Tickets</h1>
+      <h1 className="page-title">{t('scanner.title')}</h1>
       <div className="card mb-4">
         <DeviceLabelField />
       </div>
-      <h2 className="mb-2 text-lg font-semibold">Choose the showtime being admitted</h2>
-      {showtimes.isPending && <p className="muted">Loading showtimes…</p>}
+      <h2 className="mb-2 text-lg font-semibold">{t('scanner.choose')}</h2>
+      {showtimes.isPending && <p className="muted">{t('scanner.loadingShowtimes')}</p>}
       {showtimes.isError && (
         <p role="alert" className="error">
-          {errorText(showtimes.error, 'Failed to load showtimes')}
+          {errorText(showtimes.error, t('common.failedShowtimes'))}
         </p>
       )}
-      {showtimes.data?.showtimes.length === 0 && (
-        <p className="card">No showtimes to admit in the next week.</p>
-      )}
+      {showtimes.data?.showtimes.length === 0 && <p className="card">{t('scanner.none')}</p>}
       <ul className="space-y-2">
         {showtimes.data?.showtimes.map((s) => (
           <li key={s.id}>
@@ -97,8 +99,15 @@ function ShowtimePicker() {
                 {formatDateTime(s.startsAt)} · {s.auditorium}
               </span>
               <span className={`block text-sm ${s.entryOpen ? 'text-emerald-300' : 'text-slate-300'}`}>
-                {s.entryOpen ? 'Entry open' : `Entry opens ${formatDateTime(s.entryOpensAt)}`} ·{' '}
-                {s.counts.sold} sold · {s.counts.checkedIn} in · {s.counts.toCome} to come
+                {s.entryOpen
+                  ? t('scanner.entryOpen')
+                  : t('scanner.entryOpens', { at: formatDateTime(s.entryOpensAt) })}{' '}
+                ·{' '}
+                {t('scanner.counts', {
+                  sold: s.counts.sold,
+                  in: s.counts.checkedIn,
+                  toCome: s.counts.toCome,
+                })}
               </span>
             </Link>
           </li>
@@ -163,6 +172,7 @@ const isNetworkFailure = (err: unknown) => err instanceof ApiError && err.status
 
 /** The door for one showtime: camera, big result, counts, offline queue and conflicts. */
 function DoorScreen({ showtimeId }: { showtimeId: string }) {
+  const { t } = useTranslation('admin');
   const videoRef = useRef<HTMLVideoElement>(null);
   const lastCode = useRef('');
   const online = useOnline();
@@ -198,13 +208,16 @@ function DoorScreen({ showtimeId }: { showtimeId: string }) {
     try {
       let fresh = await doorList(showtimeId);
       for (const q of queueRef.current)
-        fresh = withTicket(fresh, q.bookingId, { checkedInAt: q.scannedAt, checkedInBy: 'this device' });
+        fresh = withTicket(fresh, q.bookingId, {
+          checkedInAt: q.scannedAt,
+          checkedInBy: t('scanner.thisDevice'),
+        });
       setList(fresh);
       setLoadError('');
     } catch (err) {
-      if (!isNetworkFailure(err)) setLoadError(errorText(err, 'Failed to load the ticket list'));
+      if (!isNetworkFailure(err)) setLoadError(errorText(err, t('scanner.listFailed')));
     }
-  }, [showtimeId, setList]);
+  }, [showtimeId, setList, t]);
 
   const sync = useCallback(async () => {
     const pending = queueRef.current;
@@ -222,8 +235,17 @@ function DoorScreen({ showtimeId }: { showtimeId: string }) {
           seat: seatOf(r.bookingId),
           text:
             r.result === 'conflict'
-              ? `already checked in by ${r.checkedInBy ?? 'someone'}${r.deviceLabel ? ` (${r.deviceLabel})` : ''} at ${formatDateTime(r.checkedInAt!)}`
-              : `refused: ${r.error ?? r.code}`,
+              ? r.deviceLabel
+                ? t('scanner.conflictOn', {
+                    by: r.checkedInBy ?? t('scanner.someone'),
+                    device: r.deviceLabel,
+                    at: formatDateTime(r.checkedInAt!),
+                  })
+                : t('scanner.conflict', {
+                    by: r.checkedInBy ?? t('scanner.someone'),
+                    at: formatDateTime(r.checkedInAt!),
+                  })
+              : t('scanner.refusedSync', { reason: r.error ?? r.code }),
         }));
       setConflicts((c) => [...problems, ...c]);
       // A result still on screen for a ticket someone else let in first gives way to what the server says.
@@ -237,16 +259,20 @@ function DoorScreen({ showtimeId }: { showtimeId: string }) {
               who: o.who,
               seat: o.seat,
               at: r.checkedInAt ?? '',
-              by: r.checkedInBy ?? 'someone',
+              by: r.checkedInBy ?? t('scanner.someone'),
               device: r.deviceLabel ?? null,
             }
-          : { kind: 'refused', title: 'NOT VALID', detail: r.error ?? 'Ticket is not valid' };
+          : { kind: 'refused', title: t('scanner.notValid'), detail: r.error ?? t('scanner.ticketNotValid') };
       });
       const sentIds = new Set(pending.map((p) => p.bookingId));
       setQueue(queueRef.current.filter((q) => !sentIds.has(q.bookingId)));
       setSent(
-        `Sent ${pending.length} offline check-in${pending.length === 1 ? '' : 's'}` +
-          (problems.length ? `, ${problems.length} conflict${problems.length === 1 ? '' : 's'}` : ''),
+        problems.length
+          ? t('scanner.sentWithConflicts', {
+              sent: t('scanner.sent', { count: pending.length }),
+              conflicts: t('scanner.conflictCount', { count: problems.length }),
+            })
+          : t('scanner.sent', { count: pending.length }),
       );
       await refresh();
     } catch {
@@ -254,7 +280,7 @@ function DoorScreen({ showtimeId }: { showtimeId: string }) {
     } finally {
       syncing.current = false;
     }
-  }, [showtimeId, deviceLabel, setQueue, refresh]);
+  }, [showtimeId, deviceLabel, setQueue, refresh, t]);
 
   useEffect(() => {
     void refresh();
@@ -278,8 +304,8 @@ function DoorScreen({ showtimeId }: { showtimeId: string }) {
       if (!current || !ticket) {
         setOutcome({
           kind: 'refused',
-          title: 'NOT ON THIS LIST',
-          detail: 'No ticket for this showtime has this code (checked offline).',
+          title: t('scanner.notOnList'),
+          detail: t('scanner.notOnListDetail'),
         });
         return;
       }
@@ -287,8 +313,8 @@ function DoorScreen({ showtimeId }: { showtimeId: string }) {
       if (ticket.status !== 'CONFIRMED') {
         setOutcome({
           kind: 'refused',
-          title: 'NOT VALID',
-          detail: ticket.status === 'REFUNDED' ? 'Ticket was refunded' : 'Ticket was cancelled',
+          title: t('scanner.notValid'),
+          detail: ticket.status === 'REFUNDED' ? t('scanner.refunded') : t('scanner.cancelled'),
         });
         return;
       }
@@ -298,7 +324,7 @@ function DoorScreen({ showtimeId }: { showtimeId: string }) {
           who: ticket.name,
           seat,
           at: ticket.checkedInAt,
-          by: ticket.checkedInBy ?? 'someone',
+          by: ticket.checkedInBy ?? t('scanner.someone'),
           device: null,
         });
         return;
@@ -309,16 +335,16 @@ function DoorScreen({ showtimeId }: { showtimeId: string }) {
       if ((early || late) && !force) {
         setOutcome({
           kind: 'refused',
-          title: early ? 'TOO EARLY' : 'TOO LATE',
+          title: early ? t('scanner.tooEarly') : t('scanner.tooLate'),
           detail: early
-            ? `Entry opens ${formatDateTime(current.showtime.entryOpensAt)}`
-            : 'This showtime is over',
+            ? t('scanner.entryOpens', { at: formatDateTime(current.showtime.entryOpensAt) })
+            : t('scanner.over'),
           force: code,
         });
         return;
       }
       const scannedAt = new Date().toISOString();
-      setList(withTicket(current, code, { checkedInAt: scannedAt, checkedInBy: 'this device' }));
+      setList(withTicket(current, code, { checkedInAt: scannedAt, checkedInBy: t('scanner.thisDevice') }));
       setQueue([...queueRef.current, { bookingId: code, scannedAt, ...(force && { force: true }) }]);
       setOutcome({
         kind: 'valid',
@@ -330,7 +356,7 @@ function DoorScreen({ showtimeId }: { showtimeId: string }) {
         forced: force,
       });
     },
-    [setList, setQueue],
+    [setList, setQueue, t],
   );
 
   const validate = useCallback(
@@ -353,7 +379,7 @@ function DoorScreen({ showtimeId }: { showtimeId: string }) {
             who: `${res.user.name} · ${res.user.email}`,
             seat,
             at: res.checkedInAt ?? '',
-            by: res.checkedInBy?.name ?? 'someone',
+            by: res.checkedInBy?.name ?? t('scanner.someone'),
             device: res.deviceLabel ?? null,
           });
         else
@@ -373,28 +399,32 @@ function DoorScreen({ showtimeId }: { showtimeId: string }) {
         if (code_ === 'wrong_showtime' && body?.ticket)
           setOutcome({
             kind: 'refused',
-            title: 'WRONG SHOWTIME',
-            detail: `This ticket is for ${body.ticket.movie}, ${formatDateTime(body.ticket.startsAt)}, ${body.ticket.auditorium}.`,
+            title: t('scanner.wrongShowtime'),
+            detail: t('scanner.wrongShowtimeDetail', {
+              movie: body.ticket.movie,
+              startsAt: formatDateTime(body.ticket.startsAt),
+              hall: body.ticket.auditorium,
+            }),
           });
         else if (code_ === 'too_early' || code_ === 'too_late')
           setOutcome({
             kind: 'refused',
-            title: code_ === 'too_early' ? 'TOO EARLY' : 'TOO LATE',
+            title: code_ === 'too_early' ? t('scanner.tooEarly') : t('scanner.tooLate'),
             detail:
               code_ === 'too_early' && body?.entryOpensAt
-                ? `Entry opens ${formatDateTime(body.entryOpensAt)}`
-                : 'This showtime is over',
+                ? t('scanner.entryOpens', { at: formatDateTime(body.entryOpensAt) })
+                : t('scanner.over'),
             force: code,
           });
         else
           setOutcome({
             kind: 'refused',
-            title: 'NOT VALID',
-            detail: errorText(err, 'Invalid / unknown ticket'),
+            title: t('scanner.notValid'),
+            detail: errorText(err, t('scanner.invalid')),
           });
       }
     },
-    [showtimeId, deviceLabel, validateOffline, setList],
+    [showtimeId, deviceLabel, validateOffline, setList, t],
   );
 
   const onCode = useCallback(
@@ -430,8 +460,8 @@ function DoorScreen({ showtimeId }: { showtimeId: string }) {
     } catch (err) {
       setOutcome({
         kind: 'refused',
-        title: 'UNDO FAILED',
-        detail: errorText(err, 'The check-in could not be undone'),
+        title: t('scanner.undoFailed'),
+        detail: errorText(err, t('scanner.undoFailedDetail')),
       });
     }
   };
@@ -440,9 +470,9 @@ function DoorScreen({ showtimeId }: { showtimeId: string }) {
   return (
     <section className="mx-auto max-w-xl">
       <p className="mb-2">
-        <Link to="/admin/scan">← Choose another showtime</Link>
+        <Link to="/admin/scan">{t('scanner.another')}</Link>
       </p>
-      <h1 className="page-title">Scan Tickets</h1>
+      <h1 className="page-title">{t('scanner.title')}</h1>
       {show && (
         <div className="mb-3 space-y-2">
           <p className="text-lg">
@@ -457,10 +487,10 @@ function DoorScreen({ showtimeId }: { showtimeId: string }) {
         </p>
       )}
       <p role="status" data-testid="network" className="mb-3 text-sm">
-        {online ? 'Online' : 'Offline: checking tickets against the list on this device'}
-        {queue.length > 0 && ` · ${queue.length} check-in${queue.length === 1 ? '' : 's'} waiting to be sent`}
+        {online ? t('scanner.online') : t('scanner.offline')}
+        {queue.length > 0 && t('scanner.waiting', { count: queue.length })}
         {sent && ` · ${sent}`}
-        {' · '}Device: {deviceLabel}
+        {t('scanner.device', { label: deviceLabel })}
       </p>
 
       <div className="card space-y-4">
@@ -470,44 +500,54 @@ function DoorScreen({ showtimeId }: { showtimeId: string }) {
           aria-live="polite"
           className={`min-h-32 rounded-xl border-4 p-4 ${TONE_CLASS[tone(outcome)]}`}
         >
-          {outcome.kind === 'validating' && <p className="text-2xl font-semibold">Validating...</p>}
-          {outcome.kind === 'idle' && <p>Point the camera at a ticket&apos;s QR code.</p>}
+          {outcome.kind === 'validating' && (
+            <p className="text-2xl font-semibold">{t('scanner.validating')}</p>
+          )}
+          {outcome.kind === 'idle' && <p>{t('scanner.point')}</p>}
           {outcome.kind === 'valid' && (
             <div className="space-y-1">
               {outcome.testMode && (
                 <p data-testid="test-ticket">
-                  <span className="text-5xl font-black">TEST</span>{' '}
-                  <span className="text-base">paid in test mode: no money was taken</span>
+                  <span className="text-5xl font-black">{t('order.test')}</span>{' '}
+                  <span className="text-base">{t('scanner.testPaid')}</span>
                 </p>
               )}
-              <p className="text-4xl font-black">VALID ✅</p>
+              <p className="text-4xl font-black">{t('scanner.valid')}</p>
               <p className="text-xl font-semibold">{outcome.seat}</p>
               <p>{outcome.who}</p>
-              {outcome.offline && <p>Checked offline: sent when the network is back.</p>}
-              {outcome.forced && <p>Admitted outside the entry window.</p>}
+              {outcome.offline && <p>{t('scanner.checkedOffline')}</p>}
+              {outcome.forced && <p>{t('scanner.forced')}</p>}
               <button
                 type="button"
                 className="btn-secondary mt-2"
                 onClick={() => void undo(outcome.bookingId, outcome.seat)}
               >
-                Undo check-in
+                {t('scanner.undo')}
               </button>
             </div>
           )}
           {outcome.kind === 'already' && (
             <div className="space-y-1">
-              <p className="text-4xl font-black">ALREADY CHECKED-IN ⚠️</p>
+              <p className="text-4xl font-black">{t('scanner.already')}</p>
               <p className="text-xl font-semibold">{outcome.seat}</p>
               <p>{outcome.who}</p>
               <p>
-                In since {outcome.at ? formatDateTime(outcome.at) : '—'}, by {outcome.by}
-                {outcome.device && ` (${outcome.device})`}
+                {outcome.device
+                  ? t('scanner.inSinceOn', {
+                      at: outcome.at ? formatDateTime(outcome.at) : '—',
+                      by: outcome.by,
+                      device: outcome.device,
+                    })
+                  : t('scanner.inSince', {
+                      at: outcome.at ? formatDateTime(outcome.at) : '—',
+                      by: outcome.by,
+                    })}
               </p>
             </div>
           )}
           {outcome.kind === 'refused' && (
             <div className="space-y-1">
-              <p className="text-4xl font-black">{outcome.title} ⛔</p>
+              <p className="text-4xl font-black">{t('scanner.refusedTitle', { title: outcome.title })}</p>
               <p role="alert" className="text-xl">
                 {outcome.detail}
               </p>
@@ -517,13 +557,13 @@ function DoorScreen({ showtimeId }: { showtimeId: string }) {
                   className="btn-secondary mt-2"
                   onClick={() => void validate(outcome.force!, true)}
                 >
-                  Admit anyway
+                  {t('scanner.admitAnyway')}
                 </button>
               )}
             </div>
           )}
           {outcome.kind === 'undone' && (
-            <p className="text-2xl font-semibold">Check-in undone: {outcome.seat}</p>
+            <p className="text-2xl font-semibold">{t('scanner.undone', { seat: outcome.seat })}</p>
           )}
         </div>
 
@@ -532,7 +572,7 @@ function DoorScreen({ showtimeId }: { showtimeId: string }) {
             className="rounded-xl border-4 border-red-400 bg-red-950 p-3 text-red-100"
             data-testid="conflicts"
           >
-            <h2 className="text-lg font-bold">Conflicts after going back online</h2>
+            <h2 className="text-lg font-bold">{t('scanner.conflicts')}</h2>
             <ul className="list-disc pl-5">
               {conflicts.map((c, i) => (
                 <li key={i}>
@@ -545,7 +585,7 @@ function DoorScreen({ showtimeId }: { showtimeId: string }) {
 
         {camera.kind === 'unavailable' ? (
           <p role="alert" className="error">
-            {camera.message} Type the booking id below to check a ticket in.
+            {t(`scanner.camera.${camera.problem}`)} {t('scanner.typeId')}
           </p>
         ) : (
           <div className="relative overflow-hidden rounded-xl border border-line bg-black">
@@ -554,18 +594,18 @@ function DoorScreen({ showtimeId }: { showtimeId: string }) {
               className="aspect-[4/3] w-full object-cover"
               muted
               playsInline
-              aria-label="Camera view"
+              aria-label={t('scanner.cameraView')}
             />
             {camera.kind === 'starting' && (
               <p className="absolute inset-0 grid place-items-center text-sm text-slate-200">
-                Starting camera…
+                {t('scanner.starting')}
               </p>
             )}
           </div>
         )}
 
         <p className="text-sm">
-          <span className="muted">Last read: </span>
+          <span className="muted">{t('scanner.lastRead')}</span>
           <code data-testid="last-read" className="break-all">
             {lastRead || '—'}
           </code>
@@ -573,18 +613,18 @@ function DoorScreen({ showtimeId }: { showtimeId: string }) {
 
         <form onSubmit={submitManual} className="flex flex-col gap-2 sm:flex-row sm:items-end">
           <label className="field flex-1">
-            <span className="field-label">Booking id</span>
+            <span className="field-label">{t('scanner.bookingId')}</span>
             <input
               className="input"
               value={manual}
               onChange={(e) => setManual(e.target.value)}
-              placeholder="e.g. 3f6c…"
+              placeholder={t('scanner.bookingIdPlaceholder')}
               autoComplete="off"
               spellCheck={false}
             />
           </label>
           <button type="submit" className="btn-primary" disabled={!manual.trim()}>
-            Check in
+            {t('scanner.checkIn')}
           </button>
         </form>
       </div>

@@ -3,15 +3,19 @@ import { loadQrDetector } from './qr-decoder';
 
 export const DECODE_INTERVAL_MS = 300;
 
-export type CameraState = { kind: 'starting' } | { kind: 'live' } | { kind: 'unavailable'; message: string };
+/** Why the camera cannot be used (the door screen says it in the viewer's language). */
+export type CameraProblem = 'denied' | 'notFound' | 'inUse' | 'insecure' | 'failed';
 
-function cameraProblem(err: unknown): string {
+export type CameraState =
+  { kind: 'starting' } | { kind: 'live' } | { kind: 'unavailable'; problem: CameraProblem };
+
+function cameraProblem(err: unknown): CameraProblem {
   const name = (err as { name?: string } | null)?.name;
-  if (name === 'NotAllowedError' || name === 'SecurityError') return 'Camera access was denied.';
-  if (name === 'NotFoundError' || name === 'OverconstrainedError') return 'No camera was found.';
-  if (name === 'NotReadableError') return 'The camera is in use by another app.';
-  if (!navigator.mediaDevices?.getUserMedia) return 'This browser cannot use a camera here (it needs HTTPS).';
-  return 'The camera could not be started.';
+  if (name === 'NotAllowedError' || name === 'SecurityError') return 'denied';
+  if (name === 'NotFoundError' || name === 'OverconstrainedError') return 'notFound';
+  if (name === 'NotReadableError') return 'inUse';
+  if (!navigator.mediaDevices?.getUserMedia) return 'insecure';
+  return 'failed';
 }
 
 /**
@@ -60,7 +64,7 @@ export function useCameraCodes(videoRef: RefObject<HTMLVideoElement | null>, onC
           }
         }, DECODE_INTERVAL_MS);
       } catch (err) {
-        if (!stopped) setState({ kind: 'unavailable', message: cameraProblem(err) });
+        if (!stopped) setState({ kind: 'unavailable', problem: cameraProblem(err) });
       }
     }
     void start();

@@ -251,6 +251,10 @@ describe('the seat map', () => {
     expect(seatButton(/^Row A, seat 1, held$/)).toHaveAttribute('data-status', 'HELD');
     expect(seatButton(/^Row A, seat 3, selected$/)).toBeInTheDocument();
     expect(screen.getByText('1 selected · $12.00')).toBeInTheDocument();
+    // Said by name in the live region, and it stays until the customer chooses again.
+    expect(
+      screen.getByText('Row A, seat 1 just went to someone else and left your selection.'),
+    ).toBeInTheDocument();
 
     // Their hold lapses: the seat is free again, but no longer part of this customer's choice.
     seats = seats.map((s) => (s.id === 'seat-1-1' ? { ...s, status: 'AVAILABLE' } : s));

@@ -1,11 +1,10 @@
-import { lazy, Suspense, useCallback, useEffect, useMemo, useState } from 'react';
+import { lazy, Suspense, useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { Link, useParams } from 'react-router';
 import { useQueryClient } from '@tanstack/react-query';
 import type { HoldError, SeatMap, SeatsUpdate } from '@cinema/contract';
 import { formatMoney, MAX_LIVE_HOLDS_PER_SHOWTIME } from '@cinema/contract/constants';
 import { SeatGrid } from '../../../components/seat-map/seat-grid';
 import { SeatLegend } from '../../../components/seat-map/seat-legend';
-import { ScreenBar } from '../../../components/seat-map/screen-bar';
 import { sofaPartner, type SeatCell } from '../../../components/seat-map/seat-view';
 import { ApiError, errorText } from '../../../lib/api-client';
 import { formatDateTime, formatTime } from '../../../lib/format';
@@ -67,6 +66,9 @@ function useSelectionRules(wanted: boolean) {
 /** Hold refusals whose seats someone else has (or that are not for sale): they cannot stay selected. */
 const GONE_CODES = new Set([undefined, 'seat_unavailable', 'seat_blocked', 'bad_request']);
 
+/** The basket bar's buttons take less room on a phone, so the bar keeps to two rows and the map stays in view. */
+const phoneButton = 'max-sm:px-2! max-sm:text-[13px]!';
+
 /**
  * Select Seats: the live seat map of one showtime, with "Find me N seats", advice on the selection (a companion seat
  * without its wheelchair space, a seat left alone), Hold seats, Checkout and Cancel holds.
@@ -93,15 +95,27 @@ export function SeatMapScreen() {
     [map, seatMap.dataUpdatedAt, recent],
   );
 
-  // Someone else taking a seat this customer had selected takes it out of the selection.
+  // Someone else taking a seat this customer had selected takes it out of the selection, and says which by name
+  // (not the seats of this customer's own hold on its way: its broadcast may come before the answer).
+  const selectedNow = useRef(selected);
+  const seatsNow = useRef<SeatCell[]>([]);
+  const holding = useRef<ReadonlySet<string>>(new Set());
+  const [lostSeats, setLostSeats] = useState<string | null>(null);
   const onUpdate = useCallback((update: SeatsUpdate) => {
-    const taken = update.seats.filter((s) => s.status !== 'AVAILABLE').map((s) => s.id);
+    const taken = update.seats
+      .filter((s) => s.status !== 'AVAILABLE' && !holding.current.has(s.id))
+      .map((s) => s.id);
+    // (Set even when nothing changes: the screen then shows the patched map in the same render.)
     setSelected((current) => {
       if (!taken.some((id) => current.has(id))) return current;
-      const next = new Set(current);
-      taken.forEach((id) => next.delete(id));
-      return next;
+      return new Set([...current].filter((id) => !taken.includes(id)));
     });
+    const lost = taken.filter((id) => selectedNow.current.has(id));
+    if (lost.length === 0) return;
+    const byId = new Map(seatsNow.current.map((c) => [c.id, c]));
+    setLostSeats(
+      `${seatsInWords(lost.flatMap((id) => byId.get(id) ?? []))} just went to someone else and left your selection.`,
+    );
   }, []);
   const live = useSeatUpdates(showtimeId, onUpdate);
 
@@ -121,6 +135,10 @@ export function SeatMapScreen() {
     return c;
   }, [cells]);
   const selectedIds = cells.filter((s) => s.view === 'SELECTED').map((s) => s.id);
+  useEffect(() => {
+    selectedNow.current = selected;
+    seatsNow.current = cells;
+  }, [selected, cells]);
 
   // The selection rules, as the server applies them (the same functions): advice before Hold seats.
   const gapRule = map?.rules?.singleSeatGap ?? 'warn';
@@ -153,6 +171,7 @@ export function SeatMapScreen() {
 
   const pressSeat = (seat: SeatCell) => {
     setError(null);
+    setLostSeats(null);
     // A sofa is sold whole: its two seats are chosen and let go together.
     const partner = seat.type === 'SOFA' ? sofaPartner(cells, seat) : undefined;
     const pair = [seat.id, ...(partner ? [partner.id] : [])];
@@ -180,7 +199,10 @@ export function SeatMapScreen() {
 
   const holdSelected = () => {
     setError(null);
+    setLostSeats(null);
+    holding.current = new Set(selectedIds);
     hold.mutate(selectedIds, {
+      onSettled: () => (holding.current = new Set()),
       onSuccess: (res) => {
         setRecent({
           seatIds: selectedIds,
@@ -288,7 +310,6 @@ export function SeatMapScreen() {
       </div>
 
       <div className="card flex flex-col gap-6">
-        <ScreenBar firstRow={grid.rows[0]?.label} />
         {cells.length === 0 ? (
           <p className="muted text-center">This hall has no seats.</p>
         ) : (
@@ -302,10 +323,14 @@ export function SeatMapScreen() {
 
       {/* The basket bar: what is chosen and the step's one primary action, in view while the map scrolls. */}
       <div
-        className="sticky bottom-0 z-10 flex flex-wrap items-center gap-3 rounded-t-2xl border border-line bg-panel/95 px-4 py-3 shadow-[0_-8px_24px_rgba(0,0,0,0.45)] backdrop-blur"
+        className="sticky bottom-0 z-10 flex flex-wrap items-start gap-x-2 gap-y-2 rounded-t-2xl sm:gap-x-3 border border-line bg-panel/95 px-4 py-3 shadow-[0_-8px_24px_rgba(0,0,0,0.45)] backdrop-blur"
         data-testid="basket-bar"
       >
-        <p className="grow text-sm text-slate-200">
+        {/* Where the customer is looking, a phone's map included: seats that left the selection, by name. */}
+        <div aria-live="polite" className="w-full empty:hidden">
+          {lostSeats && <p className="text-sm font-semibold text-gold">{lostSeats}</p>}
+        </div>
+        <p className="w-full text-sm text-slate-200 sm:w-auto sm:grow sm:self-center">
           {selectedIds.length > 0
             ? `${selectedIds.length} selected · ${formatMoney(selectedIds.length * map.showtime.priceCents)}`
             : hasHold
@@ -315,7 +340,7 @@ export function SeatMapScreen() {
         <div className="flex flex-col gap-1">
           <button
             type="button"
-            className={hasHold && selectedIds.length === 0 ? 'btn-secondary' : 'btn-primary'}
+            className={`${hasHold && selectedIds.length === 0 ? 'btn-secondary' : 'btn-primary'} ${phoneButton}`}
             disabled={selectedIds.length === 0 || holdRefused || busy}
             aria-describedby={
               selectedIds.length === 0 && !hasHold
@@ -335,10 +360,10 @@ export function SeatMapScreen() {
           )}
         </div>
         <div className="flex flex-col gap-1">
-          <div className="flex gap-3">
+          <div className="flex gap-2 sm:gap-3">
             <button
               type="button"
-              className={hasHold && selectedIds.length === 0 ? 'btn-primary' : 'btn-secondary'}
+              className={`${hasHold && selectedIds.length === 0 ? 'btn-primary' : 'btn-secondary'} ${phoneButton}`}
               disabled={!hasHold || busy}
               aria-describedby={!hasHold ? 'checkout-hint' : undefined}
               onClick={goToCheckout}
@@ -347,7 +372,7 @@ export function SeatMapScreen() {
             </button>
             <button
               type="button"
-              className="btn-danger"
+              className={`btn-danger ${phoneButton}`}
               disabled={!hasHold || busy}
               aria-describedby={!hasHold ? 'checkout-hint' : undefined}
               onClick={cancelHolds}

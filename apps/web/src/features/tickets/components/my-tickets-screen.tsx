@@ -1,34 +1,37 @@
 import { Link } from 'react-router';
-import { formatMoney } from '@cinema/contract/constants';
 import { useMyTickets } from '../api/get-my-tickets';
 import { useMyOrders } from '../api/get-my-orders';
 import { groupByOrder, type OrderGroup } from '../lib/group-by-order';
 import { TicketCard } from './ticket-card';
 import { QueryStatus } from '../../../components/ui/query-status';
 import { TicketsPdfButton } from '../../../components/ui/tickets-pdf-button';
-import { formatDateTime } from '../../../lib/format';
+import { formatDateTime, useFormatMoney } from '../../../lib/format';
+import { i18n } from '../../../lib/i18n';
+import { useTranslation } from 'react-i18next';
 
-const statusText: Partial<Record<string, string>> = {
-  partially_refunded: 'Partly refunded',
-  refunded: 'Refunded',
-  pending: 'Being paid',
-};
+// An order's status worth saying ("Partly refunded"), else nothing.
+const statusText = (status: string): string | null =>
+  ['partially_refunded', 'refunded', 'pending'].includes(status)
+    ? i18n.t(`common:tickets.status.${status}`)
+    : null;
 
 /** One order: its reference, date and total, its tickets, and each refund as a line. */
 function OrderSection({ group }: { group: OrderGroup }) {
+  const { t } = useTranslation('common');
   const { order, ref } = group;
   const titleId = `order-${ref ?? 'none'}`;
-  const money = (cents: number) => formatMoney(cents, { currency: order?.currency });
+  const formatMoney = useFormatMoney();
+  const money = (cents: number) => formatMoney(cents, order?.currency);
   return (
     <section aria-labelledby={titleId} className="space-y-3" data-order-ref={ref ?? undefined}>
       <div className="flex flex-wrap items-baseline justify-between gap-x-4 gap-y-1 border-b border-line pb-2">
         <h2 id={titleId} className="text-lg font-semibold text-white">
           {ref ? (
             <>
-              Order <span className="font-mono tracking-wider text-gold">{ref}</span>
+              {t('checkout.order')} <span className="font-mono tracking-wider text-gold">{ref}</span>
             </>
           ) : (
-            'Other tickets'
+            t('tickets.other')
           )}
         </h2>
         {order && (
@@ -37,11 +40,13 @@ function OrderSection({ group }: { group: OrderGroup }) {
               {formatDateTime(order.paidAt ?? order.createdAt)}
             </time>
             {' · '}
-            {order.lines.length} {order.lines.length === 1 ? 'seat' : 'seats'}
-            {order.discountCents > 0 && ` · ${money(order.discountCents)} off`}
+            {t('tickets.seats', { count: order.lines.length })}
+            {order.discountCents > 0 && ` · ${t('tickets.off', { amount: money(order.discountCents) })}`}
             {' · '}
-            <span className="font-semibold text-white">Total {money(order.totalCents)}</span>
-            {statusText[order.status] && ` · ${statusText[order.status]}`}
+            <span className="font-semibold text-white">
+              {t('tickets.total', { amount: money(order.totalCents) })}
+            </span>
+            {statusText(order.status) && ` · ${statusText(order.status)}`}
           </p>
         )}
       </div>
@@ -49,22 +54,22 @@ function OrderSection({ group }: { group: OrderGroup }) {
       {group.tickets.length > 0 ? (
         <ul
           className="grid gap-4 md:grid-cols-2"
-          aria-label={ref ? `Tickets of order ${ref}` : 'Other tickets'}
+          aria-label={ref ? t('tickets.ofOrder', { ref }) : t('tickets.other')}
         >
-          {group.tickets.map((t) => (
-            <TicketCard key={t.bookingId} ticket={t} headingLevel={3} />
+          {group.tickets.map((ticket) => (
+            <TicketCard key={ticket.bookingId} ticket={ticket} headingLevel={3} />
           ))}
         </ul>
       ) : (
-        <p className="muted text-sm">No tickets left on this order.</p>
+        <p className="muted text-sm">{t('tickets.noneLeft')}</p>
       )}
       {order && order.refunds.length > 0 && (
-        <ul aria-label={`Refunds of order ${order.ref}`} className="space-y-1 text-sm">
+        <ul aria-label={t('tickets.refundsOf', { ref: order.ref })} className="space-y-1 text-sm">
           {order.refunds.map((r, i) => (
             <li key={i} className="flex justify-between gap-4 tabular-nums">
               <span>
-                Refund <time dateTime={r.createdAt}>{formatDateTime(r.createdAt)}</time>
-                {r.status === 'succeeded' ? '' : ` (${r.status})`}
+                {t('order.refund')} <time dateTime={r.createdAt}>{formatDateTime(r.createdAt)}</time>
+                {r.status === 'succeeded' ? '' : ` (${t(`order.refundStatus.${r.status}`, r.status)})`}
               </span>
               <span>−{money(r.amountCents)}</span>
             </li>
@@ -77,6 +82,7 @@ function OrderSection({ group }: { group: OrderGroup }) {
 
 /** /tickets: the customer's tickets grouped by order, each with the QR code shown at the door. */
 export function MyTicketsScreen() {
+  const { t } = useTranslation('common');
   const tickets = useMyTickets();
   const orders = useMyOrders();
   // The orders only add their reference line: without them the tickets still show.
@@ -84,18 +90,18 @@ export function MyTicketsScreen() {
   const onlyUngrouped = groups.length === 1 && groups[0]!.ref === null;
   return (
     <section>
-      <h1 className="page-title">My Tickets</h1>
-      <QueryStatus query={tickets} failure="Failed to load tickets" />
+      <h1 className="page-title">{t('layout.myTickets')}</h1>
+      <QueryStatus query={tickets} failure={t('tickets.loadFailed')} />
       {tickets.data && groups.length === 0 && (
         <div className="card space-y-3">
-          <p>No tickets yet.</p>
-          <Link to="/movies">Browse movies</Link>
+          <p>{t('tickets.none')}</p>
+          <Link to="/movies">{t('tickets.browse')}</Link>
         </div>
       )}
       {onlyUngrouped && (
-        <ul className="grid gap-4 md:grid-cols-2" aria-label="Tickets">
-          {groups[0]!.tickets.map((t) => (
-            <TicketCard key={t.bookingId} ticket={t} />
+        <ul className="grid gap-4 md:grid-cols-2" aria-label={t('checkout.tickets')}>
+          {groups[0]!.tickets.map((ticket) => (
+            <TicketCard key={ticket.bookingId} ticket={ticket} />
           ))}
         </ul>
       )}

@@ -2,14 +2,20 @@ import type { Ticket } from '@cinema/contract';
 import { QrCode } from '../../../components/ui/qr-code';
 import { seatWithType } from '../../../lib/seat-text';
 import { formatDateTime } from '../../../lib/format';
+import { useTranslation } from 'react-i18next';
 
 /** One ticket: the QR code of its booking id (what the door scans) beside what and where. */
 export function TicketCard({ ticket, headingLevel = 2 }: { ticket: Ticket; headingLevel?: 2 | 3 }) {
+  const { t } = useTranslation('common');
   const seat = seatWithType(ticket.seat);
   const Heading = headingLevel === 3 ? 'h3' : 'h2';
   return (
     <li className="card flex gap-4" data-booking-id={ticket.bookingId}>
-      <QrCode value={ticket.bookingId} size={120} label={`QR code for ${ticket.movie.title}, ${seat}`} />
+      <QrCode
+        value={ticket.bookingId}
+        size={120}
+        label={t('tickets.qrFor', { movie: ticket.movie.title, seat })}
+      />
       <div className="min-w-0 space-y-1">
         <Heading className="text-lg leading-tight font-semibold text-white">{ticket.movie.title}</Heading>
         <p className="text-sm text-slate-200">
@@ -22,10 +28,11 @@ export function TicketCard({ ticket, headingLevel = 2 }: { ticket: Ticket; headi
         </p>
         {ticket.checkedInAt ? (
           <p className="text-sm text-emerald-300">
-            Checked in <time dateTime={ticket.checkedInAt}>{formatDateTime(ticket.checkedInAt)}</time>
+            {t('tickets.checkedIn')}{' '}
+            <time dateTime={ticket.checkedInAt}>{formatDateTime(ticket.checkedInAt)}</time>
           </p>
         ) : (
-          <p className="text-sm text-muted">Not checked in yet</p>
+          <p className="text-sm text-muted">{t('tickets.notCheckedIn')}</p>
         )}
       </div>
     </li>

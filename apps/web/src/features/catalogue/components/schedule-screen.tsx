@@ -1,0 +1,191 @@
+import type { Availability, Movie, ScheduleShowtime } from '@cinema/contract';
+import { formatMoney } from '@cinema/contract/constants';
+import { Link, useSearchParams } from 'react-router';
+import { Poster } from '../../../components/ui/poster';
+import { QueryStatus } from '../../../components/ui/query-status';
+import { useSession } from '../../../lib/session';
+import { useSchedule } from '../api/get-schedule';
+import { movieFacts } from './movie-facts';
+
+/** A calendar day ("YYYY-MM-DD") as the day strip shows it: "Today", "Tomorrow", else "Wed 26 Nov". */
+function dayName(date: string, index: number): string {
+  if (index === 0) return 'Today';
+  if (index === 1) return 'Tomorrow';
+  return new Date(`${date}T12:00:00Z`).toLocaleDateString(undefined, {
+    weekday: 'short',
+    day: 'numeric',
+    month: 'short',
+    timeZone: 'UTC',
+  });
+}
+
+const fullDay = (date: string) =>
+  new Date(`${date}T12:00:00Z`).toLocaleDateString(undefined, { dateStyle: 'full', timeZone: 'UTC' });
+
+const availabilityText: Record<Availability, string> = {
+  AVAILABLE: 'Available',
+  SELLING_FAST: 'Selling fast',
+  SOLD_OUT: 'Sold out',
+};
+const availabilityLook: Record<Availability, string> = {
+  AVAILABLE: 'text-emerald-300',
+  SELLING_FAST: 'font-semibold text-gold',
+  SOLD_OUT: 'text-muted',
+};
+
+/** The day's movies in the order of their first showtime, each with its showtimes. */
+function byMovie(movies: Movie[], showtimes: ScheduleShowtime[]): [Movie, ScheduleShowtime[]][] {
+  const lists = new Map<string, ScheduleShowtime[]>();
+  for (const s of showtimes) lists.set(s.movieId, [...(lists.get(s.movieId) ?? []), s]);
+  const byId = new Map(movies.map((m) => [m.id, m]));
+  return [...lists].flatMap(([id, list]) => {
+    const movie = byId.get(id);
+    return movie ? [[movie, list] as [Movie, ScheduleShowtime[]]] : [];
+  });
+}
+
+/**
+ * /schedule, open to visitors: two weeks of days, each day's showtimes by movie with the hall, the price and how
+ * many seats are left (available, selling fast, sold out). Choosing seats asks a visitor to sign in and comes back.
+ */
+export function ScheduleScreen() {
+  const [params, setParams] = useSearchParams();
+  const date = params.get('date') ?? undefined;
+  const schedule = useSchedule(date);
+  const { user } = useSession();
+  const data = schedule.data;
+  const time = (iso: string) =>
+    new Date(iso).toLocaleTimeString(undefined, { timeStyle: 'short', timeZone: data?.timeZone });
+
+  return (
+    <section className="flex flex-col gap-6">
+      <header>
+        <h1 className="page-title mb-1">Schedule</h1>
+        <p className="text-slate-200">
+          What is on, day by day.{' '}
+          {!user && (
+            <>
+              <Link to="/login" className="underline">
+                Sign in
+              </Link>{' '}
+              or{' '}
+              <Link to="/register" className="underline">
+                register
+              </Link>{' '}
+              to choose seats.
+            </>
+          )}
+        </p>
+      </header>
+
+      {data && (
+        <nav aria-label="Days" className="-mx-4 overflow-x-auto px-4 pb-1">
+          <ul className="flex w-max gap-2">
+            {data.days.map((day, i) => {
+              const chosen = day.date === data.date;
+              return (
+                <li key={day.date}>
+                  <button
+                    type="button"
+                    aria-current={chosen ? 'date' : undefined}
+                    onClick={() => setParams(i === 0 ? {} : { date: day.date }, { replace: true })}
+                    className={`relative flex min-h-11 min-w-20 flex-col items-center rounded-xl border px-3 py-1.5 text-sm ${
+                      chosen
+                        ? 'border-gold bg-gold font-semibold text-ink'
+                        : 'border-line bg-panel text-slate-100 hover:border-gold'
+                    }`}
+                  >
+                    <span className="whitespace-nowrap">
+                      {dayName(day.date, i)}
+                      <span className="sr-only">, {fullDay(day.date)},</span>
+                    </span>
+                    <span className={`text-xs ${chosen ? 'text-ink' : 'text-muted'}`}>
+                      {day.showtimes === 0 ? 'none' : day.showtimes}
+                      <span className="sr-only">{day.showtimes === 1 ? ' showtime' : ' showtimes'}</span>
+                    </span>
+                  </button>
+                </li>
+              );
+            })}
+          </ul>
+        </nav>
+      )}
+
+      <QueryStatus query={schedule} failure="Failed to load the schedule" />
+      {data && (
+        <>
+          <h2 className="text-xl font-semibold text-white">{fullDay(data.date)}</h2>
+          {data.showtimes.length === 0 ? (
+            <p className="card">No showtimes left on this day.</p>
+          ) : (
+            <ul className="flex flex-col gap-4" aria-label={`Movies on ${fullDay(data.date)}`}>
+              {byMovie(data.movies, data.showtimes).map(([movie, list]) => (
+                <li
+                  key={movie.id}
+                  className="card grid grid-cols-[4.5rem_1fr] gap-x-4 gap-y-3 sm:grid-cols-[6rem_1fr]"
+                  data-movie-id={movie.id}
+                >
+                  <Poster
+                    url={movie.posterUrl}
+                    srcSet={movie.posterSrcSet}
+                    sizes="96px"
+                    title={movie.title}
+                    decorative
+                    className="w-full self-start sm:row-span-2"
+                  />
+                  <div className="min-w-0">
+                    <h3 className="text-lg leading-snug font-semibold text-white">{movie.title}</h3>
+                    <p className="text-sm font-medium text-gold">{movieFacts(movie)}</p>
+                    {movie.description && (
+                      <p className="mt-1 line-clamp-2 max-w-prose text-sm text-slate-300">
+                        {movie.description}
+                      </p>
+                    )}
+                  </div>
+                  <ul
+                    className="col-span-2 flex flex-wrap gap-2 sm:col-span-1 sm:col-start-2"
+                    aria-label={`Showtimes of ${movie.title}`}
+                  >
+                    {list.map((s) => {
+                      const body = (
+                        <>
+                          <time dateTime={s.startsAt} className="text-base font-semibold">
+                            {time(s.startsAt)}
+                          </time>
+                          <span className="text-xs text-slate-300">
+                            {s.auditorium} · {formatMoney(s.priceCents)}
+                          </span>
+                          <span className={`text-xs ${availabilityLook[s.availability]}`}>
+                            {availabilityText[s.availability]}
+                            {s.availability === 'SELLING_FAST' && ` · ${s.seatsLeft} left`}
+                          </span>
+                        </>
+                      );
+                      const look = 'relative flex min-w-28 flex-col rounded-xl border px-3 py-2 no-underline';
+                      return (
+                        <li key={s.id} data-showtime-id={s.id} data-availability={s.availability}>
+                          {s.availability === 'SOLD_OUT' ? (
+                            <div className={`${look} border-line bg-ink text-muted`}>{body}</div>
+                          ) : (
+                            <Link
+                              to={`/showtimes/${s.id}/seats`}
+                              className={`${look} border-line bg-panel-2 text-slate-100 hover:border-gold hover:no-underline`}
+                            >
+                              <span className="sr-only">Choose seats for {movie.title}: </span>
+                              {body}
+                              {!user && <span className="sr-only"> (sign in first)</span>}
+                            </Link>
+                          )}
+                        </li>
+                      );
+                    })}
+                  </ul>
+                </li>
+              ))}
+            </ul>
+          )}
+        </>
+      )}
+    </section>
+  );
+}
