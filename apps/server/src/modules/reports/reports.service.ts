@@ -187,7 +187,7 @@ export async function salesReport(
  * payment provider): admits and check-ins of tickets that still admit, list prices, discounts and refunds.
  * `refunds`: 'summed' sums every refund of the database once and joins the sums (for many showtimes at once: the
  * figures a report keeps), 'by line' looks each line's refunds up by its key (for the few showtimes still on sale that
- * every report sums: summing a year's refunds on each request cost more than the rest of the report, decision 026).
+ * every report sums: summing a year's refunds on each request cost more than the rest of the report, decision 027).
  */
 function figuresOf(showtimeIds: SQL, refunds: 'summed' | 'by line'): SQL {
   const refunded =

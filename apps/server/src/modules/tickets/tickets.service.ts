@@ -84,7 +84,7 @@ function asTicket(r: TicketDetail): Ticket {
 }
 
 // My Tickets and the booked list join eight tables: planning them costs more than running them once the tables
-// hold a year of bookings (2 ms against 0.3 ms, decision 026), so each is prepared once per database handle and
+// hold a year of bookings (2 ms against 0.3 ms, decision 027), so each is prepared once per database handle and
 // planned once per connection.
 const statements = new WeakMap<object, { myTickets: PreparedMyTickets; booked: PreparedBooked }>();
 type PreparedMyTickets = ReturnType<typeof prepareMyTickets>;
