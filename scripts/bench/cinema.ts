@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { users, sessions } from '../../apps/server/src/db/schema/index.ts';
+import { insertPlainHall } from '../../apps/server/src/test/fixtures.ts';
 import type { Db } from '../../apps/server/src/db/database.ts';
 import { hashPassword } from '../../apps/server/src/modules/accounts/accounts.service.ts';
 import { hashToken } from '../../apps/server/src/plugins/auth.ts';
@@ -119,4 +120,16 @@ export async function insertCustomers(db: Db, count: number, label: string): Pro
     rows.forEach((r, i) => customers.push({ id: r.id, token: tokens[i]! }));
   }
   return customers;
+}
+
+/**
+ * A hall of rows × cols plain seats written straight into the database: the admin's editor stops at 1,500 seats a
+ * hall, and the high-win rush wants 2,000 of them. Nothing of the hold depends on how the hall came.
+ */
+export async function insertHall(db: Db, rows: number, cols: number): Promise<Hall> {
+  const name = `Bench Hall ${rows}x${cols} ${randomBytes(3).toString('hex')}`;
+  const { hall, seats } = await insertPlainHall(db, rows, cols, name);
+  const seatIds = Array.from({ length: rows }, () => Array<string>(cols));
+  for (const s of seats) seatIds[s.row - 1]![s.number - 1] = s.id;
+  return { id: hall.id, seatIds };
 }

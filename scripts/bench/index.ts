@@ -8,7 +8,6 @@ import { existsSync } from 'node:fs';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import pg from 'pg';
 import { sql } from 'drizzle-orm';
 import { openDatabase, type Database } from '../../apps/server/src/db/database.ts';
 import {
@@ -16,7 +15,7 @@ import {
   startServerProcess,
   type ServerProcess,
 } from '../../apps/server/src/test/server-process.ts';
-import { ADMIN, adminToken, createHall, createShowtimes, insertCustomers, type Customer } from './cinema.ts';
+import { ADMIN, insertCustomers, type Customer, type Hall } from './cinema.ts';
 import { fanOut, type FanoutResult } from './fanout.ts';
 import { closeConnections } from './http.ts';
 import { rssMb, sampleMemory } from './memory.ts';
@@ -36,7 +35,29 @@ import {
   REPORTS_SECTION_TITLE,
   type ReportsResult,
 } from './reports.ts';
-import { checkRush, onSaleRush, type RushCheck, type RushResult } from './rush.ts';
+import { onSaleRush, type RushCheck, type RushResult } from './rush.ts';
+import {
+  adminQuery,
+  checkRounds,
+  checksOk,
+  customerRounds,
+  databaseUrl,
+  describeChecks,
+  log,
+  medianRound,
+  ms,
+  perSecond,
+  prepareCinema,
+  quick,
+  ratio,
+  replaceSection,
+  RUSH_ROUNDS,
+  rushRounds,
+  sectionOf,
+  settings,
+  WARMUP_CUSTOMERS,
+  WARMUP_ROUNDS,
+} from './setup.ts';
 import { round } from './stats.ts';
 import {
   measureWebFirstLoad,
@@ -45,59 +66,41 @@ import {
   webRows,
   type WebFirstLoad,
 } from './web.ts';
+import {
+  dataGrowth,
+  growthRow,
+  GROWTH_SECTION_TITLE,
+  renderGrowthSection,
+  type GrowthResult,
+} from './growth.ts';
+import {
+  highWinRows,
+  highWinRush,
+  HIGH_WIN_SECTION_TITLE,
+  holdLatency,
+  latencyRows,
+  LATENCY_SECTION_TITLE,
+  renderHighWinSection,
+  renderLatencySection,
+  renderWorkersSection,
+  workersRows,
+  workersRush,
+  WORKERS_SECTION_TITLE,
+  type HighWinResult,
+  type LatencyResult,
+  type WorkersResult,
+} from './scale.ts';
 import { GZIP_AFTER_READS } from '../../apps/server/src/modules/seating/seat-map-cache.ts';
 
-const quick = process.env.BENCH_QUICK === '1';
 const only = process.env.BENCH_ONLY;
-const settings = {
-  databaseUrl: process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test',
-  redisUrl: process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379',
-  pgbench: process.env.BENCH_PGBENCH ?? '/usr/bin/pgbench',
-  customers: Number(process.env.BENCH_CUSTOMERS ?? (quick ? 150 : 500)),
-  concurrency: Number(process.env.BENCH_CONCURRENCY ?? 200),
-  pgbenchSeconds: quick ? 3 : 10,
-  readSeconds: quick ? 3 : 10,
-  readConnections: 32,
-  fanoutClients: Number(process.env.BENCH_FANOUT_CLIENTS ?? (quick ? 200 : 1000)),
-  fanoutHolds: quick ? 5 : 20,
-  pgliteTransactions: quick ? 500 : 3000,
-  lighthouseRuns: quick ? 1 : 5,
-  out: process.env.BENCH_OUT ?? (quick ? undefined : path.join(repoRoot, 'docs/benchmarks.md')),
-};
-const HALL = { rows: 20, cols: 30 };
-// The warm-up is four rehearsals of the rush, each on a showtime of its own with customers of its own: a server that
-// has been selling for a while, not one that has just started. Right after a start the rush runs at a third to a
-// half of its steady rate (V8 and PGlite's WebAssembly compile the hot paths as they go, PostgreSQL's backends plan
-// and cache); on the 2-core machine it levels off after about four rounds.
-const WARMUP_CUSTOMERS = 500;
-const WARMUP_ROUNDS = 4;
-// The timed rush runs three times, each on a showtime of its own with customers of its own; the round with the
-// median holds/s is reported (one round lasts about half a second: a single one is at the mercy of the machine).
-const RUSH_ROUNDS = 3;
+/** Sections of the page written by hand (findings, before and after): a full run keeps them as they were. */
+const HAND_WRITTEN = [
+  '## Before and after',
+  '## The rush since the morning',
+  '## What the machine was doing',
+];
 /** Showtimes (300 seat pairs each) for pgbench to hold every pair of once: winning holds only. */
 const HOLD_FUNCTION_SHOWTIMES = quick ? 10 : 30;
-
-const log = (line: string) => console.log(`[bench] ${line}`);
-const ms = (n: number) => `${round(n, 1)} ms`;
-const perSecond = (n: number) => `${round(n)}/s`;
-const ratio = (a: number, b: number) => round(a / b, 2);
-
-/** Runs `sql` as the server's superuser on its maintenance database (create/drop databases). */
-async function adminQuery(sql: string): Promise<pg.QueryResult> {
-  const client = new pg.Client({ connectionString: settings.databaseUrl });
-  await client.connect();
-  try {
-    return await client.query(sql);
-  } finally {
-    await client.end();
-  }
-}
-
-function databaseUrl(name: string): string {
-  const url = new URL(settings.databaseUrl);
-  url.pathname = `/${name}`;
-  return url.toString();
-}
 
 interface EngineRun {
   /** The round with the median holds/s. */
@@ -108,33 +111,13 @@ interface EngineRun {
   memory: { peakRssMb: number; hwmMb: number; idleMb: number };
 }
 
-/** Hall, showtimes and customers on a running server; `db` reaches its database (PostgreSQL only). */
-async function prepareCinema(server: ServerProcess, showtimes: number) {
-  const token = await adminToken(server.url);
-  const hall = await createHall(server.url, token, HALL.rows, HALL.cols);
-  const showtimeIds = await createShowtimes(server.url, token, hall, showtimes);
-  return { hall, showtimeIds };
-}
-
-/** `rounds` sets of `count` new customers each, one set per rush round. */
-async function customerRounds(
-  db: Database['db'],
-  rounds: number,
-  count: number,
-  label: string,
-): Promise<Customer[][]> {
-  const sets: Customer[][] = [];
-  for (let i = 0; i < rounds; i++) sets.push(await insertCustomers(db, count, `${label}-${i}`));
-  return sets;
-}
-
 /**
  * Warm-up rounds (JIT, pooled connections), each on its own showtime, then the timed rounds with memory sampling,
  * each on its own showtime, then SQL checks of every timed round.
  */
 async function rushOn(
   server: ServerProcess,
-  hall: Awaited<ReturnType<typeof prepareCinema>>['hall'],
+  hall: Hall,
   warmupShowtimes: string[],
   rushShowtimes: string[],
   warmup: Customer[][],
@@ -147,38 +130,17 @@ async function rushOn(
     await onSaleRush(server.url, showtimeId, hall, warmup[i]!, settings.concurrency, 1 + i);
   }
   const memory = sampleMemory(server.pid);
-  const rounds: RushResult[] = [];
-  for (const [i, showtimeId] of rushShowtimes.entries()) {
-    log(
-      `  rush ${i + 1}/${rushShowtimes.length}: ${customers[i]!.length} customers, ${settings.concurrency} at a time`,
-    );
-    const rush = await onSaleRush(server.url, showtimeId, hall, customers[i]!, settings.concurrency, 7 + i);
-    log(
-      `    ${rush.holdRequests} holds in ${round(rush.holdSeconds, 2)} s (${round(rush.holdsPerSecond)}/s, ` +
-        `${rush.held} won, ${rush.conflicts} conflicts), ${rush.paid} paid in ${round(rush.paySeconds, 2)} s`,
-    );
-    rounds.push(rush);
-  }
+  log(
+    `  ${rushShowtimes.length} timed rounds: ${customers[0]!.length} customers, ${settings.concurrency} at a time`,
+  );
+  const rounds = await rushRounds(server, hall, rushShowtimes, customers, settings.concurrency);
   const peak = memory.stop();
-  const median = [...rounds].sort((a, b) => a.holdsPerSecond - b.holdsPerSecond)[
-    Math.floor(rounds.length / 2)
-  ]!;
   const database = await check();
   try {
-    const checks: RushCheck[] = [];
-    for (const [i, showtimeId] of rushShowtimes.entries())
-      checks.push(await checkRush(database.db, showtimeId, rounds[i]!));
-    const sum = (key: 'doubleBooked' | 'acknowledgedMissing' | 'paidNotConfirmed') =>
-      checks.reduce((n, c) => n + c[key], 0);
     return {
-      rush: median,
+      rush: medianRound(rounds),
       rounds,
-      check: {
-        doubleBooked: sum('doubleBooked'),
-        acknowledgedMissing: sum('acknowledgedMissing'),
-        paidNotConfirmed: sum('paidNotConfirmed'),
-        ok: checks.every((c) => c.ok),
-      },
+      check: await checkRounds(database, rushShowtimes, rounds),
       memory: { ...peak, idleMb },
     };
   } finally {
@@ -327,12 +289,18 @@ async function main() {
       },
     );
 
+    // ---- Issue 22's parts, each on a database of its own
+    const growth = [await dataGrowth('postgres'), await dataGrowth('pglite')];
+    const highWin = await highWinRush();
+    const workers = await workersRush();
+    const latency = await holdLatency();
+
     const web = await measureWebFirstLoad({ runs: settings.lighthouseRuns, log });
 
     const rows: Row[] = [
       {
-        figure: 'Rush on PostgreSQL: holds/s',
-        measured: perSecond(pgRun.rush.holdsPerSecond),
+        figure: 'Rush on PostgreSQL: holds/s, won and refused (winning)',
+        measured: `${perSecond(pgRun.rush.holdsPerSecond)} (${perSecond(pgRun.rush.winsPerSecond)})`,
         reference: `pgbench -N ${perSecond(pgbench.tps)}`,
         ratio: `${ratio(pgRun.rush.holdsPerSecond, pgbench.tps)}×`,
         target: '≥ 0.3×',
@@ -368,7 +336,7 @@ async function main() {
         reference: '',
         ratio: '',
         target: 'all hold',
-        met: pgRun.check.ok && Object.keys(failures(pgRun)).length === 0,
+        met: checksOk(pgRun.check, pgRun.rounds),
       },
       {
         figure: 'Seat-map reads (600 seats, signed in)',
@@ -382,8 +350,8 @@ async function main() {
       fanoutRow(fanOne),
       fanoutRow(fanTwo),
       {
-        figure: 'Rush on the embedded engine: holds/s',
-        measured: perSecond(liteRun.rush.holdsPerSecond),
+        figure: 'Rush on the embedded engine: holds/s, won and refused (winning)',
+        measured: `${perSecond(liteRun.rush.holdsPerSecond)} (${perSecond(liteRun.rush.winsPerSecond)})`,
         reference: `PGlite pgbench -N ${perSecond(pgliteRaw.pgbench.tps)}`,
         ratio: `${ratio(liteRun.rush.holdsPerSecond, pgliteRaw.pgbench.tps)}×`,
         target: '≥ 0.5×',
@@ -403,11 +371,15 @@ async function main() {
         reference: '',
         ratio: '',
         target: 'all hold',
-        met: liteRun.check.ok && Object.keys(failures(liteRun)).length === 0,
+        met: checksOk(liteRun.check, liteRun.rounds),
       },
       memoryRow('PostgreSQL', pgRun),
       memoryRow('embedded engine', liteRun),
       reportRow(reports),
+      ...growth.map(growthRow),
+      ...highWinRows(highWin),
+      ...workersRows(workers),
+      ...latencyRows(latency),
       ...webRows(web),
     ];
 
@@ -417,6 +389,7 @@ async function main() {
     console.log(missed ? `${missed} target(s) missed.` : 'Every target met.');
 
     if (settings.out) {
+      const previous = existsSync(settings.out) ? await readFile(settings.out, 'utf8') : '';
       await writeFile(
         settings.out,
         renderDocument({
@@ -432,6 +405,14 @@ async function main() {
           postgresVersion,
           web,
           reports,
+          growth,
+          highWin,
+          workers,
+          latency,
+          handWritten: HAND_WRITTEN.map((title) => sectionOf(previous, title))
+            .filter(Boolean)
+            .map((section) => `${section.trimEnd()}\n\n`)
+            .join(''),
         }),
       );
       log(`wrote ${path.relative(repoRoot, settings.out)}`);
@@ -444,26 +425,8 @@ async function main() {
   }
 }
 
-/** Answers other than 201 and 409 (and failed payments) in any timed round, by status. */
-function failures(run: EngineRun): Record<string, number> {
-  const all: Record<string, number> = {};
-  for (const round of run.rounds)
-    for (const [status, n] of Object.entries(round.failures)) all[status] = (all[status] ?? 0) + n;
-  return all;
-}
-
 function describeCheck(run: EngineRun): string {
-  const problems = [
-    run.check.doubleBooked && `${run.check.doubleBooked} seats double-booked`,
-    run.check.acknowledgedMissing && `${run.check.acknowledgedMissing} acknowledged holds missing`,
-    run.check.paidNotConfirmed && `${run.check.paidNotConfirmed} paid bookings not confirmed`,
-    ...Object.entries(failures(run)).map(([status, n]) => `${n}× HTTP ${status}`),
-  ].filter(Boolean);
-  const held = run.rounds.reduce((n, r) => n + r.held, 0);
-  const paid = run.rounds.reduce((n, r) => n + r.paid, 0);
-  return problems.length
-    ? problems.join('; ')
-    : `${held} holds, ${paid} payments in ${run.rounds.length} rounds: all consistent`;
+  return describeChecks(run.check, run.rounds);
 }
 
 function fanoutRow(f: FanoutResult): Row {
@@ -502,13 +465,20 @@ function renderDocument(r: {
   postgresVersion: string;
   web: WebFirstLoad;
   reports: ReportsResult;
+  growth: GrowthResult[];
+  highWin: HighWinResult;
+  workers: WorkersResult;
+  latency: LatencyResult;
+  /** The page's hand-written sections, kept as they were. */
+  handWritten: string;
 }): string {
   const cpus = os.cpus();
   const rushLine = (name: string, run: EngineRun) =>
     `- ${name}, the median of ${run.rounds.length} rounds (holds/s of each: ` +
     `${run.rounds.map((x) => round(x.holdsPerSecond)).join(', ')}): ` +
     `${run.rush.customers} customers, ${run.rush.concurrency} at a time, ${run.rush.holdRequests} hold ` +
-    `requests in ${round(run.rush.holdSeconds, 2)} s (${run.rush.held} won two seats, ${run.rush.conflicts} got ` +
+    `requests in ${round(run.rush.holdSeconds, 2)} s (${run.rush.held} won two seats: ` +
+    `${perSecond(run.rush.winsPerSecond)} winning holds; ${run.rush.conflicts} got ` +
     `409), p50 ${ms(run.rush.holdP50)}, p99 ${ms(run.rush.holdP99)}, max ${ms(run.rush.holdMax)}; then ` +
     `${run.rush.paid} checkouts paid in ${round(run.rush.paySeconds, 2)} s ` +
     `(${perSecond(run.rush.paymentsPerSecond)}, checkout + pay each). Peak RSS ${round(run.memory.peakRssMb)} MB ` +
@@ -535,7 +505,7 @@ The benchmark, the server processes, PostgreSQL and Redis all share these cores.
 
 ${markdownTable(r.rows)}
 
-## Details
+${r.handWritten}## Details
 
 - pgbench reference: \`${r.pgbench.command}\` on a scratch database of the same server: ${round(r.pgbench.tps)} tps.
 - PGlite reference: pgbench -N's transaction (\`UPDATE pgbench_accounts …; SELECT abalance …; INSERT INTO
@@ -609,6 +579,10 @@ ${rushLine('Rush on the embedded engine (one server process)', r.liteRun)}
 
 ${renderWebSection(r.web, new Date().toISOString().slice(0, 10))}
 ${renderReportsSection(r.reports, new Date().toISOString().slice(0, 10))}
+${renderGrowthSection(r.growth, new Date().toISOString().slice(0, 10))}
+${renderHighWinSection(r.highWin, new Date().toISOString().slice(0, 10))}
+${renderWorkersSection(r.workers, new Date().toISOString().slice(0, 10))}
+${renderLatencySection(r.latency, new Date().toISOString().slice(0, 10))}
 ## What it does
 
 1. Creates a fresh PostgreSQL database (and a scratch one for \`pgbench -i\`), runs \`pgbench -N\` and times pgbench -N's
@@ -627,16 +601,28 @@ ${renderReportsSection(r.reports, new Date().toISOString().slice(0, 10))}
 5. With the servers stopped, has pgbench call \`hold_seats\` directly for every seat pair of other showtimes (a
    diagnostic: the database work of winning holds alone).
 6. Does the rush again on the embedded engine (a fresh \`DATA_DIR\`, no \`DATABASE_URL\`).
-7. Builds the web app, counts what a first load of each route downloads, and runs Lighthouse against a server with
+7. Times the sales report on a year of data (a database of its own), then, each on a database of its own: the data
+   growth part (PostgreSQL and the embedded engine, empty then filled), the high-win rush, the rush through
+   \`WORKERS=1\`, 2 and 4, and the rush at 25–200 customers in flight. Their timed rounds start once the server is
+   idle (the previous round's confirmation emails drawn), and the CPU of each hold is read from \`/proc\`.
+8. Builds the web app, counts what a first load of each route downloads, and runs Lighthouse against a server with
    the demo catalogue (see above).
 
 ## Running it
 
 \`\`\`sh
-npm run bench                 # about 2 minutes on 2 cores; rewrites this page
+npm run bench                 # about 20 minutes on 2 cores; rewrites this page
 BENCH_QUICK=1 npm run bench   # a smaller smoke run; prints the table, leaves this page alone
 BENCH_ONLY=lighthouse npm run bench   # the web app's first load alone; rewrites only its section
+BENCH_ONLY=reports npm run bench      # the sales report on a year of data; rewrites only its section
+BENCH_ONLY=growth npm run bench       # empty, then a year (a month embedded) of history; rewrites only its section
+BENCH_ONLY=highwin npm run bench      # winning holds beside all holds, and a rush where most win
+BENCH_ONLY=workers npm run bench      # the rush through WORKERS=1, 2 and 4
+BENCH_ONLY=latency npm run bench      # hold latency at 25, 50, 100 and 200 customers in flight
 \`\`\`
+
+A full run keeps the page's hand-written sections ("Before and after …", "The rush since the morning", "What the
+machine was doing") as they are.
 
 It needs PostgreSQL (\`BENCH_DATABASE_URL\`, default \`postgres://postgres@127.0.0.1:5432/test\`: a role that may create
 databases), Redis (\`BENCH_REDIS_URL\`, default \`redis://127.0.0.1:6379\`) and \`pgbench\` (\`/usr/bin/pgbench\`, Debian's
@@ -647,21 +633,21 @@ it does not judge.
 `;
 }
 
+/** Rewrites one section of the page in place (added before "What it does" when missing). */
+async function rewriteSection(title: string, section: string) {
+  if (!settings.out) return;
+  const page = await readFile(settings.out, 'utf8');
+  await writeFile(settings.out, replaceSection(page, title, section));
+  log(`rewrote "${title.slice(3)}" in ${path.relative(repoRoot, settings.out)}`);
+}
+
+const today = () => new Date().toISOString().slice(0, 10);
+
 /** `BENCH_ONLY=lighthouse`: the web app's first load alone; its section of the page is rewritten in place. */
 async function webOnly() {
   const web = await measureWebFirstLoad({ runs: settings.lighthouseRuns, log });
   console.log(`\n${textTable(webRows(web))}\n`);
-  if (!settings.out) return;
-  const page = await readFile(settings.out, 'utf8');
-  const section = renderWebSection(web, new Date().toISOString().slice(0, 10));
-  const start = page.indexOf(WEB_SECTION_TITLE);
-  const end = start < 0 ? -1 : page.indexOf('\n## ', start + WEB_SECTION_TITLE.length);
-  const updated =
-    start >= 0
-      ? `${page.slice(0, start)}${section}${end < 0 ? '' : page.slice(end)}`
-      : page.replace('## What it does', `${section}\n## What it does`);
-  await writeFile(settings.out, updated);
-  log(`rewrote the web app's section of ${path.relative(repoRoot, settings.out)}`);
+  await rewriteSection(WEB_SECTION_TITLE, renderWebSection(web, today()));
 }
 
 /** `BENCH_ONLY=reports`: the sales report on a year of data alone; its section of the page is rewritten in place. */
@@ -672,24 +658,57 @@ async function reportsOnly() {
     log('sales report: a year of data');
     const reports = await reportSpeed(databaseUrl(name), settings.redisUrl, log);
     console.log(`\n${textTable([reportRow(reports)])}\n`);
-    if (!settings.out) return;
-    const page = await readFile(settings.out, 'utf8');
-    const section = renderReportsSection(reports, new Date().toISOString().slice(0, 10));
-    const start = page.indexOf(REPORTS_SECTION_TITLE);
-    const end = start < 0 ? -1 : page.indexOf('\n## ', start + REPORTS_SECTION_TITLE.length);
-    const updated =
-      start >= 0
-        ? `${page.slice(0, start)}${section}${end < 0 ? '' : page.slice(end)}`
-        : page.replace('## What it does', `${section}\n## What it does`);
-    await writeFile(settings.out, updated);
-    log(`rewrote the report's section of ${path.relative(repoRoot, settings.out)}`);
+    await rewriteSection(REPORTS_SECTION_TITLE, renderReportsSection(reports, today()));
   } finally {
     await adminQuery(`drop database if exists ${name} with (force)`);
-    closeConnections();
   }
 }
 
-(only === 'lighthouse' ? webOnly() : only === 'reports' ? reportsOnly() : main()).catch((err) => {
-  console.error(err);
+/** `BENCH_ONLY=growth`: data growth on both engines; its section of the page is rewritten in place. */
+async function growthOnly() {
+  const results = [await dataGrowth('postgres'), await dataGrowth('pglite')];
+  console.log(`\n${textTable(results.map(growthRow))}\n`);
+  await rewriteSection(GROWTH_SECTION_TITLE, renderGrowthSection(results, today()));
+}
+
+/** `BENCH_ONLY=highwin`: the usual and the high-win rush, winning holds counted apart. */
+async function highWinOnly() {
+  const r = await highWinRush();
+  console.log(`\n${textTable(highWinRows(r))}\n`);
+  await rewriteSection(HIGH_WIN_SECTION_TITLE, renderHighWinSection(r, today()));
+}
+
+/** `BENCH_ONLY=workers`: the rush through WORKERS=1, 2 and 4. */
+async function workersOnly() {
+  const r = await workersRush();
+  console.log(`\n${textTable(workersRows(r))}\n`);
+  await rewriteSection(WORKERS_SECTION_TITLE, renderWorkersSection(r, today()));
+}
+
+/** `BENCH_ONLY=latency`: hold latency at 25–200 customers in flight. */
+async function latencyOnly() {
+  const r = await holdLatency();
+  console.log(`\n${textTable(latencyRows(r))}\n`);
+  await rewriteSection(LATENCY_SECTION_TITLE, renderLatencySection(r, today()));
+}
+
+const parts: Record<string, () => Promise<void>> = {
+  lighthouse: webOnly,
+  reports: reportsOnly,
+  growth: growthOnly,
+  highwin: highWinOnly,
+  workers: workersOnly,
+  latency: latencyOnly,
+};
+
+const part = only ? parts[only] : main;
+if (!part) {
+  console.error(`BENCH_ONLY=${only}: not a part (one of ${Object.keys(parts).join(', ')})`);
   process.exit(1);
-});
+}
+part()
+  .catch((err) => {
+    console.error(err);
+    process.exitCode = 1;
+  })
+  .finally(() => closeConnections());

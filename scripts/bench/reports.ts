@@ -8,7 +8,7 @@ import { ADMIN, adminToken } from './cinema.ts';
 import { request } from './http.ts';
 import { percentile } from './stats.ts';
 
-export const REPORT_SHAPE = {
+export const REPORT_SHAPE: FillShape & { timeZone: string } = {
   halls: 10,
   rows: 10,
   cols: 25,
@@ -16,6 +16,8 @@ export const REPORT_SHAPE = {
   showtimes: 5000,
   /** Sold per showtime: 5,000 × 200 = 1,000,000 bookings, two to an order. */
   soldPerShowtime: 200,
+  /** 500,000 orders of two: five to a customer. */
+  customers: 100_000,
   /** The year the showtimes spread over (the cinema's clocks: Europe/Berlin, two DST changes). */
   from: '2025-01-01',
   to: '2025-12-31',
@@ -44,80 +46,105 @@ export interface ReportsResult {
   load: [number, number];
 }
 
+export interface FillShape {
+  halls: number;
+  rows: number;
+  cols: number;
+  movies: number;
+  showtimes: number;
+  /** Sold per showtime, two to an order. */
+  soldPerShowtime: number;
+  /** Customers the orders are spread over, one after another (order o belongs to customer o % customers). */
+  customers: number;
+  /** The days the showtimes spread over, the first and the last. */
+  from: string;
+  to: string;
+}
+
+/** What runs the filler's SQL: a pg.Client or a PGlite (both answer `query(text)` with `{ rows }`). */
+export interface SqlRunner {
+  query(text: string): Promise<{ rows: any[] }>;
+}
+
 /**
- * Fills `url`'s database (already migrated) with a year of sales: halls, movies, ticket types, showtimes every
- * 17.5 hours in each hall, 200 paid bookings per showtime in orders of two (a tenth with a promo code, one in fifty at
- * the counter, one in a hundred from test mode), a refund for one ticket in a hundred and a check-in for half of those
- * whose showtime is over. Foreign keys are not checked while it loads (session_replication_role = replica).
+ * Fills a migrated database with a span of sales (a year by default): halls, movies, ticket types, showtimes spread
+ * evenly over the span in each hall, paid bookings per showtime in orders of two (a tenth with a promo code, one in
+ * fifty at the counter, one in a hundred from test mode) bought by `customers` customers in turn, a refund for one
+ * ticket in a hundred and a check-in for half of the others. Foreign keys and triggers are not run while it loads
+ * (session_replication_role = replica). Its ids are md5 of fixed names: one fill per database.
  */
-export async function fill(url: string): Promise<{ bookings: number; orders: number; refunds: number }> {
-  const s = REPORT_SHAPE;
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    await client.query(`set session_replication_role = replica`);
-    await client.query(`set maintenance_work_mem = '256MB'`);
-    await client.query(`insert into users (id, name, email, password_hash, role)
-      values ('00000000-0000-4000-8000-00000000b001', 'Bench Buyer', 'bench-buyer@example.com', 'x', 'USER')`);
-    await client.query(`insert into ticket_types (name, position) values ('Adult', 0), ('Child', 1), ('Senior', 2)
-      on conflict do nothing`);
-    await client.query(`insert into halls (id, name, rows, cols, row_labels)
-      select md5('hall' || h)::uuid, 'Bench hall ' || h, ${s.rows}, ${s.cols},
-        array(select chr(64 + r) from generate_series(1, ${s.rows}) r)
-      from generate_series(0, ${s.halls - 1}) h`);
-    // Seat n (1-based) of hall h: row (n - 1) / cols + 1; the last seat of each hall is blocked.
-    await client.query(`insert into seats (id, hall_id, row, number, col, row_label, blocked)
-      select md5('seat' || h || '-' || n)::uuid, md5('hall' || h)::uuid, (n - 1) / ${s.cols} + 1,
-        (n - 1) % ${s.cols} + 1, (n - 1) % ${s.cols}, chr(65 + (n - 1) / ${s.cols}), n = ${s.rows * s.cols}
-      from generate_series(0, ${s.halls - 1}) h, generate_series(1, ${s.rows * s.cols}) n`);
-    await client.query(`insert into movies (id, title, duration_minutes)
-      select md5('movie' || m)::uuid, 'Bench movie ' || lpad(m::text, 2, '0'), 120
-      from generate_series(0, ${s.movies - 1}) m`);
-    const perHall = s.showtimes / s.halls;
-    await client.query(`insert into showtimes (id, movie_id, hall_id, starts_at, ends_at, price_cents)
-      select md5('show' || i)::uuid, md5('movie' || (i % ${s.movies}))::uuid, md5('hall' || (i % ${s.halls}))::uuid,
-        t, t + interval '135 minutes', 1000
-      from generate_series(0, ${s.showtimes - 1}) i,
-        lateral (select timestamptz '${s.from} 10:00+01' + ((i / ${s.halls}) * interval '1 minute'
-          * (365 * 24 * 60 / ${perHall})) + (i % ${s.halls}) * interval '7 minutes' as t) x`);
-    const orders = (s.showtimes * s.soldPerShowtime) / 2;
-    // Order o pays for bookings 2o and 2o + 1: showtime (2o) / sold, seats (2o) % sold + 1 and + 2.
-    await client.query(`insert into checkout_sessions (id, user_id, provider, status, amount_cents, subtotal_cents,
-        discount_cents, expires_at, created_at, paid_at, ref, payment_method)
-      select md5('order' || o)::uuid, '00000000-0000-4000-8000-00000000b001',
-        case when o % 100 = 7 then 'local' when o % 50 = 3 then 'box_office' else 'stripe' end,
-        case when o % 50 = 1 then 'partially_refunded' else 'paid' end,
-        case when o % 10 = 0 then 1800 else 2000 end, 2000, case when o % 10 = 0 then 200 else 0 end,
-        now(), now(), now(), 'B' || o, case when o % 50 = 3 then 'cash' end
-      from generate_series(0, ${orders - 1}) o`);
-    await client.query(`insert into bookings (id, showtime_id, seat_id, user_id, status, price_cents,
-        checkout_session_id, confirmed_at, checked_in_at)
-      select md5('booking' || b)::uuid, md5('show' || (b / ${s.soldPerShowtime}))::uuid,
-        md5('seat' || ((b / ${s.soldPerShowtime}) % ${s.halls}) || '-' || (b % ${s.soldPerShowtime} + 1))::uuid,
-        '00000000-0000-4000-8000-00000000b001',
-        case when b % 100 = 3 then 'REFUNDED' else 'CONFIRMED' end, 1000, md5('order' || (b / 2))::uuid, now(),
-        case when b % 2 = 0 and b % 100 <> 3 then now() end
-      from generate_series(0, ${s.showtimes * s.soldPerShowtime - 1}) b`);
-    await client.query(`insert into checkout_session_bookings (id, session_id, booking_id, seat_row, seat_number,
-        price_cents, ticket_type_name, seat_type, list_price_cents, discount_cents, result)
-      select md5('line' || b)::uuid, md5('order' || (b / 2))::uuid, md5('booking' || b)::uuid,
-        (b % ${s.soldPerShowtime}) / ${s.cols} + 1, (b % ${s.soldPerShowtime}) % ${s.cols} + 1,
-        case when (b / 2) % 10 = 0 then 900 else 1000 end,
-        (array['Adult', 'Adult', 'Child', 'Senior'])[b % 4 + 1], 'STANDARD', 1000,
-        case when (b / 2) % 10 = 0 then 100 else 0 end,
-        case when b % 100 = 3 then 'refunded' else 'confirmed' end
-      from generate_series(0, ${s.showtimes * s.soldPerShowtime - 1}) b`);
-    await client.query(`insert into payment_refunds (session_id, session_booking_id, amount_cents, kind, status,
-        refunded_at)
-      select md5('order' || (b / 2))::uuid, md5('line' || b)::uuid, 1000, 'staff', 'succeeded', now()
-      from generate_series(3, ${s.showtimes * s.soldPerShowtime - 1}, 100) b`);
-    const refunds = Number((await client.query(`select count(*) from payment_refunds`)).rows[0].count);
-    await client.query(`set session_replication_role = origin`);
-    await client.query(`vacuum analyze`);
-    return { bookings: s.showtimes * s.soldPerShowtime, orders, refunds };
-  } finally {
-    await client.end();
-  }
+export async function fill(
+  client: SqlRunner,
+  shape: FillShape = REPORT_SHAPE,
+): Promise<{ bookings: number; orders: number; refunds: number; customers: number }> {
+  const s = shape;
+  const spanMinutes = (Date.parse(s.to) - Date.parse(s.from)) / 60_000 + 24 * 60;
+  const buyer = (o: string) => `md5('customer' || (${o} % ${s.customers}))::uuid`;
+  await client.query(`set session_replication_role = replica`);
+  await client.query(`set maintenance_work_mem = '256MB'`);
+  await client.query(`insert into users (id, name, email, password_hash, role, created_at)
+    select md5('customer' || c)::uuid, 'Bench Buyer ' || c, 'bench-buyer-' || c || '@example.com', 'x', 'USER',
+      timestamptz '${s.from}' + c * interval '1 second'
+    from generate_series(0, ${s.customers - 1}) c`);
+  await client.query(`insert into ticket_types (name, position) values ('Adult', 0), ('Child', 1), ('Senior', 2)
+    on conflict do nothing`);
+  await client.query(`insert into halls (id, name, rows, cols, row_labels)
+    select md5('hall' || h)::uuid, 'Bench hall ' || h, ${s.rows}, ${s.cols},
+      array(select chr(64 + r) from generate_series(1, ${s.rows}) r)
+    from generate_series(0, ${s.halls - 1}) h`);
+  // Seat n (1-based) of hall h: row (n - 1) / cols + 1; the last seat of each hall is blocked.
+  await client.query(`insert into seats (id, hall_id, row, number, col, row_label, blocked)
+    select md5('seat' || h || '-' || n)::uuid, md5('hall' || h)::uuid, (n - 1) / ${s.cols} + 1,
+      (n - 1) % ${s.cols} + 1, (n - 1) % ${s.cols}, chr(65 + (n - 1) / ${s.cols}), n = ${s.rows * s.cols}
+    from generate_series(0, ${s.halls - 1}) h, generate_series(1, ${s.rows * s.cols}) n`);
+  await client.query(`insert into movies (id, title, duration_minutes)
+    select md5('movie' || m)::uuid, 'Bench movie ' || lpad(m::text, 2, '0'), 120
+    from generate_series(0, ${s.movies - 1}) m`);
+  const perHall = s.showtimes / s.halls;
+  await client.query(`insert into showtimes (id, movie_id, hall_id, starts_at, ends_at, price_cents)
+    select md5('show' || i)::uuid, md5('movie' || (i % ${s.movies}))::uuid, md5('hall' || (i % ${s.halls}))::uuid,
+      t, t + interval '135 minutes', 1000
+    from generate_series(0, ${s.showtimes - 1}) i,
+      lateral (select timestamptz '${s.from} 10:00+01' + ((i / ${s.halls}) * interval '1 minute'
+        * (${spanMinutes} / ${perHall})) + (i % ${s.halls}) * interval '7 minutes' as t) x`);
+  const orders = (s.showtimes * s.soldPerShowtime) / 2;
+  // Order o pays for bookings 2o and 2o + 1: showtime (2o) / sold, seats (2o) % sold + 1 and + 2; orders are paid
+  // evenly over the span.
+  await client.query(`insert into checkout_sessions (id, user_id, provider, status, amount_cents, subtotal_cents,
+      discount_cents, expires_at, created_at, paid_at, ref, payment_method)
+    select md5('order' || o)::uuid, ${buyer('o')},
+      case when o % 100 = 7 then 'local' when o % 50 = 3 then 'box_office' else 'stripe' end,
+      case when o % 50 = 1 then 'partially_refunded' else 'paid' end,
+      case when o % 10 = 0 then 1800 else 2000 end, 2000, case when o % 10 = 0 then 200 else 0 end,
+      now(), now(), now(), 'B' || o, case when o % 50 = 3 then 'cash' end
+    from generate_series(0, ${orders - 1}) o`);
+  await client.query(`insert into bookings (id, showtime_id, seat_id, user_id, status, price_cents,
+      checkout_session_id, confirmed_at, checked_in_at)
+    select md5('booking' || b)::uuid, md5('show' || (b / ${s.soldPerShowtime}))::uuid,
+      md5('seat' || ((b / ${s.soldPerShowtime}) % ${s.halls}) || '-' || (b % ${s.soldPerShowtime} + 1))::uuid,
+      ${buyer('(b / 2)')},
+      case when b % 100 = 3 then 'REFUNDED' else 'CONFIRMED' end, 1000, md5('order' || (b / 2))::uuid, now(),
+      case when b % 2 = 0 and b % 100 <> 3 then now() end
+    from generate_series(0, ${s.showtimes * s.soldPerShowtime - 1}) b`);
+  await client.query(`insert into checkout_session_bookings (id, session_id, booking_id, seat_row, seat_number,
+      price_cents, ticket_type_name, seat_type, list_price_cents, discount_cents, result)
+    select md5('line' || b)::uuid, md5('order' || (b / 2))::uuid, md5('booking' || b)::uuid,
+      (b % ${s.soldPerShowtime}) / ${s.cols} + 1, (b % ${s.soldPerShowtime}) % ${s.cols} + 1,
+      case when (b / 2) % 10 = 0 then 900 else 1000 end,
+      (array['Adult', 'Adult', 'Child', 'Senior'])[b % 4 + 1], 'STANDARD', 1000,
+      case when (b / 2) % 10 = 0 then 100 else 0 end,
+      case when b % 100 = 3 then 'refunded' else 'confirmed' end
+    from generate_series(0, ${s.showtimes * s.soldPerShowtime - 1}) b`);
+  await client.query(`insert into payment_refunds (session_id, session_booking_id, amount_cents, kind, status,
+      refunded_at)
+    select md5('order' || (b / 2))::uuid, md5('line' || b)::uuid, 1000, 'staff', 'succeeded', now()
+    from generate_series(3, ${s.showtimes * s.soldPerShowtime - 1}, 100) b`);
+  const refunds = Number((await client.query(`select count(*) from payment_refunds`)).rows[0].count);
+  await client.query(`set session_replication_role = origin`);
+  await client.query(`vacuum analyze`);
+  // Written out now, not by the next checkpoint in the middle of what is timed next.
+  await client.query(`checkpoint`);
+  return { bookings: s.showtimes * s.soldPerShowtime, orders, refunds, customers: s.customers };
 }
 
 /** Fills a fresh database at `url`, starts a server on it and times the report's spans and groupings. */
@@ -130,7 +157,9 @@ export async function reportSpeed(
   await migrated.close();
   const started = Date.now();
   log(`  writing a year of sales with generate_series`);
-  const counts = await fill(url);
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  const counts = await fill(client).finally(() => client.end());
   const loadSeconds = (Date.now() - started) / 1000;
   log(
     `  ${counts.bookings} bookings, ${counts.orders} orders, ${counts.refunds} refunds in ${loadSeconds} s`,

@@ -18,7 +18,12 @@ export interface RushResult {
   /** Anything but 201 and 409, by status: should stay empty. */
   failures: Record<string, number>;
   holdSeconds: number;
+  /** Every hold request answered (won and refused) per second. */
   holdsPerSecond: number;
+  /** Hold requests that won their seats (201) per second. */
+  winsPerSecond: number;
+  /** Seats won. */
+  seatsHeld: number;
   holdP50: number;
   holdP99: number;
   holdMax: number;
@@ -29,12 +34,24 @@ export interface RushResult {
   /** What the winners were told (booking ids of every 201) and which checkout sessions were paid (303). */
   acknowledgedBookingIds: string[];
   paidSessionIds: string[];
+  /** Bookings of the paid checkout sessions. */
+  paidBookings: number;
+}
+
+export interface RushOptions {
+  /** Seats each customer holds, side by side (2 unless given; drawn once per customer). */
+  seats?: (random: () => number) => number;
+  /** Where each customer (by position in the list) tries first; later tries, and customers without one, pick at random. */
+  firstTry?: (string[] | undefined)[];
+  /** Called just before the first hold is sent and just after the last hold is answered (CPU meters). */
+  holdsStart?: () => Promise<void>;
+  holdsEnd?: () => Promise<void>;
 }
 
 /**
- * The on-sale rush: every customer (`concurrency` at a time) holds two adjacent seats picked at random, trying
- * another pair after a 409 (up to 3 tries); then every customer who got seats checks out and pays through the
- * local provider (`concurrency` at a time). Holds are timed on their own.
+ * The on-sale rush: every customer (`concurrency` at a time) holds two adjacent seats picked at random (or as many
+ * as `opts.seats` draws), trying another place after a 409 (up to 3 tries); then every customer who got seats checks
+ * out and pays through the local provider (`concurrency` at a time). Holds are timed on their own.
  */
 export async function onSaleRush(
   base: string,
@@ -43,6 +60,7 @@ export async function onSaleRush(
   customers: Customer[],
   concurrency: number,
   seed = 7,
+  opts: RushOptions = {},
 ): Promise<RushResult> {
   const random = seededRandom(seed);
   const rows = hall.seatIds.length;
@@ -52,18 +70,20 @@ export async function onSaleRush(
   let conflicts = 0;
   const winners: { customer: Customer; bookingIds: string[] }[] = [];
 
+  await opts.holdsStart?.();
   const holdStarted = performance.now();
+  const position = new Map(customers.map((c, i) => [c, i]));
   await pool(customers, concurrency, async (customer) => {
+    const planned = opts.firstTry?.[position.get(customer)!];
+    const size = planned?.length ?? opts.seats?.(random) ?? 2;
     for (let attempt = 0; attempt < ATTEMPTS_PER_CUSTOMER; attempt++) {
       const row = hall.seatIds[Math.floor(random() * rows)]!;
-      const col = Math.floor(random() * (cols - 1));
+      const col = Math.floor(random() * (cols - size + 1));
+      const seatIds = attempt === 0 && planned ? planned : row.slice(col, col + size);
       const res = await request<{ bookingIds: string[] }>(
         'POST',
         `${base}/api/showtimes/${showtimeId}/hold`,
-        {
-          token: customer.token,
-          body: { seatIds: [row[col], row[col + 1]] },
-        },
+        { token: customer.token, body: { seatIds } },
       );
       latencies.push(res.ms);
       if (res.status === 201) {
@@ -75,8 +95,10 @@ export async function onSaleRush(
     }
   });
   const holdSeconds = (performance.now() - holdStarted) / 1000;
+  await opts.holdsEnd?.();
 
   const paidSessionIds: string[] = [];
+  let paidBookings = 0;
   const payStarted = performance.now();
   await pool(winners, concurrency, async ({ customer, bookingIds }) => {
     const checkout = await request<{ sessionId: string }>('POST', `${base}/api/pay/checkout`, {
@@ -88,8 +110,10 @@ export async function onSaleRush(
       return;
     }
     const pay = await request('POST', `${base}/api/pay/local/${checkout.body.sessionId}/pay`);
-    if (pay.status === 303) paidSessionIds.push(checkout.body.sessionId);
-    else failures[`pay ${pay.status}`] = (failures[`pay ${pay.status}`] ?? 0) + 1;
+    if (pay.status === 303) {
+      paidSessionIds.push(checkout.body.sessionId);
+      paidBookings += bookingIds.length;
+    } else failures[`pay ${pay.status}`] = (failures[`pay ${pay.status}`] ?? 0) + 1;
   });
   const paySeconds = (performance.now() - payStarted) / 1000;
 
@@ -102,6 +126,8 @@ export async function onSaleRush(
     failures,
     holdSeconds,
     holdsPerSecond: latencies.length / holdSeconds,
+    winsPerSecond: winners.length / holdSeconds,
+    seatsHeld: winners.reduce((n, w) => n + w.bookingIds.length, 0),
     holdP50: percentile(latencies, 50),
     holdP99: percentile(latencies, 99),
     holdMax: Math.max(...latencies),
@@ -110,6 +136,7 @@ export async function onSaleRush(
     paymentsPerSecond: paidSessionIds.length / paySeconds,
     acknowledgedBookingIds: winners.flatMap((w) => w.bookingIds),
     paidSessionIds,
+    paidBookings,
   };
 }
 
@@ -140,7 +167,7 @@ export async function checkRush(db: Db, showtimeId: string, result: RushResult):
     : [{ n: 0 }];
   let paidNotConfirmed = 0;
   if (result.paidSessionIds.length > 0) {
-    // A paid session's bookings must all be CONFIRMED, two per customer.
+    // A paid session's bookings must all be CONFIRMED, as many as the customer held.
     const [paid] = await db
       .select({
         confirmed: sql<number>`count(*) filter (where ${bookings.status} = 'CONFIRMED')::int`,
@@ -149,7 +176,7 @@ export async function checkRush(db: Db, showtimeId: string, result: RushResult):
       .from(checkoutSessionBookings)
       .innerJoin(bookings, eq(bookings.id, checkoutSessionBookings.bookingId))
       .where(inArray(checkoutSessionBookings.sessionId, result.paidSessionIds));
-    paidNotConfirmed = paid!.notConfirmed + Math.max(0, result.paidSessionIds.length * 2 - paid!.confirmed);
+    paidNotConfirmed = paid!.notConfirmed + Math.max(0, result.paidBookings - paid!.confirmed);
   }
   const doubleBooked = doubled.length;
   const acknowledgedMissing = acknowledged.length - kept!.n;

@@ -259,6 +259,11 @@ const CASES: Case[] = [
     request: (_r, { w }) => ({ method: 'GET', url: `/api/posters/${w.posterId}` }),
   },
   {
+    route: 'GET /api/schedule',
+    expect: allRoles(200),
+    request: () => ({ method: 'GET', url: '/api/schedule' }),
+  },
+  {
     route: 'GET /api/movies/:id/showtimes',
     expect: allRoles(200),
     request: (_r, { w }) => ({ method: 'GET', url: `/api/movies/${w.show.movieId}/showtimes` }),

@@ -35,16 +35,20 @@ export async function createShowtimeFixture(
       await db.select().from(seats).where(eq(seats.hallId, opts.hallId)),
       opts,
     );
-  const rows = opts.rows ?? 5;
-  const cols = opts.cols ?? 8;
+  const { hall, seats: seatRows } = await insertPlainHall(db, opts.rows ?? 5, opts.cols ?? 8);
+  return showtimeIn(db, hall, seatRows, opts);
+}
+
+/** A hall of rows × cols plain seats (rows A, B, …), written straight into the database; the editor's limits do not apply. */
+export async function insertPlainHall(
+  db: Queryable,
+  rows: number,
+  cols: number,
+  name = `Fixture hall ${randomUUID().slice(0, 8)}`,
+) {
   const [hall] = await db
     .insert(halls)
-    .values({
-      name: `Fixture hall ${randomUUID().slice(0, 8)}`,
-      rows,
-      cols,
-      rowLabels: Array.from({ length: rows }, (_, r) => rowLabel(r + 1)),
-    })
+    .values({ name, rows, cols, rowLabels: Array.from({ length: rows }, (_, r) => rowLabel(r + 1)) })
     .returning();
   const seatRows = await db
     .insert(seats)
@@ -58,7 +62,7 @@ export async function createShowtimeFixture(
       })),
     )
     .returning();
-  return showtimeIn(db, hall!, seatRows, opts);
+  return { hall: hall!, seats: seatRows };
 }
 
 async function showtimeIn(

@@ -185,8 +185,21 @@ export async function salesReport(
 /**
  * The paid lines of the given showtimes summed by showtime, ticket type and test mode (a sale through the test
  * payment provider): admits and check-ins of tickets that still admit, list prices, discounts and refunds.
+ * `refunds`: 'summed' sums every refund of the database once and joins the sums (for many showtimes at once: the
+ * figures a report keeps), 'by line' looks each line's refunds up by its key (for the few showtimes still on sale that
+ * every report sums: summing a year's refunds on each request cost more than the rest of the report, decision 027).
  */
-function figuresOf(showtimeIds: SQL): SQL {
+function figuresOf(showtimeIds: SQL, refunds: 'summed' | 'by line'): SQL {
+  const refunded =
+    refunds === 'summed'
+      ? sql`left join (
+      select session_booking_id, sum(amount_cents) as refunded from payment_refunds
+      where kind <> 'exchange' group by session_booking_id
+    ) r on r.session_booking_id = l.id`
+      : sql`left join lateral (
+      select sum(amount_cents) as refunded from payment_refunds
+      where session_booking_id = l.id and kind <> 'exchange'
+    ) r on true`;
   return sql`select b.showtime_id, l.ticket_type_name as ticket_type, cs.provider = 'local' as test_mode,
       count(*) filter (where b.status = 'CONFIRMED') as admits,
       count(*) filter (where b.status = 'CONFIRMED' and b.checked_in_at is not null) as checked_in,
@@ -197,10 +210,7 @@ function figuresOf(showtimeIds: SQL): SQL {
     from bookings b
     join checkout_session_bookings l on l.booking_id = b.id
     join checkout_sessions cs on cs.id = l.session_id
-    left join (
-      select session_booking_id, sum(amount_cents) as refunded from payment_refunds
-      where kind <> 'exchange' group by session_booking_id
-    ) r on r.session_booking_id = l.id
+    ${refunded}
     where b.showtime_id in (${showtimeIds})
       and cs.paid_at is not null and cs.status in ('paid', 'refunded', 'partially_refunded')
     group by b.showtime_id, l.ticket_type_name, cs.provider = 'local'`;
@@ -247,7 +257,7 @@ async function salesOf(
           db,
           sql`select f.showtime_id, f.ticket_type, sum(f.admits) as admits, sum(f.checked_in) as checked_in,
               sum(f.gross) as gross, sum(f.discounts) as discounts, sum(f.refunds) as refunds, sum(f.due) as due
-            from (${figuresOf(idList(live))}) f
+            from (${figuresOf(idList(live), 'by line')}) f
             where ${includeTest} or not f.test_mode
             group by f.showtime_id, f.ticket_type`,
         );
@@ -285,7 +295,7 @@ export async function refreshClosedShowtimes(db: Queryable, from: string, until:
       )
       insert into sales_report_lines
         (showtime_id, ticket_type, test_mode, admits, checked_in, gross, discounts, refunds, due)
-      select * from (${figuresOf(sql`select showtime_id from kept`)}) f`);
+      select * from (${figuresOf(sql`select showtime_id from kept`, 'summed')}) f`);
     if (todo.length < KEEP_BATCH) break;
   }
   await db.execute(sql`delete from sales_report_changes x using sales_report_showtimes c, showtimes st

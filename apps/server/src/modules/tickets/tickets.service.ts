@@ -55,6 +55,8 @@ export const ticketDetails = (db: Queryable) =>
       ),
     );
 
+type TicketDetail = Awaited<ReturnType<typeof ticketDetails>>[number];
+
 /** Confirmed bookings matching `where`, as Tickets (DESIGN §3), in the given order. */
 export async function selectTickets(
   db: Queryable,
@@ -64,7 +66,11 @@ export async function selectTickets(
   const rows = await ticketDetails(db)
     .where(and(eq(bookings.status, 'CONFIRMED'), where))
     .orderBy(...orderBy);
-  return rows.map((r) => ({
+  return rows.map(asTicket);
+}
+
+function asTicket(r: TicketDetail): Ticket {
+  return {
     bookingId: r.bookingId,
     movie: { title: r.movie, rating: r.rating, durationMinutes: r.durationMinutes },
     auditorium: r.auditorium,
@@ -74,19 +80,48 @@ export async function selectTickets(
     testMode: r.testMode,
     ...(r.orderRef && { orderRef: r.orderRef }),
     ...(r.ticketType && { ticketType: r.ticketType }),
-  }));
+  };
+}
+
+// My Tickets and the booked list join eight tables: planning them costs more than running them once the tables
+// hold a year of bookings (2 ms against 0.3 ms, decision 027), so each is prepared once per database handle and
+// planned once per connection.
+const statements = new WeakMap<object, { myTickets: PreparedMyTickets; booked: PreparedBooked }>();
+type PreparedMyTickets = ReturnType<typeof prepareMyTickets>;
+type PreparedBooked = ReturnType<typeof prepareBooked>;
+
+function prepareMyTickets(db: Queryable) {
+  const over = sql`${showtimes.endsAt} <= now()`;
+  return ticketDetails(db)
+    .where(and(eq(bookings.status, 'CONFIRMED'), eq(bookings.userId, sql.placeholder('userId'))))
+    .orderBy(
+      asc(over),
+      sql`case when ${over} then null else ${showtimes.startsAt} end asc`,
+      sql`${showtimes.startsAt} desc`,
+      asc(seats.row),
+      asc(seats.number),
+    )
+    .prepare('my_tickets');
+}
+
+function prepareBooked(db: Queryable) {
+  return ticketDetails(db)
+    .where(and(eq(bookings.showtimeId, sql.placeholder('showtimeId')), eq(bookings.status, 'CONFIRMED')))
+    .orderBy(asc(seats.row), asc(seats.number))
+    .prepare('booked_seats');
+}
+
+function statementsOf(db: Queryable) {
+  let prepared = statements.get(db);
+  if (!prepared)
+    statements.set(db, (prepared = { myTickets: prepareMyTickets(db), booked: prepareBooked(db) }));
+  return prepared;
 }
 
 /** The caller's paid tickets: showtimes not yet over first (soonest first), then past ones (latest first). */
-export function listMyTickets(db: Queryable, userId: string): Promise<Ticket[]> {
-  const over = sql`${showtimes.endsAt} <= now()`;
-  return selectTickets(db, eq(bookings.userId, userId), [
-    asc(over),
-    sql`case when ${over} then null else ${showtimes.startsAt} end asc`,
-    sql`${showtimes.startsAt} desc`,
-    asc(seats.row),
-    asc(seats.number),
-  ]);
+export async function listMyTickets(db: Queryable, userId: string): Promise<Ticket[]> {
+  const rows = await statementsOf(db).myTickets.execute({ userId });
+  return rows.map(asTicket);
 }
 
 async function requireShowtime(db: Queryable, showtimeId: string) {
@@ -106,7 +141,7 @@ const showtimeTicketQuery = (db: Queryable, showtimeId: string) =>
 /** Admin: the paid seats of a showtime with their buyers, in seat order; 404 for an unknown showtime. */
 export async function listBookedSeats(db: Queryable, showtimeId: string): Promise<BookedSeat[]> {
   await requireShowtime(db, showtimeId);
-  const rows = await showtimeTicketQuery(db, showtimeId);
+  const rows = await statementsOf(db).booked.execute({ showtimeId });
   return rows.map((r) => ({
     bookingId: r.bookingId,
     user: { email: r.email, name: r.name },

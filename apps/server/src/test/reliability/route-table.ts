@@ -102,6 +102,12 @@ export const ROUTES: RouteSpec[] = [
   },
   { method: 'GET', path: '/api/showtimes/:id/seats', access: 'public', ids: (w) => [w.show.showtimeId] },
   {
+    method: 'GET',
+    path: '/api/schedule',
+    access: 'public',
+    query: () => ({ date: new Date(Date.now() + 86_400_000).toISOString().slice(0, 10) }),
+  },
+  {
     method: 'POST',
     path: '/api/showtimes/:id/hold',
     access: 'customer',
