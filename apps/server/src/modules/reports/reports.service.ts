@@ -3,7 +3,7 @@
 import { sql, type SQL } from 'drizzle-orm';
 import type { SalesFigures, SalesReport, SalesReportQuery, SalesReportRow } from '@cinema/contract';
 import { queryRows, type Queryable } from '../../db/database.ts';
-import { instantAt } from '../showtimes/local-time.ts';
+import { addDays, instantAt } from '../showtimes/local-time.ts';
 
 /** Showtimes whose figures one statement computes and keeps. */
 const KEEP_BATCH = 500;
@@ -55,10 +55,6 @@ const empty = (): Accumulator => ({
   checkedIn: 0,
   showtimes: 0,
 });
-
-function addDays(day: string, days: number): string {
-  return new Date(Date.parse(`${day}T00:00:00Z`) + days * 86_400_000).toISOString().slice(0, 10);
-}
 
 /**
  * The report. Two statements: the span's showtimes with their sellable seats, and the paid lines of those showtimes

@@ -64,6 +64,11 @@ export function isoWeekday(date: string): number {
   return day === 0 ? 7 : day;
 }
 
+/** The calendar day `days` days after `day` (before, when negative). */
+export function addDays(day: string, days: number): string {
+  return new Date(Date.parse(`${day}T00:00:00Z`) + days * 86_400_000).toISOString().slice(0, 10);
+}
+
 /** The calendar days from `from` to `to`, both included. */
 export function daysBetween(from: string, to: string): string[] {
   const days: string[] = [];

@@ -6,7 +6,7 @@ import { bookings, halls, seats, showtimes } from '../../db/schema/index.ts';
 import { badRequest } from '../../errors.ts';
 import { listMovies } from '../movies/movies.service.ts';
 import { PriceBook } from '../pricing/pricing.service.ts';
-import { daysBetween, instantAt, localDate } from './local-time.ts';
+import { addDays, daysBetween, instantAt, localDate } from './local-time.ts';
 import { present, priced, showtimeColumns } from './showtimes.service.ts';
 
 /** AVAILABLE, SELLING_FAST (under a fifth of the seats left) or SOLD_OUT. */
@@ -28,14 +28,14 @@ export async function getSchedule(
 ): Promise<Schedule> {
   const now = new Date();
   const today = localDate(now, timeZone);
-  const offered = daysBetween(today, localDayAfter(today, SCHEDULE_DAYS - 1));
+  const offered = daysBetween(today, addDays(today, SCHEDULE_DAYS - 1));
   const day = date ?? today;
   if (!offered.includes(day)) {
     throw badRequest(`Choose a day from ${offered[0]} to ${offered.at(-1)}`);
   }
-  const end = instantAt(localDayAfter(offered.at(-1)!, 1), '00:00', timeZone).at;
+  const end = instantAt(addDays(offered.at(-1)!, 1), '00:00', timeZone).at;
   const dayStart = instantAt(day, '00:00', timeZone).at;
-  const dayEnd = instantAt(localDayAfter(day, 1), '00:00', timeZone).at;
+  const dayEnd = instantAt(addDays(day, 1), '00:00', timeZone).at;
 
   const upcoming = await db
     .select({ startsAt: showtimes.startsAt })
@@ -74,9 +74,4 @@ export async function getSchedule(
       return { ...present(row), seatsLeft, availability: availabilityOf(seatsLeft, row.capacity) };
     }),
   };
-}
-
-/** The calendar day `n` days after `date`. */
-function localDayAfter(date: string, n: number): string {
-  return new Date(Date.parse(`${date}T00:00:00Z`) + n * 86_400_000).toISOString().slice(0, 10);
 }
