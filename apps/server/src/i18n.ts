@@ -2,6 +2,8 @@ import i18next, { type TFunction, type TOptions } from 'i18next';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { rowLabel } from '@cinema/contract';
+import { z } from 'zod';
+import type { $ZodErrorMap } from 'zod/v4/core';
 import en from './locales/en/server.json' with { type: 'json' };
 import es from './locales/es/server.json' with { type: 'json' };
 import de from './locales/de/server.json' with { type: 'json' };
@@ -88,12 +90,10 @@ for (const [key, text] of Object.entries(en.errors as Record<string, string>)) {
 const literalLength = (t: Template) => t.pattern.source.replace(/\(\.\+\?\)/g, '').length;
 templates.sort((a, b) => literalLength(b) - literalLength(a));
 
-/** An English message of the catalogue in `language`; a message the catalogue lacks stays as it is. */
-export function translateMessage(message: string, language: Language): string {
-  if (language === 'en') return message;
-  const t = textsIn(language);
+/** The catalogue entry of an English message, with the values a template found in it; undefined when it has none. */
+export function catalogueEntryOf(message: string): { key: string; values: TOptions } | undefined {
   const key = exactKeys.get(message);
-  if (key) return t(`errors.${key}`);
+  if (key) return { key, values: {} };
   for (const { key, pattern, names } of templates) {
     const match = pattern.exec(message);
     if (!match) continue;
@@ -102,9 +102,39 @@ export function translateMessage(message: string, language: Language): string {
     // Plural forms (`x_one`/`x_other`) are chosen by `count`, a number.
     const plural = /_(one|other)$/.exec(key);
     if (plural) values.count = Number(values.count);
-    return t(`errors.${plural ? key.slice(0, plural.index) : key}`, values);
+    return { key: plural ? key.slice(0, plural.index) : key, values };
   }
-  return message;
+  return undefined;
+}
+
+/** An English message of the catalogue in `language`; a message the catalogue lacks stays as it is. */
+export function translateMessage(message: string, language: Language): string {
+  if (language === 'en') return message;
+  const entry = catalogueEntryOf(message);
+  return entry ? textsIn(language)(`errors.${entry.key}`, entry.values) : message;
+}
+
+// A request zod refuses names the first problem: in the schema's own English words (`min(1, 'Choose a seat')`),
+// which the catalogue has, or in zod's default text ("Too small: expected string to have >=1 characters"), which
+// zod itself says in Spanish and German. An issue carries its input (the validator's `reportInput`) so "received
+// undefined" can be said again.
+const zodTexts = { en: z.locales.en(), es: z.locales.es(), de: z.locales.de() };
+const zodText = (issue: ValidationIssue, language: Language): string => {
+  const text = zodTexts[language].localeError(issue as unknown as Parameters<$ZodErrorMap>[0]);
+  return typeof text === 'string' ? text : (text?.message ?? '');
+};
+
+/** A zod issue: its code and message, and the fields of its code (`minimum`, `input`, …). */
+export interface ValidationIssue {
+  code: string;
+  message: string;
+}
+
+/** A validation issue's message in `language`. */
+export function issueText(issue: ValidationIssue, language: Language): string {
+  if (language === 'en') return issue.message;
+  if (issue.message === zodText(issue, 'en')) return zodText(issue, language);
+  return translateMessage(issue.message, language);
 }
 
 /** The language a client asked for, or undefined when it sent no Accept-Language (a script, another client). */
