@@ -37,12 +37,37 @@ export const textsIn = (language: Language): TFunction<'server'> => fixed.get(la
 /** The locale dates and money are written in: en-US for English (the spec's "$12.00"), else the language. */
 export const localeOf = (language: Language): string => (language === 'en' ? 'en-US' : language);
 
-/** "Row C, Seat 7" in `language` (the hall's own row label when it has one). */
+export interface SeatPlace {
+  row: number;
+  number: number;
+  rowLabel?: string | null;
+}
+
+/**
+ * "Row C, Seat 7" in `language` (the hall's own row label when it has one); `lineItem`: "Row C Seat 7", English's
+ * shorter form on payment lines and in messages that list seats.
+ */
 export const seatText = (
-  seat: { row: number; number: number; rowLabel?: string | null },
+  seat: SeatPlace,
   language: Language,
+  style: 'label' | 'lineItem' = 'label',
 ): string =>
-  textsIn(language)('seat.label', { row: seat.rowLabel ?? rowLabel(seat.row), number: seat.number });
+  textsIn(language)(style === 'label' ? 'seat.label' : 'seat.lineItem', {
+    row: seat.rowLabel ?? rowLabel(seat.row),
+    number: seat.number,
+  });
+
+/**
+ * A catalogue error that names seats ("Already paid for: Row C Seat 7, Row C Seat 8"), written in any language with
+ * the seats named in it too: for `AppError`'s `localized`, and `('en')` for its message.
+ */
+export const namingSeats =
+  (key: string, seats: readonly SeatPlace[], values: TOptions = {}) =>
+  (language: Language): string =>
+    textsIn(language)(`errors.${key}`, {
+      ...values,
+      seats: seats.map((seat) => seatText(seat, language, 'lineItem')).join(', '),
+    });
 
 /**
  * The language a client asked for in Accept-Language ("de-AT,de;q=0.9,en;q=0.5"): the best-weighted one we speak,
