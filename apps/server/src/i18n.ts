@@ -142,11 +142,15 @@ export function translateMessage(message: string, language: Language): string {
 // A request zod refuses names the first problem: in the schema's own English words (`min(1, 'Choose a seat')`),
 // which the catalogue has, or in zod's default text ("Too small: expected string to have >=1 characters"), which
 // zod itself says in Spanish and German. An issue carries its input (the validator's `reportInput`) so "received
-// undefined" can be said again.
+// string" can be said again.
 const zodTexts = { en: z.locales.en(), es: z.locales.es(), de: z.locales.de() };
-const zodText = (issue: ValidationIssue, language: Language): string => {
-  const text = zodTexts[language].localeError(issue as unknown as Parameters<$ZodErrorMap>[0]);
-  return typeof text === 'string' ? text : (text?.message ?? '');
+const zodText = (issue: ValidationIssue, language: Language): string | undefined => {
+  try {
+    const text = zodTexts[language].localeError(issue as unknown as Parameters<$ZodErrorMap>[0]);
+    return typeof text === 'string' ? text : text?.message;
+  } catch {
+    return undefined; // an issue without the fields its text needs: not zod's default text
+  }
 };
 
 /** A zod issue: its code and message, and the fields of its code (`minimum`, `input`, …). */
@@ -158,7 +162,7 @@ export interface ValidationIssue {
 /** A validation issue's message in `language`. */
 export function issueText(issue: ValidationIssue, language: Language): string {
   if (language === 'en') return issue.message;
-  if (issue.message === zodText(issue, 'en')) return zodText(issue, language);
+  if (issue.message === zodText(issue, 'en')) return zodText(issue, language) ?? issue.message;
   return translateMessage(issue.message, language);
 }
 
