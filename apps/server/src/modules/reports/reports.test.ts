@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { eq, inArray } from 'drizzle-orm';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SalesReportSchema, type SalesReport, type TicketType } from '@cinema/contract';
+import { SalesReportSchema, type SalesReport } from '@cinema/contract';
 import type { Queryable } from '../../db/database.ts';
 import {
   bookings,
@@ -18,8 +18,8 @@ import {
   ticketTypes,
 } from '../../db/schema/index.ts';
 import { createShowtimeFixture } from '../../test/fixtures.ts';
-import { holdSeats } from '../../test/purchase.ts';
-import { ensureDefaultTicketTypes } from '../pricing/default-prices.ts';
+import { setUpPrices } from '../../test/prices.ts';
+import { checkOut, holdSeats } from '../../test/purchase.ts';
 import {
   createTestApp,
   engines,
@@ -507,14 +507,25 @@ describe.skipIf(!postgresUrl)('kept report figures and a change in flight (postg
 async function showtimesOnSale(db: Queryable) {
   const starts = new Date(Date.now() + 3 * 86_400_000);
   starts.setUTCHours(10, 0, 0, 0);
+  const later = new Date(starts.getTime() + 4 * 3_600_000);
   const a = await createShowtimeFixture(db, { startsAt: starts, rows: 2, cols: 10 });
-  const b = await createShowtimeFixture(db, {
-    startsAt: new Date(starts.getTime() + 4 * 3_600_000),
-    rows: 2,
-    cols: 6,
-  });
+  const b = await createShowtimeFixture(db, { startsAt: later, rows: 2, cols: 10 });
   return { a, b, day: starts.toISOString().slice(0, 10) };
 }
+
+/** The report of one day by showtime, as the admin reads it. */
+async function dayReport(t: TestApp, admin: SignedIn, day: string) {
+  const res = await t.app.inject({
+    method: 'GET',
+    url: `/api/admin/reports/sales?from=${day}&to=${day}&groupBy=showtime`,
+    headers: admin.headers,
+  });
+  expect(res.statusCode, res.body).toBe(200);
+  return SalesReportSchema.parse(res.json());
+}
+
+const pay = (t: TestApp, sessionId: string) =>
+  t.app.inject({ method: 'POST', url: `/api/pay/local/${sessionId}/pay` });
 
 describe.each(engines)('the report of showtimes on sale, kept and up to date at once (%s)', (engine) => {
   let t: TestApp;
@@ -522,7 +533,7 @@ describe.each(engines)('the report of showtimes on sale, kept and up to date at 
   let alice: SignedIn;
   let bob: SignedIn;
   let shows: Awaited<ReturnType<typeof showtimesOnSale>>;
-  let child: string;
+  let types: Awaited<ReturnType<typeof setUpPrices>>;
 
   beforeAll(async () => {
     // The built-in test checkout: its sales count in the report.
@@ -530,26 +541,9 @@ describe.each(engines)('the report of showtimes on sale, kept and up to date at 
     admin = await signedInAdmin(t.app);
     alice = await signedInUser(t.app);
     bob = await signedInUser(t.app);
-    await ensureDefaultTicketTypes(t.app.database.db);
-    const types = (
-      await t.app.inject({ method: 'GET', url: '/api/admin/ticket-types', headers: admin.headers })
-    ).json() as TicketType[];
-    const id = (name: string) => types.find((x) => x.name === name)!.id;
-    child = id('Child');
-    const card = await post(admin, '/api/admin/price-cards', {
-      name: 'All day',
-      weekdays: [1, 2, 3, 4, 5, 6, 7],
-      from: '00:00',
-      to: '24:00',
-      prices: [
-        { ticketTypeId: id('Adult'), seatType: 'STANDARD', priceCents: 1300 },
-        { ticketTypeId: child, seatType: 'STANDARD', priceCents: 800 },
-      ],
-    });
-    expect(card.statusCode, card.body).toBe(201);
-    expect((await post(admin, '/api/admin/promo-codes', { code: 'TENOFF', percentOff: 10 })).statusCode).toBe(
-      201,
-    );
+    types = await setUpPrices(t.app, admin);
+    const promo = await post(admin, '/api/admin/promo-codes', { code: 'TENOFF', percentOff: 10 });
+    expect(promo.statusCode, promo.body).toBe(201);
     shows = await showtimesOnSale(t.app.database.db);
   });
   afterAll(() => t?.close());
@@ -557,19 +551,12 @@ describe.each(engines)('the report of showtimes on sale, kept and up to date at 
   const post = (who: SignedIn, url: string, payload: object) =>
     t.app.inject({ method: 'POST', url, headers: who.headers, payload });
 
-  /** The day's report by showtime: [admits, admits by type, gross, discounts, refunds, net] of each showtime. */
-  const read = async () => {
-    const res = await t.app.inject({
-      method: 'GET',
-      url: `/api/admin/reports/sales?from=${shows.day}&to=${shows.day}&groupBy=showtime`,
-      headers: admin.headers,
-    });
-    expect(res.statusCode, res.body).toBe(200);
-    return SalesReportSchema.parse(res.json()).rows.map((r) => {
+  /** Each showtime's [admits, admits by type, gross, discounts, refunds, net] in the day's report. */
+  const read = async () =>
+    (await dayReport(t, admin, shows.day)).rows.map((r) => {
       const f = figures(r);
       return [f.admits, f.byType, f.gross, f.discounts, f.refunds, f.net];
     });
-  };
   /** The report right after a change, from the figures kept before it; then the same from scratch. */
   const readKeptAndFresh = async () => {
     const kept = await t.app.database.db.select().from(salesReportShowtimes);
@@ -592,18 +579,13 @@ describe.each(engines)('the report of showtimes on sale, kept and up to date at 
     // Alice buys an adult and a child ticket for the first showtime with 10% off.
     const [adultSeat, childSeat] = [shows.a.seatIds[0]![0]!, shows.a.seatIds[0]![1]!];
     const held = await holdSeats(t.app, alice, shows.a.showtimeId, [adultSeat, childSeat]);
-    const heldByBooking = await t.app.database.db.select().from(bookings).where(inArray(bookings.id, held));
-    const childBooking = heldByBooking.find((b) => b.seatId === childSeat)!.id;
-    const checkout = await post(alice, '/api/pay/checkout', {
-      bookingIds: held,
-      tickets: [{ bookingId: childBooking, ticketTypeId: child }],
+    const heldRows = await t.app.database.db.select().from(bookings).where(inArray(bookings.id, held));
+    const bookingOf = (seatId: string) => heldRows.find((b) => b.seatId === seatId)!.id;
+    const { sessionId, orderRef } = await checkOut(t.app, alice, held, {
+      tickets: [{ bookingId: bookingOf(childSeat), ticketTypeId: types.child }],
       promoCode: 'TENOFF',
     });
-    expect(checkout.statusCode, checkout.body).toBe(200);
-    const { sessionId, orderRef } = checkout.json() as { sessionId: string; orderRef: string };
-    expect((await t.app.inject({ method: 'POST', url: `/api/pay/local/${sessionId}/pay` })).statusCode).toBe(
-      303,
-    );
+    expect((await pay(t, sessionId)).statusCode).toBe(303);
     expect(await readKeptAndFresh()).toEqual([
       [2, { Adult: 1, Child: 1 }, 2100, 210, 0, 1890],
       [0, { Adult: 0, Child: 0 }, 0, 0, 0, 0],
@@ -623,7 +605,9 @@ describe.each(engines)('the report of showtimes on sale, kept and up to date at 
     ]);
 
     // Staff refund Alice's child ticket (720 paid).
-    const refund = await post(admin, `/api/admin/orders/${orderRef}/refund`, { bookingIds: [childBooking] });
+    const refund = await post(admin, `/api/admin/orders/${orderRef}/refund`, {
+      bookingIds: [bookingOf(childSeat)],
+    });
     expect(refund.statusCode, refund.body).toBe(200);
     expect(await readKeptAndFresh()).toEqual([
       [1, { Adult: 1, Child: 0 }, 2100, 210, 720, 1170],
@@ -631,9 +615,10 @@ describe.each(engines)('the report of showtimes on sale, kept and up to date at 
     ]);
 
     // Staff move Alice's adult ticket to the second showtime: its admit goes with it.
-    const adultBooking = heldByBooking.find((b) => b.seatId === adultSeat)!.id;
     const exchange = await post(admin, `/api/admin/orders/${orderRef}/exchange`, {
-      moves: [{ bookingId: adultBooking, showtimeId: shows.b.showtimeId, seatId: shows.b.seatIds[0]![0]! }],
+      moves: [
+        { bookingId: bookingOf(adultSeat), showtimeId: shows.b.showtimeId, seatId: shows.b.seatIds[0]![0]! },
+      ],
     });
     expect(exchange.statusCode, exchange.body).toBe(200);
     expect(await readKeptAndFresh()).toEqual([
@@ -657,42 +642,23 @@ describe.skipIf(!postgresUrl)(
     });
     afterAll(() => t?.close());
 
-    const totals = async () => {
-      const res = await t.app.inject({
-        method: 'GET',
-        url: `/api/admin/reports/sales?from=${shows.day}&to=${shows.day}&groupBy=showtime`,
-        headers: admin.headers,
-      });
-      expect(res.statusCode, res.body).toBe(200);
-      return figures(SalesReportSchema.parse(res.json()).totals);
-    };
+    const totals = async () => figures((await dayReport(t, admin, shows.day)).totals);
 
     it('equals the figures summed from scratch once every payment and report has finished', async () => {
       const customers = await Promise.all(Array.from({ length: 20 }, () => signedInUser(t.app)));
       const sessions = await Promise.all(
         customers.map(async (c, i) => {
-          const bookingIds = await holdSeats(t.app, c, shows.a.showtimeId, [
-            shows.a.seatIds[i % 2]![Math.floor(i / 2)]!,
-          ]);
-          const res = await t.app.inject({
-            method: 'POST',
-            url: '/api/pay/checkout',
-            headers: c.headers,
-            payload: { bookingIds },
-          });
-          expect(res.statusCode, res.body).toBe(200);
-          return (res.json() as { sessionId: string }).sessionId;
+          const seat = shows.a.seatIds[i % 2]![Math.floor(i / 2)]!;
+          return (await checkOut(t.app, c, await holdSeats(t.app, c, shows.a.showtimeId, [seat]))).sessionId;
         }),
       );
       await totals();
-      // The 20 payments at once, with a report read between each two of them keeping the figures as they commit.
-      const pays = await Promise.all([
-        ...sessions.map((id) => t.app.inject({ method: 'POST', url: `/api/pay/local/${id}/pay` })),
-        ...sessions.slice(0, 10).map(() => totals()),
+      // The 20 payments at once, with 10 reports among them keeping the figures as the payments commit.
+      const [paid] = await Promise.all([
+        Promise.all(sessions.map((id) => pay(t, id))),
+        Promise.all(Array.from({ length: 10 }, () => totals())),
       ]);
-      expect(pays.slice(0, 20).map((r) => (r as { statusCode: number }).statusCode)).toEqual(
-        Array(20).fill(303),
-      );
+      expect(paid.map((r) => r.statusCode)).toEqual(Array(20).fill(303));
       const kept = await totals();
       expect(kept).toMatchObject({ admits: 20, gross: 20 * 1200 });
       await t.app.database.db.delete(salesReportShowtimes);
