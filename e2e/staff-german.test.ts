@@ -124,6 +124,22 @@ describe.skipIf(!hasChromium)('the staff screens in German', () => {
     expect(match('Verkaufsberichte')).toBeUndefined();
   });
 
+  it('shows the server’s validation text of a staff form in German', async () => {
+    const { page, pageErrors } = await pages.open(browser, server.url, admin, DESKTOP);
+    await page.evaluate(() => localStorage.setItem('cinema.lang', 'de'));
+    await page.goto('/admin');
+    // A title the browser lets through and the server refuses (a text-direction override inside it).
+    const form = page.getByRole('form', { name: 'Film hinzufügen' });
+    await form.getByLabel('Titel').fill('Film\u202Eexe.mp4');
+    await form.getByRole('button', { name: 'Film hinzufügen' }).click();
+    const alert = form.getByRole('alert');
+    await alert.waitFor();
+    expect(await alert.textContent()).toBe(
+      'title: Der Titel darf keine Zeichen zur Umkehr der Schreibrichtung enthalten',
+    );
+    expect(pageErrors).toEqual([]);
+  });
+
   /** The day of the showtime and the days around it: the report's span that holds its sales. */
   const reportSpan = () => {
     const day = (offset: number) =>

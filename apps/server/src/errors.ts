@@ -25,5 +25,11 @@ export const badRequest = (message: string, extra?: Record<string, unknown>) =>
 export const unauthorized = (message = 'Not signed in') => new AppError(401, 'unauthorized', message);
 export const forbidden = (message = 'Not allowed') => new AppError(403, 'forbidden', message);
 export const notFound = (message = 'Not found') => new AppError(404, 'not_found', message);
+/** A 409 whose message has words of the catalogue in its values (seat names): `say` writes it in each language. */
+export const conflictSaying = (
+  say: (language: Language) => string,
+  code: ErrorCode,
+  extra?: Record<string, unknown>,
+) => new AppError(409, code, say('en'), extra, say);
 export const conflict = (message: string, code: ErrorCode = 'conflict', extra?: Record<string, unknown>) =>
   new AppError(409, code, message, extra);

@@ -1,15 +1,23 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { languageOf, translateMessage } from './i18n.ts';
+import { languageOf, namingSeats, translateMessage } from './i18n.ts';
 import { ConfigError, loadConfig, testConfig } from './config.ts';
-import { eq } from 'drizzle-orm';
-import { mailOutbox } from './db/schema/index.ts';
+import { eq, inArray, sql } from 'drizzle-orm';
+import { bookings, mailOutbox } from './db/schema/index.ts';
 import { settleMail } from './modules/mail/outbox.service.ts';
 import { createShowtimeFixture } from './test/fixtures.ts';
-import { buySeats } from './test/purchase.ts';
-import { createTestApp, engines, STRONG_PASSWORD, uniqueEmail, type TestApp } from './test/helpers.ts';
+import { buySeats, holdSeats } from './test/purchase.ts';
+import {
+  createTestApp,
+  engines,
+  signedInUser,
+  STRONG_PASSWORD,
+  uniqueEmail,
+  type TestApp,
+} from './test/helpers.ts';
 import { serverRoot } from './paths.ts';
+import { renderUnavailableCheckoutPage } from './modules/payments/local-checkout.page.ts';
 
 describe('the language of a request', () => {
   it('is the best-weighted language we speak, else English', () => {
@@ -115,6 +123,23 @@ describe.each(engines)('messages in the client language on %s', (engine) => {
     });
     expect(res.json()).toEqual({ error: 'Keine Route für GET /api/nothing', code: 'not_found' });
   });
+
+  it('shows the test checkout’s page for an unknown session in the visitor’s language', async () => {
+    const page = (language?: string) =>
+      t.app.inject({
+        method: 'GET',
+        url: '/api/pay/local/not-a-session',
+        headers: language ? { 'accept-language': language } : {},
+      });
+    const german = await page('de-DE,de;q=0.9');
+    expect(german.statusCode).toBe(404);
+    expect(german.body).toContain('<html lang="de">');
+    expect(german.body).toContain('<h1>Bezahlvorgang nicht gefunden</h1>');
+    expect(german.body).toContain('Zurück zu den Filmen');
+    expect(german.body).not.toContain('Checkout not found');
+    expect((await page('es')).body).toContain('<h1>Pago no encontrado</h1>');
+    expect((await page()).body).toContain('<h1>Checkout not found</h1>');
+  });
 });
 
 describe.each(engines)('emails in the customer language on %s', (engine) => {
@@ -203,6 +228,95 @@ describe.each(engines)('emails in the customer language on %s', (engine) => {
     });
     expect(pdf.statusCode).toBe(200);
     expect(pdf.headers['content-type']).toBe('application/pdf');
+  });
+});
+
+describe.each(engines)('seat names inside messages on %s', (engine) => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp(engine, { RATE_LIMIT: 'off' });
+  });
+  afterAll(() => t.close());
+
+  it('names the seats of an expired hold in the language of the message, English as it was', async () => {
+    const show = await createShowtimeFixture(t.app.database.db);
+    const customer = await signedInUser(t.app);
+    const ids = await holdSeats(t.app, customer, show.showtimeId, [show.seatIds[2]![6]!]);
+    await t.app.database.db
+      .update(bookings)
+      .set({ expiresAt: sql`now() - interval '1 second'` })
+      .where(inArray(bookings.id, ids));
+    const checkout = (language?: string) =>
+      t.app.inject({
+        method: 'POST',
+        url: '/api/pay/checkout',
+        headers: { ...customer.headers, ...(language && { 'accept-language': language }) },
+        payload: { bookingIds: ids },
+      });
+    const german = await checkout('de');
+    expect(german.statusCode).toBe(409);
+    expect(german.json()).toMatchObject({
+      code: 'hold_expired',
+      error:
+        'Deine Reservierung ist abgelaufen oder wurde storniert (Reihe C, Platz 7). Bitte halte die Plätze erneut.',
+    });
+    expect((await checkout('es')).json().error).toBe(
+      'Tu reserva ha caducado o se canceló (Fila C, asiento 7). Vuelve a reservar los asientos.',
+    );
+    expect((await checkout()).json().error).toBe(
+      'Your hold has expired or was cancelled (Row C Seat 7). Please hold the seats again.',
+    );
+  });
+
+  it('names the kind of seat best available could not find in the language of the message', async () => {
+    const show = await createShowtimeFixture(t.app.database.db);
+    const customer = await signedInUser(t.app);
+    const ask = (language?: string) =>
+      t.app.inject({
+        method: 'POST',
+        url: `/api/showtimes/${show.showtimeId}/best-available`,
+        headers: { ...customer.headers, ...(language && { 'accept-language': language }) },
+        payload: { count: 2, type: 'WHEELCHAIR' },
+      });
+    const german = await ask('de');
+    expect(german.statusCode).toBe(409);
+    expect(german.json()).toEqual({
+      error: 'Für diese Vorstellung gibt es keine 2 zusammenhängenden Plätze der Art Rollstuhlplatz mehr',
+      code: 'no_seats_together',
+    });
+    expect((await ask('es')).json().error).toBe(
+      'No quedan 2 asientos juntos de tipo silla de ruedas para esta sesión',
+    );
+    expect((await ask()).json().error).toBe(
+      'There are no 2 wheelchair spaces together left for this showtime',
+    );
+  });
+
+  it('names the seats of a staff message in the language of the message', () => {
+    const seats = [
+      { row: 2, number: 4 },
+      { row: 3, number: 1, rowLabel: 'VIP' },
+    ];
+    const say = namingSeats('used_refund', seats);
+    expect(say('en')).toBe('Already used at the door: Row B Seat 4, Row VIP Seat 1. Refund anyway?');
+    expect(say('de')).toBe(
+      'Bereits am Einlass benutzt: Reihe B, Platz 4, Reihe VIP, Platz 1. Trotzdem erstatten?',
+    );
+    expect(namingSeats('never_paid', seats)('es')).toBe(
+      'Nunca se pagaron: Fila B, asiento 4, Fila VIP, asiento 1',
+    );
+  });
+});
+
+describe('the test checkout’s page while the database is away', () => {
+  it('is in the visitor’s language, English as it was', () => {
+    expect(renderUnavailableCheckoutPage(5, 'es')).toContain('<h1>Pago no disponible por un momento</h1>');
+    const german = renderUnavailableCheckoutPage(5, 'de');
+    expect(german).toContain('Bitte lade diese Seite in 5 Sekunden neu');
+    expect(german).not.toMatch(/Checkout|Nothing was charged/);
+    expect(renderUnavailableCheckoutPage(5, 'en')).toContain(
+      'Nothing was charged. Please reload this page in 5 seconds: your seats stay held until the time shown on it.',
+    );
   });
 });
 

@@ -2,6 +2,8 @@ import i18next, { type TFunction, type TOptions } from 'i18next';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { rowLabel } from '@cinema/contract';
+import { z } from 'zod';
+import type { $ZodErrorMap } from 'zod/v4/core';
 import en from './locales/en/server.json' with { type: 'json' };
 import es from './locales/es/server.json' with { type: 'json' };
 import de from './locales/de/server.json' with { type: 'json' };
@@ -35,12 +37,37 @@ export const textsIn = (language: Language): TFunction<'server'> => fixed.get(la
 /** The locale dates and money are written in: en-US for English (the spec's "$12.00"), else the language. */
 export const localeOf = (language: Language): string => (language === 'en' ? 'en-US' : language);
 
-/** "Row C, Seat 7" in `language` (the hall's own row label when it has one). */
+export interface SeatPlace {
+  row: number;
+  number: number;
+  rowLabel?: string | null;
+}
+
+/**
+ * "Row C, Seat 7" in `language` (the hall's own row label when it has one); `lineItem`: "Row C Seat 7", English's
+ * shorter form on payment lines and in messages that list seats.
+ */
 export const seatText = (
-  seat: { row: number; number: number; rowLabel?: string | null },
+  seat: SeatPlace,
   language: Language,
+  style: 'label' | 'lineItem' = 'label',
 ): string =>
-  textsIn(language)('seat.label', { row: seat.rowLabel ?? rowLabel(seat.row), number: seat.number });
+  textsIn(language)(style === 'label' ? 'seat.label' : 'seat.lineItem', {
+    row: seat.rowLabel ?? rowLabel(seat.row),
+    number: seat.number,
+  });
+
+/**
+ * A catalogue error that names seats ("Already paid for: Row C Seat 7, Row C Seat 8"), written in any language with
+ * the seats named in it too: for `AppError`'s `localized`, and `('en')` for its message.
+ */
+export const namingSeats =
+  (key: string, seats: readonly SeatPlace[], values: TOptions = {}) =>
+  (language: Language): string =>
+    textsIn(language)(`errors.${key}`, {
+      ...values,
+      seats: seats.map((seat) => seatText(seat, language, 'lineItem')).join(', '),
+    });
 
 /**
  * The language a client asked for in Accept-Language ("de-AT,de;q=0.9,en;q=0.5"): the best-weighted one we speak,
@@ -88,12 +115,10 @@ for (const [key, text] of Object.entries(en.errors as Record<string, string>)) {
 const literalLength = (t: Template) => t.pattern.source.replace(/\(\.\+\?\)/g, '').length;
 templates.sort((a, b) => literalLength(b) - literalLength(a));
 
-/** An English message of the catalogue in `language`; a message the catalogue lacks stays as it is. */
-export function translateMessage(message: string, language: Language): string {
-  if (language === 'en') return message;
-  const t = textsIn(language);
+/** The catalogue entry of an English message, with the values a template found in it; undefined when it has none. */
+export function catalogueEntryOf(message: string): { key: string; values: TOptions } | undefined {
   const key = exactKeys.get(message);
-  if (key) return t(`errors.${key}`);
+  if (key) return { key, values: {} };
   for (const { key, pattern, names } of templates) {
     const match = pattern.exec(message);
     if (!match) continue;
@@ -102,9 +127,43 @@ export function translateMessage(message: string, language: Language): string {
     // Plural forms (`x_one`/`x_other`) are chosen by `count`, a number.
     const plural = /_(one|other)$/.exec(key);
     if (plural) values.count = Number(values.count);
-    return t(`errors.${plural ? key.slice(0, plural.index) : key}`, values);
+    return { key: plural ? key.slice(0, plural.index) : key, values };
   }
-  return message;
+  return undefined;
+}
+
+/** An English message of the catalogue in `language`; a message the catalogue lacks stays as it is. */
+export function translateMessage(message: string, language: Language): string {
+  if (language === 'en') return message;
+  const entry = catalogueEntryOf(message);
+  return entry ? textsIn(language)(`errors.${entry.key}`, entry.values) : message;
+}
+
+// A request zod refuses names the first problem: in the schema's own English words (`min(1, 'Choose a seat')`),
+// which the catalogue has, or in zod's default text ("Too small: expected string to have >=1 characters"), which
+// zod itself says in Spanish and German. An issue carries its input (the validator's `reportInput`) so "received
+// string" can be said again.
+const zodTexts = { en: z.locales.en(), es: z.locales.es(), de: z.locales.de() };
+const zodText = (issue: ValidationIssue, language: Language): string | undefined => {
+  try {
+    const text = zodTexts[language].localeError(issue as unknown as Parameters<$ZodErrorMap>[0]);
+    return typeof text === 'string' ? text : text?.message;
+  } catch {
+    return undefined; // an issue without the fields its text needs: not zod's default text
+  }
+};
+
+/** A zod issue: its code and message, and the fields of its code (`minimum`, `input`, …). */
+export interface ValidationIssue {
+  code: string;
+  message: string;
+}
+
+/** A validation issue's message in `language`. */
+export function issueText(issue: ValidationIssue, language: Language): string {
+  if (language === 'en') return issue.message;
+  if (issue.message === zodText(issue, 'en')) return zodText(issue, language) ?? issue.message;
+  return translateMessage(issue.message, language);
 }
 
 /** The language a client asked for, or undefined when it sent no Accept-Language (a script, another client). */

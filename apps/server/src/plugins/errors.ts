@@ -3,6 +3,7 @@ import fp from 'fastify-plugin';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { AppError } from '../errors.ts';
 import { translateMessage } from '../i18n.ts';
+import { issueOf, validationText } from '../validation.ts';
 import { sql } from 'drizzle-orm';
 import { pgErrorCode } from '../db/database.ts';
 import { isUnavailable, RETRY_AFTER_SECONDS } from '../db/unavailable.ts';
@@ -120,9 +121,9 @@ export const errorsPlugin = fp(
       if (hasZodFastifySchemaValidationErrors(err)) {
         const first = err.validation[0];
         const where = first?.instancePath ? first.instancePath.replace(/^\//, '').replaceAll('/', '.') : '';
-        const message = say(first?.message ?? 'Invalid input');
+        const issue = first ? issueOf(first) : { code: 'custom', message: 'Invalid input' };
         return reply.status(400).send({
-          error: where ? `${where}: ${message}` : message,
+          error: validationText(where, issue, request.language),
           code: 'bad_request',
           context: err.validationContext,
         });

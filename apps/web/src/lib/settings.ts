@@ -1,13 +1,16 @@
 import { useEffect, useState } from 'react';
 import type { Settings } from '@cinema/contract';
+import { api } from './api-client';
 
 let loaded: Settings | null = null;
 let loading: Promise<Settings | null> | null = null;
 
-/** GET /api/settings, once per page load (no react-query: the layout is on every page, the sign-in page too). */
+/**
+ * GET /api/settings, once per page load (no react-query: the layout is on every page, the sign-in page too), through
+ * the one HTTP client like every other call, so a screen's test that stands in for the API answers it too.
+ */
 function loadSettings(): Promise<Settings | null> {
-  loading ??= fetch('/api/settings')
-    .then((res) => (res.ok ? (res.json() as Promise<Settings>) : null))
+  loading ??= api<Settings>('/settings')
     .catch(() => null)
     .then((settings) => (loaded = settings));
   return loading;

@@ -6,8 +6,11 @@ import { users } from './accounts.ts';
 export interface StoredAttachment {
   filename: string;
   contentType: string;
-  /** The bytes, base64. */
-  content: string;
+  /**
+   * The bytes, base64, while the message waits to be sent. Once sent (or kept for admins without SMTP) only the
+   * name and type stay: a year of confirmations would otherwise keep every ticket's QR code twice (decision 027).
+   */
+  content?: string;
   cid?: string;
 }
 

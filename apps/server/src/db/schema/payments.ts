@@ -59,6 +59,10 @@ export const checkoutSessions = pgTable(
   },
   (t) => [
     index('checkout_sessions_user_idx').on(t.userId),
+    // The sweeper's search for checkouts past their payment window: the open ones only, not a year of orders.
+    index('checkout_sessions_open_expires_idx')
+      .on(t.expiresAt)
+      .where(sql`${t.status} = 'open'`),
     check(
       'checkout_sessions_status_check',
       sql`${t.status} in ('open', 'paid', 'expired', 'cancelled', 'refunded', 'partially_refunded', 'superseded')`,

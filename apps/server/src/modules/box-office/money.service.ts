@@ -18,7 +18,8 @@ import {
   showtimes,
   users,
 } from '../../db/schema/index.ts';
-import { badRequest, conflict, notFound } from '../../errors.ts';
+import { badRequest, conflict, conflictSaying, notFound } from '../../errors.ts';
+import { namingSeats } from '../../i18n.ts';
 import { publishSeatChanges, type SeatChange } from '../../events.ts';
 import { recordAudit, type Actor } from '../audit/audit.service.ts';
 import { insertSession, seatName } from '../payments/checkout.service.ts';
@@ -68,16 +69,12 @@ function namedLines(lines: Line[], bookingIds: string[]): Line[] {
 }
 
 /** 409 for tickets already used at the door, unless staff confirm (`force`). */
-function refuseUsed(lines: Line[], force: boolean | undefined, what: string) {
+function refuseUsed(lines: Line[], force: boolean | undefined, question: 'used_refund' | 'used_move') {
   const used = lines.filter((l) => l.booking?.checkedInAt);
   if (used.length > 0 && !force) {
-    throw conflict(
-      `Already used at the door: ${used.map(seatName).join(', ')}. ${what} anyway?`,
-      'checked_in',
-      {
-        bookingIds: used.map((l) => l.bookingId),
-      },
-    );
+    throw conflictSaying(namingSeats(question, used), 'checked_in', {
+      bookingIds: used.map((l) => l.bookingId),
+    });
   }
 }
 
@@ -116,13 +113,13 @@ export async function refundOrder(
     const chosen = body.bookingIds ? namedLines(lines, body.bookingIds) : lines;
     const never = chosen.filter((l) => l.result === null);
     if (body.bookingIds && never.length > 0) {
-      throw conflict(`Never paid for: ${never.map(seatName).join(', ')}`, 'not_refundable', {
+      throw conflictSaying(namingSeats('never_paid', never), 'not_refundable', {
         bookingIds: never.map((l) => l.bookingId),
       });
     }
     const refunding = chosen.filter((l) => l.result === 'confirmed');
     if (refunding.length === 0) return { sessionId: session.id, refunded: [] as Line[], changes: [] };
-    refuseUsed(refunding, body.force, 'Refund');
+    refuseUsed(refunding, body.force, 'used_refund');
 
     const lineIds = refunding.map((l) => l.id);
     const bookingIds = refunding.flatMap((l) => (l.booking ? [l.booking.id] : []));
@@ -270,11 +267,9 @@ export async function exchangeTickets(
     );
     const notStanding = named.filter((l) => l.result !== 'confirmed' || !l.booking);
     if (notStanding.length > 0) {
-      throw conflict(
-        `Only paid tickets can be moved: ${notStanding.map(seatName).join(', ')}`,
-        'not_refundable',
-        { bookingIds: notStanding.map((l) => l.bookingId) },
-      );
+      throw conflictSaying(namingSeats('only_paid_move', notStanding), 'not_refundable', {
+        bookingIds: notStanding.map((l) => l.bookingId),
+      });
     }
     const book = await PriceBook.load(tx, deps.config.timeZone);
     const moves = [];
@@ -290,7 +285,7 @@ export async function exchangeTickets(
       const typeId = line.ticketTypeId ?? pricing.defaultTicketTypeId;
       const listPriceCents = typeId === null ? showtime.priceCents : pricing.priceOf(typeId, seat!.type);
       if (listPriceCents === null) {
-        throw conflict(`That ticket type is not sold for ${seatName(seat!)}`, 'ticket_type_unavailable', {
+        throw conflictSaying(namingSeats('ticket_type_not_sold_for', [seat!]), 'ticket_type_unavailable', {
           bookingIds: [line.bookingId],
         });
       }
@@ -311,7 +306,7 @@ export async function exchangeTickets(
     refuseUsed(
       moves.map((m) => m.line),
       body.force,
-      'Move',
+      'used_move',
     );
 
     for (const showtimeId of new Set(moves.map((m) => m.showtimeId))) {
@@ -478,7 +473,7 @@ export async function counterSale(
           const type = pricing.ticketTypes.find((t) => t.id === typeId);
           const price = type ? pricing.priceOf(typeId, seat.type) : null;
           if (!type || price === null) {
-            throw conflict(`That ticket type is not sold for ${seatName(seat)}`, 'ticket_type_unavailable', {
+            throw conflictSaying(namingSeats('ticket_type_not_sold_for', [seat]), 'ticket_type_unavailable', {
               seatIds: [seat.id],
             });
           }

@@ -107,6 +107,12 @@ describe.each(engines)('email through a real SMTP server on %s', (engine) => {
       .where(eq(mailOutbox.kind, 'order_confirmation'));
     expect(row).toMatchObject({ status: 'sent', to: cathy.email, attempts: 1 });
     expect(row!.sentAt).toBeInstanceOf(Date);
+    // Sent: the outbox keeps what the message was, not a second copy of every QR code.
+    expect(row!.attachments).toEqual([
+      { filename: 'ticket-1.png', contentType: 'image/png', cid: images[0]!.cid },
+      { filename: 'ticket-2.png', contentType: 'image/png', cid: images[1]!.cid },
+      { filename: 'showtime.ics', contentType: 'text/calendar; charset=utf-8; method=PUBLISH' },
+    ]);
   });
 
   it('keeps a payment working when the SMTP server is down and sends the email once it is back', async () => {
@@ -118,7 +124,9 @@ describe.each(engines)('email through a real SMTP server on %s', (engine) => {
     try {
       const fixture = await createShowtimeFixture(down.app.database.db, { rows: 1, cols: 2 });
       const fay = await signedInUser(down.app, { name: 'Fay' });
-      const { orderRef } = await buySeats(down.app, fay, fixture.showtimeId, [fixture.allSeatIds[0]!]);
+      const { orderRef, bookingIds } = await buySeats(down.app, fay, fixture.showtimeId, [
+        fixture.allSeatIds[0]!,
+      ]);
       const tickets = await down.app.inject({ method: 'GET', url: '/api/me/tickets', headers: fay.headers });
       expect((tickets.json() as { tickets: unknown[] }).tickets).toHaveLength(1);
       await settleMail();
@@ -139,6 +147,9 @@ describe.each(engines)('email through a real SMTP server on %s', (engine) => {
         expect(await deliverDueMail(down.app.deps)).toBe(1);
         const [mail] = await back.waitFor(1);
         expect(mail!.subject).toBe(`Your tickets: order ${orderRef}`);
+        // The ticket's QR code waited with the message: the retry carries it.
+        const [qr] = mail!.attachments.filter((a) => a.contentType === 'image/png');
+        expect(decodeQr(qr!.content)).toBe(bookingIds[0]);
         const [sent] = await down.app.database.db.select().from(mailOutbox);
         expect(sent).toMatchObject({ status: 'sent', attempts: 2, lastError: null });
         // Sent once: nothing is due any more.
@@ -187,6 +198,9 @@ describe.each(engines)('the outbox without SMTP_URL on %s', (engine) => {
       { filename: 'ticket-1.png', contentType: 'image/png' },
       { filename: 'showtime.ics', contentType: 'text/calendar; charset=utf-8; method=PUBLISH' },
     ]);
+    // Never sent, so no bytes kept: the tickets stay in My Tickets and their PDF.
+    const rows = await app.database.db.select({ attachments: mailOutbox.attachments }).from(mailOutbox);
+    expect(rows.flatMap((r) => r.attachments).filter((a) => 'content' in a)).toEqual([]);
 
     // A replayed fulfilment (the success page's lookup) writes no second confirmation.
     await app.inject({

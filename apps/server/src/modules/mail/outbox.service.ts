@@ -87,7 +87,7 @@ export async function queueMail(deps: MailDeps, message: MailMessage): Promise<s
   const attachments: StoredAttachment[] = (message.attachments ?? []).map((a) => ({
     filename: a.filename,
     contentType: a.contentType,
-    content: a.content.toString('base64'),
+    ...(smtp && { content: a.content.toString('base64') }),
     ...(a.cid && { cid: a.cid }),
   }));
   const [row] = await deps.db
@@ -139,7 +139,7 @@ export async function deliverMail(deps: MailDeps, id: string): Promise<boolean> 
       attachments: claimed.attachments.map((a) => ({
         filename: a.filename,
         contentType: a.contentType,
-        content: Buffer.from(a.content, 'base64'),
+        content: Buffer.from(a.content ?? '', 'base64'),
         ...(a.cid && { cid: a.cid, contentDisposition: 'inline' as const }),
       })),
     });
@@ -160,7 +160,14 @@ export async function deliverMail(deps: MailDeps, id: string): Promise<boolean> 
   }
   await deps.db
     .update(mailOutbox)
-    .set({ status: 'sent', sentAt: sql`now()`, lastError: null, nextAttemptAt: null })
+    .set({
+      status: 'sent',
+      sentAt: sql`now()`,
+      lastError: null,
+      nextAttemptAt: null,
+      attachments: sql`(select coalesce(jsonb_agg(a - 'content' order by i), '[]'::jsonb)
+        from jsonb_array_elements(${mailOutbox.attachments}) with ordinality e(a, i))`,
+    })
     .where(eq(mailOutbox.id, id));
   return true;
 }

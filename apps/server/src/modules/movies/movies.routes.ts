@@ -4,6 +4,8 @@ import { z } from 'zod';
 import { ErrorSchema, IdParamsSchema, MovieFieldsSchema, MovieSchema, OkSchema } from '@cinema/contract';
 import { AppError, badRequest } from '../../errors.ts';
 import { actorOf } from '../../plugins/auth.ts';
+import type { Language } from '../../i18n.ts';
+import { validationText } from '../../validation.ts';
 import { createMovie, deleteMovie, getMovie, listMovies, type NewMovie } from './movies.service.ts';
 import { getPoster, POSTER_WIDTHS } from './posters.service.ts';
 
@@ -47,10 +49,12 @@ async function readMovieForm(request: FastifyRequest): Promise<{ fields: NewMovi
     throw badRequest('Malformed multipart form');
   }
   if (strayFile) throw badRequest(`Unexpected file field "${strayFile}"; send the image as "poster"`);
-  const parsed = MovieFieldsSchema.safeParse(raw);
+  const parsed = MovieFieldsSchema.safeParse(raw, { reportInput: true });
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
-    throw badRequest(issue.path.length ? `${issue.path.join('.')}: ${issue.message}` : issue.message);
+    const where = issue.path.join('.');
+    const say = (language: Language) => validationText(where, issue, language);
+    throw new AppError(400, 'bad_request', say('en'), {}, say);
   }
   return { fields: parsed.data, poster };
 }

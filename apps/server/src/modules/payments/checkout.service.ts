@@ -19,13 +19,13 @@ import {
   showtimes,
   type PaymentProviderName,
 } from '../../db/schema/index.ts';
-import { AppError, badRequest, conflict } from '../../errors.ts';
+import { AppError, badRequest, conflict, conflictSaying } from '../../errors.ts';
 import { discountOf, shareDiscount } from '../pricing/price-table.ts';
 import { PriceBook } from '../pricing/pricing.service.ts';
 import { checkPromo, releasePromoUses, reservePromo, type PromoCheck } from '../pricing/promo.service.ts';
 import { fulfilCheckout } from './fulfilment.service.ts';
 import type { PaymentDeps } from './payment-deps.ts';
-import type { Language } from '../../i18n.ts';
+import { namingSeats, seatText, type Language } from '../../i18n.ts';
 
 // Stripe wants expires_at at least 30 minutes after ITS creation of the session, which happens a moment after
 // our clock started: the window gets one extra minute so the provider never rejects it.
@@ -182,17 +182,15 @@ async function readHolds(q: Queryable, userId: string, bookingIds: string[], loc
   }
   const paid = rows.filter((r) => r.status === 'CONFIRMED');
   if (paid.length > 0) {
-    throw conflict(`Already paid for: ${paid.map(seatName).join(', ')}`, 'already_paid', {
+    throw conflictSaying(namingSeats('already_paid', paid), 'already_paid', {
       bookingIds: paid.map((r) => r.id),
     });
   }
   const gone = rows.filter((r) => !r.live);
   if (gone.length > 0) {
-    throw conflict(
-      `Your hold has expired or was cancelled (${gone.map(seatName).join(', ')}). Please hold the seats again.`,
-      'hold_expired',
-      { bookingIds: gone.map((r) => r.id) },
-    );
+    throw conflictSaying(namingSeats('hold_expired_seats', gone), 'hold_expired', {
+      bookingIds: gone.map((r) => r.id),
+    });
   }
   if (rows.some((r) => r.started)) throw conflict('This showtime has already started', 'showtime_started');
   return rows;
@@ -260,7 +258,7 @@ async function priceHolds(
     const type = pricing.ticketTypes.find((t) => t.id === ticketTypeId);
     const price = type ? pricing.priceOf(ticketTypeId, hold.seatType) : null;
     if (!type || price === null) {
-      throw conflict(`That ticket type is not sold for ${seatName(hold)}`, 'ticket_type_unavailable', {
+      throw conflictSaying(namingSeats('ticket_type_not_sold_for', [hold]), 'ticket_type_unavailable', {
         bookingIds: [hold.id],
       });
     }
@@ -427,7 +425,7 @@ export async function startCheckout(
       totalCents: priced.totalCents,
       discountCents: priced.discountCents,
       lines: [...priced.lines].sort(byShowAndSeat).map((l) => ({
-        name: `${l.hold.movie} — ${seatName(l.hold)}${l.ticketTypeId ? ` · ${l.ticketTypeName}` : ''}`,
+        name: `${l.hold.movie} — ${seatText(l.hold, input.language ?? 'en', 'lineItem')}${l.ticketTypeId ? ` · ${l.ticketTypeName}` : ''}`,
         amountCents: l.priceCents,
       })),
       previous: rows.map((r) => ({

@@ -1,6 +1,5 @@
 import { createHash } from 'node:crypto';
 import { formatMoney } from '@cinema/contract';
-import { seatName } from './checkout.service.ts';
 import type { CheckoutSummary } from './local-checkout.service.ts';
 import { localeOf, seatText, textsIn, type Language } from '../../i18n.ts';
 
@@ -149,7 +148,7 @@ export function renderLocalCheckoutPage(
 <dt>${escapeHtml(t('checkout.starts'))}</dt><dd>${time(first.startsAt)}</dd>
 </dl>
 <ul aria-label="${escapeHtml(t('checkout.seats'))}">
-${items.map((i) => `<li><span>${escapeHtml(language === 'en' ? seatName(i) : seatText(i, language))}${lineDetails(i, language)}</span><span>${money(i.priceCents)}</span></li>`).join('\n')}
+${items.map((i) => `<li><span>${escapeHtml(seatText(i, language, 'lineItem'))}${lineDetails(i, language)}</span><span>${money(i.priceCents)}</span></li>`).join('\n')}
 </ul>`;
     })
     .join('\n');
@@ -201,20 +200,24 @@ ${actions}`,
 }
 
 /** The page for a session id we do not know. */
-export function renderMissingCheckoutPage(page: ClientPage): string {
+export function renderMissingCheckoutPage(page: ClientPage, language: Language): string {
+  const t = textsIn(language);
   return layout(
-    'Checkout not found — Cinema',
-    `<h1>Checkout not found</h1>
-<p class="alert info" role="status">This payment link is not valid.</p>
-<p><a href="${page('/movies')}">Back to Movies</a></p>`,
+    t('checkout.missing.pageTitle'),
+    `<h1>${escapeHtml(t('checkout.missing.heading'))}</h1>
+<p class="alert info" role="status">${escapeHtml(t('checkout.missing.text'))}</p>
+<p><a href="${page('/movies')}">${escapeHtml(t('checkout.backToMovies'))}</a></p>`,
+    language,
   );
 }
 
 /** The page while the database is briefly away (a 503): nothing was charged, and the same address works again. */
-export function renderUnavailableCheckoutPage(retryAfterSeconds: number): string {
+export function renderUnavailableCheckoutPage(retryAfterSeconds: number, language: Language): string {
+  const t = textsIn(language);
   return layout(
-    'Checkout briefly unavailable — Cinema',
-    `<h1>Checkout briefly unavailable</h1>
-<p class="alert info" role="status">We cannot reach our records right now. Nothing was charged. Please reload this page in ${retryAfterSeconds} seconds: your seats stay held until the time shown on it.</p>`,
+    t('checkout.unavailable.pageTitle'),
+    `<h1>${escapeHtml(t('checkout.unavailable.heading'))}</h1>
+<p class="alert info" role="status">${escapeHtml(t('checkout.unavailable.text', { seconds: retryAfterSeconds }))}</p>`,
+    language,
   );
 }

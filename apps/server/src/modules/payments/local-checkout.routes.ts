@@ -39,11 +39,11 @@ export const localCheckoutRoutes: FastifyPluginAsyncZod<{ deps: PaymentDeps }> =
 
   // A customer on this page gets a page while the database is away, not the API's JSON; anything else goes on to
   // the API's error handler.
-  app.setErrorHandler((err, _request, reply) => {
+  app.setErrorHandler((err, request, reply) => {
     if (!isUnavailable(err)) throw err;
     app.outages.noted(err);
     reply.header('retry-after', String(RETRY_AFTER_SECONDS));
-    return sendPage(reply, 503, renderUnavailableCheckoutPage(RETRY_AFTER_SECONDS), csp);
+    return sendPage(reply, 503, renderUnavailableCheckoutPage(RETRY_AFTER_SECONDS, request.language), csp);
   });
 
   const page = (path: string) => clientPage(deps.config, path);
@@ -54,7 +54,7 @@ export const localCheckoutRoutes: FastifyPluginAsyncZod<{ deps: PaymentDeps }> =
   const showPage = async (reply: FastifyReply, id: string, status = 200, notice?: PageNotice) => {
     const summary = await getCheckoutSummary(deps.db, id);
     if (!summary || summary.provider !== 'local')
-      return sendPage(reply, 404, renderMissingCheckoutPage(page), csp);
+      return sendPage(reply, 404, renderMissingCheckoutPage(page, reply.request.language), csp);
     return sendPage(reply, status, renderLocalCheckoutPage(summary, notice, page), csp);
   };
 

@@ -331,6 +331,21 @@ describe.each(engines)('payments with Stripe (fake API) on %s', (engine) => {
     return row!.id;
   };
 
+  it('names the line items in the customer’s language', async () => {
+    const ids = await hold(app, bob, show.showtimeId, [show.seatIds[4]![6]!]);
+    const res = await app.inject({
+      method: 'POST',
+      url: '/api/pay/checkout',
+      headers: { ...bob.headers, 'accept-language': 'de' },
+      payload: { bookingIds: ids },
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    const [call] = stripe.calls('POST', '/v1/checkout/sessions');
+    expect(call!.params['line_items[0][price_data][product_data][name]']).toBe(
+      'Fixture Movie — Reihe E, Platz 7',
+    );
+  });
+
   it('creates a Checkout Session with one line item per seat, the payment window and our reference', async () => {
     const ids = await hold(app, alice, show.showtimeId, [show.seatIds[0]![0]!, show.seatIds[2]![6]!]);
     const before = Math.floor(Date.now() / 1000);

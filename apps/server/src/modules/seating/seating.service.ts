@@ -9,13 +9,7 @@ import {
   type RuleCell,
   type RuleRow,
 } from '@cinema/contract';
-import {
-  bestAvailable,
-  SEAT_TYPE_NAMES,
-  seatLabel,
-  singleSeatGapVerdict,
-  type BestAvailableResponse,
-} from '@cinema/contract';
+import { bestAvailable, singleSeatGapVerdict, type BestAvailableResponse } from '@cinema/contract';
 import type { Deps } from '../../deps.ts';
 import {
   PG_DEADLOCK,
@@ -28,7 +22,8 @@ import {
 import { textArray } from '../../db/arrays.ts';
 import { liveBooking, liveHold } from '../../db/live-booking.ts';
 import { bookings, halls, movies, seats, showtimes } from '../../db/schema/index.ts';
-import { AppError, badRequest, conflict, notFound } from '../../errors.ts';
+import { AppError, badRequest, conflict, conflictSaying, notFound } from '../../errors.ts';
+import { seatText, textsIn, type Language } from '../../i18n.ts';
 import { publishSeatChanges } from '../../events.ts';
 import { PriceBook } from '../pricing/pricing.service.ts';
 import { closeOpenCheckouts, publishClosedCheckouts } from '../payments/checkout.service.ts';
@@ -227,15 +222,16 @@ async function refuseSingleSeatGaps(deps: SeatingDeps, showtimeId: string, seatI
   const snapshot = await deps.seatMaps.snapshot(showtimeId);
   const verdict = singleSeatGapVerdict(ruleRows(snapshot), seatIds);
   if (verdict.ok) return;
-  const names = verdict.stranded.map((id) => {
-    const seat = snapshot.seats.find((s) => s.id === id)!;
-    return seatLabel(seat);
+  const stranded = verdict.stranded.map((id) => snapshot.seats.find((s) => s.id === id)!);
+  const say = (language: Language) => {
+    const t = textsIn(language);
+    const seats = stranded.map((seat) => seatText(seat, language)).join(t('seat.and'));
+    return t('errors.single_seat_gap', { seats });
+  };
+  throw conflictSaying(say, 'single_seat_gap', {
+    seatIds: verdict.stranded,
+    alternative: verdict.alternative,
   });
-  throw conflict(
-    `This choice would leave ${names.join(' and ')} alone, and nobody buys a single seat between others. Please choose seats next to each other or at the end of a row.`,
-    'single_seat_gap',
-    { seatIds: verdict.stranded, alternative: verdict.alternative },
-  );
 }
 
 const RETRYABLE = new Set([PG_SERIALIZATION_FAILURE, PG_DEADLOCK]);
@@ -534,10 +530,14 @@ export async function findBestAvailable(
   const snapshot = await deps.seatMaps.snapshot(input.showtimeId);
   const seatIds = bestAvailable(ruleRows(snapshot), input.count, { type: input.type });
   if (!seatIds) {
-    throw conflict(
-      `There are no ${input.count} ${input.type ? `${SEAT_TYPE_NAMES[input.type]}s` : 'seats'} together left for this showtime`,
-      'no_seats_together',
-    );
+    const { count, type } = input;
+    const say = (language: Language) => {
+      const t = textsIn(language);
+      return type
+        ? t('errors.no_typed_seats_together', { count, type: t(`seat.types.${type}`) })
+        : t('errors.no_seats_together', { count });
+    };
+    throw conflictSaying(say, 'no_seats_together');
   }
   if (!input.hold) return { seatIds };
   return { seatIds, hold: await holdSeats(deps, { showtimeId: input.showtimeId, seatIds, ...input.hold }) };

@@ -1,6 +1,7 @@
 import { useEffect, useRef } from 'react';
 import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
+import { percentFormat } from './percent-format';
 
 export interface ChartPoint {
   label: string;
@@ -24,6 +25,7 @@ export function SalesChart({
   summary,
   describedBy,
   formatNet,
+  locale,
   legend,
 }: {
   points: ChartPoint[];
@@ -32,6 +34,8 @@ export function SalesChart({
   legend: { row: string; net: string; occupancy: string };
   describedBy: string;
   formatNet: (units: number) => string;
+  /** The viewer's locale, for the percent axis and values. */
+  locale: string;
 }) {
   const box = useRef<HTMLDivElement>(null);
 
@@ -43,6 +47,8 @@ export function SalesChart({
     // At most about one label per 70 px, so they never overlap.
     const every = (width: number) =>
       Math.max(1, Math.ceil(points.length / Math.max(1, Math.floor(width / 70))));
+    const axisPercent = percentFormat(locale, 0);
+    const valuePercent = percentFormat(locale, 1);
     const short = (s: string) => (s.length > 14 ? `${s.slice(0, 13)}…` : s);
     const size = () => ({ width: Math.max(260, el.clientWidth), height: el.clientWidth < 500 ? 220 : 280 });
     const opts: uPlot.Options = {
@@ -76,7 +82,7 @@ export function SalesChart({
           stroke: AXIS,
           grid: { show: false },
           ticks: { stroke: GRID },
-          values: (_u, splits) => splits.map((v) => `${v}%`),
+          values: (_u, splits) => splits.map(axisPercent),
         },
       ],
       series: [
@@ -96,7 +102,7 @@ export function SalesChart({
           stroke: OCCUPANCY,
           width: 2,
           points: { show: true, size: 6, fill: OCCUPANCY },
-          value: (_u, v) => (v == null ? '—' : `${v.toFixed(1)}%`),
+          value: (_u, v) => (v == null ? '—' : valuePercent(v)),
         },
       ],
     };
@@ -108,7 +114,7 @@ export function SalesChart({
       resize.disconnect();
       plot.destroy();
     };
-  }, [points, formatNet, legend.row, legend.net, legend.occupancy]);
+  }, [points, formatNet, locale, legend.row, legend.net, legend.occupancy]);
 
   return (
     <figure className="card sales-chart" aria-describedby={describedBy}>

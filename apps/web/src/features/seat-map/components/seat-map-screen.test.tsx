@@ -3,7 +3,7 @@ import userEvent from '@testing-library/user-event';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { MemoryRouter, Route, Routes } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { SeatMap, SeatMapSeat, SeatsUpdate, SeatType } from '@cinema/contract';
+import type { SeatMap, SeatMapSeat, SeatsUpdate, SeatType, Settings } from '@cinema/contract';
 import { api, ApiError } from '../../../lib/api-client';
 import { SeatMapScreen } from './seat-map-screen';
 
@@ -48,6 +48,14 @@ const socket = vi.hoisted(() => {
 vi.mock('../../../lib/socket', () => ({ getSocket: () => socket }));
 
 const SHOWTIME = 'show-1';
+/** The cinema's settings (GET /api/settings, read once by the first screen): it sells in euros. */
+const SETTINGS: Settings = {
+  testMode: true,
+  currency: 'EUR',
+  holdMinutes: 10,
+  maxHeldSeats: 10,
+  timeZone: 'Europe/Berlin',
+};
 const seat = (row: number, number: number, status: SeatMapSeat['status'] = 'AVAILABLE'): SeatMapSeat => ({
   id: `seat-${row}-${number}`,
   row,
@@ -88,6 +96,7 @@ beforeEach(() => {
   vi.mocked(api).mockReset();
   vi.mocked(api).mockImplementation(async (path: string) => {
     if (path === `/showtimes/${SHOWTIME}/seats`) return seatMap();
+    if (path === '/settings') return SETTINGS;
     throw new Error(`unexpected call: ${path}`);
   });
 });
@@ -128,7 +137,8 @@ describe('the seat map', () => {
     expect(screen.getByRole('button', { name: 'Checkout' })).toBeDisabled();
     expect(screen.getByRole('button', { name: 'Cancel holds' })).toBeDisabled();
     expect(screen.getByText('Hold seats first')).toBeInTheDocument();
-    expect(screen.getByText(/\$12\.00 per seat/)).toBeInTheDocument();
+    // The price in the cinema's currency, once its settings arrived (not USD, the default before them).
+    expect(await screen.findByText(/€12\.00 per seat/)).toBeInTheDocument();
   });
 
   it('marks an available seat selected when clicked, enables Hold seats and prices the choice', async () => {
@@ -139,7 +149,7 @@ describe('the seat map', () => {
     expect(holdButton()).toBeEnabled();
     expect(screen.queryByText('Select at least one seat')).not.toBeInTheDocument();
     await user.click(seatButton(/^Row A, seat 3, available$/));
-    expect(screen.getByText('2 selected · $24.00')).toBeInTheDocument();
+    expect(screen.getByText('2 selected · €24.00')).toBeInTheDocument();
     expect(counter('Selected')).toBe('2');
     expect(counter('Available')).toBe('3');
   });
@@ -242,7 +252,7 @@ describe('the seat map', () => {
     await waitFor(() => expect(socket.sent).toContainEqual(['join_showtime', SHOWTIME]));
     await user.click(seatButton(/^Row A, seat 1, available$/));
     await user.click(seatButton(/^Row A, seat 3, available$/));
-    expect(screen.getByText('2 selected · $24.00')).toBeInTheDocument();
+    expect(screen.getByText('2 selected · €24.00')).toBeInTheDocument();
 
     seats = seats.map((s) => (s.id === 'seat-1-1' ? { ...s, status: 'HELD' } : s));
     act(() =>
@@ -250,7 +260,7 @@ describe('the seat map', () => {
     );
     expect(seatButton(/^Row A, seat 1, held$/)).toHaveAttribute('data-status', 'HELD');
     expect(seatButton(/^Row A, seat 3, selected$/)).toBeInTheDocument();
-    expect(screen.getByText('1 selected · $12.00')).toBeInTheDocument();
+    expect(screen.getByText('1 selected · €12.00')).toBeInTheDocument();
     // Said by name in the live region, and it stays until the customer chooses again.
     expect(
       screen.getByText('Row A, seat 1 just went to someone else and left your selection.'),
@@ -265,7 +275,7 @@ describe('the seat map', () => {
       }),
     );
     expect(seatButton(/^Row A, seat 1, available$/)).toHaveAttribute('data-status', 'AVAILABLE');
-    expect(screen.getByText('1 selected · $12.00')).toBeInTheDocument();
+    expect(screen.getByText('1 selected · €12.00')).toBeInTheDocument();
   });
 
   it('holds the selection: the seats become yours and Checkout and Cancel holds open', async () => {
@@ -381,11 +391,11 @@ describe('the seat map', () => {
     await user.click(holdButton());
 
     const total = () => screen.getByTestId('basket-total').textContent;
-    await waitFor(() => expect(total()).toBe('$26.00'));
+    await waitFor(() => expect(total()).toBe('€26.00'));
     const seat3 = await screen.findByRole('combobox', { name: 'Ticket type for Row A, Seat 3' });
     expect(seat3).toHaveValue('adult');
     await user.selectOptions(seat3, 'Child');
-    await waitFor(() => expect(total()).toBe('$21.00'));
+    await waitFor(() => expect(total()).toBe('€21.00'));
     expect(quotes.at(-1)).toEqual({
       bookingIds: ['b-seat-1-1', 'b-seat-1-3'],
       tickets: [{ bookingId: 'b-seat-1-3', ticketTypeId: 'child' }],
@@ -394,12 +404,12 @@ describe('the seat map', () => {
     await user.type(screen.getByRole('textbox', { name: 'Promo code' }), 'old');
     await user.click(screen.getByRole('button', { name: 'Apply' }));
     expect(await screen.findByText('OLD does not apply: This code has expired')).toBeInTheDocument();
-    expect(total()).toBe('$21.00');
+    expect(total()).toBe('€21.00');
     await user.clear(screen.getByRole('textbox', { name: 'Promo code' }));
     await user.type(screen.getByRole('textbox', { name: 'Promo code' }), 'HALF');
     await user.click(screen.getByRole('button', { name: 'Apply' }));
-    expect(await screen.findByText('HALF: $10.50 off')).toBeInTheDocument();
-    await waitFor(() => expect(total()).toBe('$10.50'));
+    expect(await screen.findByText('HALF: €10.50 off')).toBeInTheDocument();
+    await waitFor(() => expect(total()).toBe('€10.50'));
 
     await user.click(screen.getByRole('button', { name: 'Checkout' }));
     await screen.findByText('Stop here');
@@ -516,7 +526,7 @@ describe('a hall with a real layout', () => {
     await openSeatMap();
     await user.click(seatButton(/^Row K, seat 2, sofa seat, available$/));
     expect(selectedSeats()).toEqual(['K1', 'K2']);
-    expect(screen.getByText('2 selected · $24.00')).toBeInTheDocument();
+    expect(screen.getByText('2 selected · €24.00')).toBeInTheDocument();
     await user.click(seatButton(/^Row K, seat 1, sofa seat, selected$/));
     expect(selectedSeats()).toEqual([]);
     expect(holdButton()).toBeDisabled();

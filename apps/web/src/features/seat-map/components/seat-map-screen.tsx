@@ -7,7 +7,7 @@ import { SeatGrid } from '../../../components/seat-map/seat-grid';
 import { SeatLegend } from '../../../components/seat-map/seat-legend';
 import { sofaPartner, type SeatCell } from '../../../components/seat-map/seat-view';
 import { ApiError, errorText } from '../../../lib/api-client';
-import { formatDateTime, formatMoney, formatTime } from '../../../lib/format';
+import { formatDateTime, formatTime, useFormatMoney } from '../../../lib/format';
 import { i18n } from '../../../lib/i18n';
 import { seatsInWords } from '../../../lib/seat-text';
 import { seatMapQueryKey, useSeatMap } from '../api/get-seat-map';
@@ -77,6 +77,7 @@ const phoneButton = 'max-sm:px-2! max-sm:text-[13px]!';
  */
 export function SeatMapScreen() {
   const { t } = useTranslation('common');
+  const formatMoney = useFormatMoney();
   const { id: showtimeId = '' } = useParams();
   const queryClient = useQueryClient();
   const seatMap = useSeatMap(showtimeId);
