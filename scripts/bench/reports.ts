@@ -274,11 +274,12 @@ ${r.load[1].toFixed(1)} after (${os.cpus().length} cores; other work shared them
 
 Summing a year from its bookings joins 1,000,000 bookings, order lines and orders: seconds on this machine whatever
 the indexes (a parallel hash join of the three tables; reading the bookings alone takes a few hundred milliseconds
-here). So the figures of a showtime that has been over for an hour are computed once and kept
-(\`sales_report_showtimes\`, \`sales_report_lines\`: a few rows per showtime) with the database snapshot they were
-read in; triggers on bookings, order lines, orders and refunds note every later change to a showtime that is over
-(\`sales_report_changes\`, with the writing transaction's id), and a report recomputes a kept showtime whose
-changes its snapshot did not see. Showtimes still on sale are summed from their bookings each time. The migration
+here). So the figures of a showtime are computed once and kept (\`sales_report_showtimes\`,
+\`sales_report_lines\`: a few rows per showtime) with the database snapshot they were read in; triggers on bookings,
+order lines, orders and refunds note every later change to a showtime's sales (\`sales_report_changes\`, with the
+writing transaction's id), and a report recomputes a kept showtime whose changes its snapshot did not see: over or
+still on sale, a showtime is summed from its bookings only when something was sold, refunded or checked in since
+(decision 028; before it, showtimes still on sale were summed on each request). The migration
 \`*_report_indexes\` adds \`showtimes (starts_at)\` (a span's showtimes), \`payment_refunds (session_booking_id)\` (a
 line's refunds, exchange differences included) and the kept tables' indexes by showtime; the rest uses
 \`bookings (showtime_id, status)\`, \`checkout_session_bookings (booking_id)\` and the orders' primary key.

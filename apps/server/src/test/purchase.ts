@@ -14,16 +14,21 @@ export async function holdSeats(app: FastifyInstance, who: SignedIn, showtimeId:
   return (res.json() as { bookingIds: string[] }).bookingIds;
 }
 
-/** Checks out holds and pays with the local provider, as the customer's browser does; the order's reference. */
-export async function payForHolds(app: FastifyInstance, who: SignedIn, bookingIds: string[]) {
+/** Checks out holds (200 expected), with ticket types or a promo code in `more`; the order's session and reference. */
+export async function checkOut(app: FastifyInstance, who: SignedIn, bookingIds: string[], more: object = {}) {
   const res = await app.inject({
     method: 'POST',
     url: '/api/pay/checkout',
     headers: who.headers,
-    payload: { bookingIds },
+    payload: { bookingIds, ...more },
   });
   expect(res.statusCode, res.body).toBe(200);
-  const { sessionId } = res.json() as { sessionId: string };
+  return res.json() as { sessionId: string; orderRef: string };
+}
+
+/** Checks out holds and pays with the local provider, as the customer's browser does; the order's reference. */
+export async function payForHolds(app: FastifyInstance, who: SignedIn, bookingIds: string[]) {
+  const { sessionId } = await checkOut(app, who, bookingIds);
   const pay = await app.inject({ method: 'POST', url: `/api/pay/local/${sessionId}/pay` });
   expect(pay.statusCode).toBe(303);
   expect(pay.headers.location).toBe(`/checkout/success?session_id=${sessionId}`);

@@ -7,6 +7,7 @@ import {
   pgTable,
   text,
   timestamp,
+  uniqueIndex,
   uuid,
 } from 'drizzle-orm/pg-core';
 import { showtimes } from './catalogue.ts';
@@ -15,8 +16,8 @@ const pgSnapshot = customType<{ data: string }>({ dataType: () => 'pg_snapshot' 
 const xid8 = customType<{ data: string }>({ dataType: () => 'xid8' });
 
 /**
- * The sales report's figures of a showtime that is over, computed once (DESIGN §6.4: a year of data answers in under
- * 300 ms). `snapshot` is the database snapshot they were read in: a change to the showtime's sales that snapshot did
+ * The sales report's figures of a showtime, computed once and kept (DESIGN §6.4: a year of data answers in under
+ * 300 ms; the coming days' report does not grow with the history, decision 028). `snapshot` is the database snapshot they were read in: a change to the showtime's sales that snapshot did
  * not see (a row of sales_report_changes) makes them stale, and the report computes them again.
  */
 export const salesReportShowtimes = pgTable('sales_report_showtimes', {
@@ -47,8 +48,9 @@ export const salesReportLines = pgTable(
 );
 
 /**
- * Written by triggers (see the migration) when the sales of a showtime that is over change: a booking's status,
- * check-in or showtime, an order line, a refund, an order's payment. `xid` is the writing transaction's.
+ * Written by triggers (see the migrations) when the sales of a showtime change: a sold booking's status, check-in or
+ * showtime, a line of a paid order, a refund, an order's payment. `xid` is the writing transaction's; one row per
+ * showtime and transaction however many rows it changed.
  */
 export const salesReportChanges = pgTable(
   'sales_report_changes',
@@ -56,5 +58,5 @@ export const salesReportChanges = pgTable(
     showtimeId: uuid('showtime_id').notNull(),
     xid: xid8('xid').notNull(),
   },
-  (t) => [index('sales_report_changes_showtime_idx').on(t.showtimeId)],
+  (t) => [uniqueIndex('sales_report_changes_showtime_xid_unique').on(t.showtimeId, t.xid)],
 );

@@ -2,9 +2,10 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { and, eq, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
-import type { Order, PriceCard, Quote, ShowtimePrices, TicketType } from '@cinema/contract';
+import type { Order, PriceCard, Quote, ShowtimePrices } from '@cinema/contract';
 import { checkoutSessions, priceCardPrices, promoCodes, seats, showtimes } from '../../db/schema/index.ts';
 import { createShowtimeFixture, type ShowtimeFixture } from '../../test/fixtures.ts';
+import { setUpPrices } from '../../test/prices.ts';
 import {
   createTestApp,
   engines,
@@ -14,7 +15,6 @@ import {
   type SignedIn,
   type TestApp,
 } from '../../test/helpers.ts';
-import { ensureDefaultTicketTypes } from './default-prices.ts';
 import { cardValidAt, localDayTime, shareDiscount } from './price-table.ts';
 import { expireStaleCheckouts } from '../payments/payment-events.ts';
 
@@ -81,32 +81,6 @@ describe('price resolution (pure)', () => {
     expect(shareDiscount([1000, 1000, 1000], 100)).toEqual([34, 33, 33]);
   });
 });
-
-async function setUpPrices(app: FastifyInstance, admin: SignedIn) {
-  await ensureDefaultTicketTypes(app.database.db);
-  const types = (
-    await app.inject({ method: 'GET', url: '/api/admin/ticket-types', headers: admin.headers })
-  ).json() as TicketType[];
-  const id = (name: string) => types.find((t) => t.name === name)!.id;
-  const card = await app.inject({
-    method: 'POST',
-    url: '/api/admin/price-cards',
-    headers: admin.headers,
-    payload: {
-      name: 'Evenings',
-      weekdays: [1, 2, 3, 4, 5, 6, 7],
-      from: '00:00',
-      to: '24:00',
-      prices: [
-        { ticketTypeId: id('Adult'), seatType: 'STANDARD', priceCents: 1300 },
-        { ticketTypeId: id('Adult'), seatType: 'PREMIUM', priceCents: 1600 },
-        { ticketTypeId: id('Child'), seatType: 'STANDARD', priceCents: 800 },
-      ],
-    },
-  });
-  expect(card.statusCode, card.body).toBe(201);
-  return { adult: id('Adult'), child: id('Child'), senior: id('Senior'), card: card.json() as PriceCard };
-}
 
 describe.each(engines)('ticket types, price cards and orders on %s', (engine) => {
   let t: TestApp;

@@ -1,15 +1,15 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { ErrorSchema, SalesReportQuerySchema, SalesReportSchema, type SalesReport } from '@cinema/contract';
 import { runPeriodically } from '../../periodic.ts';
-import { refreshClosedShowtimes, salesReport, salesReportCsv } from './reports.service.ts';
+import { refreshKeptFigures, salesReport, salesReportCsv } from './reports.service.ts';
 
-/** How often the figures of showtimes that are over are computed and kept, ahead of any report. */
+/** How often the figures of every showtime sold since are computed and kept, ahead of any report. */
 const KEEP_EVERY_MS = 10 * 60_000;
 
 /** Sales reports for admins (DESIGN §6.4): JSON, or CSV with `Accept: text/csv` or `?format=csv`. */
 export const reportsRoutes: FastifyPluginAsyncZod = async (app) => {
-  runPeriodically(app, KEEP_EVERY_MS, 'keeping the sales report figures of showtimes that are over', () =>
-    refreshClosedShowtimes(app.database.db, '-infinity', 'infinity'),
+  runPeriodically(app, KEEP_EVERY_MS, 'keeping the sales report figures', () =>
+    refreshKeptFigures(app.database.db, '-infinity', 'infinity'),
   );
   app.get(
     '/admin/reports/sales',

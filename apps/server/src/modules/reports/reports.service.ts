@@ -7,6 +7,11 @@ import { addDays, instantAt } from '../showtimes/local-time.ts';
 
 /** Showtimes whose figures one statement computes and keeps. */
 const KEEP_BATCH = 500;
+/**
+ * Up to this many showtimes (those sold since the last report, say), a statement that keeps figures looks each line's
+ * refunds up by its key; more (the first report of a year) sum every refund once (decision 027).
+ */
+const LOOKUP_BATCH = 50;
 
 /** The name a line sold before ticket types existed is reported under. */
 export const UNTYPED_TICKET = 'Unspecified';
@@ -57,9 +62,9 @@ const empty = (): Accumulator => ({
 });
 
 /**
- * The report. Two statements: the span's showtimes with their sellable seats, and the paid lines of those showtimes
- * summed per showtime and ticket type (a hash join of bookings, order lines and orders, with refunds summed per line
- * first); the grouping is done here, over at most a few thousand showtimes.
+ * The report. The span's figures are kept per showtime first (only those sold, refunded or checked in since they were
+ * last kept are computed), then two statements read the span's showtimes with their sellable seats and their kept
+ * figures per showtime and ticket type; the grouping is done here, over at most a few thousand showtimes.
  */
 export async function salesReport(
   db: Queryable,
@@ -71,7 +76,7 @@ export async function salesReport(
 
   const from = start.toISOString();
   const until = end.toISOString();
-  await refreshClosedShowtimes(db, from, until);
+  await refreshKeptFigures(db, from, until);
 
   const [showtimeRows, salesRows, typeRows] = await Promise.all([
     queryRows<ShowtimeRow>(
@@ -182,8 +187,8 @@ export async function salesReport(
  * The paid lines of the given showtimes summed by showtime, ticket type and test mode (a sale through the test
  * payment provider): admits and check-ins of tickets that still admit, list prices, discounts and refunds.
  * `refunds`: 'summed' sums every refund of the database once and joins the sums (for many showtimes at once: the
- * figures a report keeps), 'by line' looks each line's refunds up by its key (for the few showtimes still on sale that
- * every report sums: summing a year's refunds on each request cost more than the rest of the report, decision 027).
+ * first figures of a year), 'by line' looks each line's refunds up by its key (for a few showtimes: those sold since
+ * the last report; summing a year's refunds for them cost more than the rest of the report, decision 027).
  */
 function figuresOf(showtimeIds: SQL, refunds: 'summed' | 'by line'): SQL {
   const refunded =
@@ -217,7 +222,7 @@ const idList = (list: string[]) => sql`select unnest(${`{${list.join(',')}}`}::u
 
 /**
  * The span's figures by showtime and ticket type: kept ones (still valid: no change their snapshot did not see) from
- * the kept rows, the others (still on sale, just over, or changed since) summed from their paid lines.
+ * the kept rows, the others (changed since this report kept them) summed from their paid lines.
  */
 async function salesOf(
   db: Queryable,
@@ -261,11 +266,12 @@ async function salesOf(
 }
 
 /**
- * Keeps the figures of the span's showtimes that have been over for an hour: drops kept figures a later change made
- * stale, computes the missing ones in one statement (its snapshot is stored with them), and forgets the changes every
- * kept figure has seen. Two reports at once compute a showtime once (the second skips it).
+ * Keeps the figures of the span's showtimes, over or still on sale: drops kept figures a later change made stale,
+ * computes the missing ones in one statement per batch (its snapshot is stored with them), and forgets the changes
+ * every kept figure has seen. Two reports at once compute a showtime once (the second skips it). A report of the
+ * coming days thus computes only the showtimes sold or refunded since the last one, not every sold seat (decision 028).
  */
-export async function refreshClosedShowtimes(db: Queryable, from: string, until: string): Promise<void> {
+export async function refreshKeptFigures(db: Queryable, from: string, until: string): Promise<void> {
   await db.execute(sql`delete from sales_report_showtimes c using showtimes st
     where st.id = c.showtime_id and st.starts_at >= ${from} and st.starts_at < ${until}
       and exists (
@@ -276,7 +282,7 @@ export async function refreshClosedShowtimes(db: Queryable, from: string, until:
     const todo = await queryRows<{ id: string }>(
       db,
       sql`select st.id from showtimes st
-        where st.starts_at >= ${from} and st.starts_at < ${until} and st.ends_at < now() - interval '1 hour'
+        where st.starts_at >= ${from} and st.starts_at < ${until}
           and not exists (select 1 from sales_report_showtimes c where c.showtime_id = st.id)
         order by st.starts_at
         limit ${KEEP_BATCH}`,
@@ -291,7 +297,7 @@ export async function refreshClosedShowtimes(db: Queryable, from: string, until:
       )
       insert into sales_report_lines
         (showtime_id, ticket_type, test_mode, admits, checked_in, gross, discounts, refunds, due)
-      select * from (${figuresOf(sql`select showtime_id from kept`, 'summed')}) f`);
+      select * from (${figuresOf(sql`select showtime_id from kept`, todo.length > LOOKUP_BATCH ? 'summed' : 'by line')}) f`);
     if (todo.length < KEEP_BATCH) break;
   }
   await db.execute(sql`delete from sales_report_changes x using sales_report_showtimes c, showtimes st

@@ -104,9 +104,30 @@ function prepareMyTickets(db: Queryable) {
     .prepare('my_tickets');
 }
 
+// The booked list reads only what it shows: a ticket's buyer and seat, and the showtime once. Its order and order line
+// (two keyed lookups per ticket, each a level deeper once the tables hold a year) are not in it (decision 028).
 function prepareBooked(db: Queryable) {
-  return ticketDetails(db)
-    .where(and(eq(bookings.showtimeId, sql.placeholder('showtimeId')), eq(bookings.status, 'CONFIRMED')))
+  return db
+    .select({
+      bookingId: bookings.id,
+      email: users.email,
+      name: users.name,
+      row: seats.row,
+      number: seats.number,
+      rowLabel: seats.rowLabel,
+      seatType: seats.type,
+      movie: movies.title,
+      startsAt: showtimes.startsAt,
+      auditorium: halls.name,
+      checkedInAt: bookings.checkedInAt,
+    })
+    .from(bookings)
+    .innerJoin(users, eq(users.id, bookings.userId))
+    .innerJoin(showtimes, eq(showtimes.id, bookings.showtimeId))
+    .innerJoin(movies, eq(movies.id, showtimes.movieId))
+    .innerJoin(halls, eq(halls.id, showtimes.hallId))
+    .innerJoin(seats, eq(seats.id, bookings.seatId))
+    .where(and(eq(bookings.showtimeId, sql.placeholder('showtimeId')), sql`${bookings.status} = 'CONFIRMED'`))
     .orderBy(asc(seats.row), asc(seats.number))
     .prepare('booked_seats');
 }
