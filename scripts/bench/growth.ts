@@ -17,6 +17,7 @@ import { fill, REPORT_SHAPE, type FillShape } from './reports.ts';
 import type { RushCheck, RushResult } from './rush.ts';
 import {
   adminQuery,
+  backendsOf,
   checkRounds,
   checksOk,
   customerRounds,
@@ -31,7 +32,7 @@ import {
   WARMUP_CUSTOMERS,
   WARMUP_ROUNDS,
 } from './setup.ts';
-import { settle } from './cpu.ts';
+import { cpuMeter, settle, type CpuUse } from './cpu.ts';
 import { percentile, round } from './stats.ts';
 
 /** A month of the year's shape: 420 showtimes, 84,000 bookings, 8,400 customers (five orders each). */
@@ -63,6 +64,11 @@ export interface Timing {
 export interface PhaseFigures {
   rounds: RushResult[];
   rush: RushResult;
+  /**
+   * CPU milliseconds per hold request of the server and its database (its PostgreSQL backends; PGlite runs inside
+   * the server), the median over the rounds: what a hold costs, whatever else takes the machine's cores meanwhile.
+   */
+  holdCpuMs: number;
   check: RushCheck;
   reads: ReadsResult;
   orders: Timing;
@@ -252,9 +258,12 @@ export async function dataGrowth(engine: 'postgres' | 'pglite'): Promise<GrowthR
             },
           );
       const timed: [RushResult[], RushResult[]] = [[], []];
+      const holdCpu: [number[], number[]] = [[], []];
       for (let i = 0; i < targets[0].shows[rush].length; i++)
         for (const k of i % 2 ? [1, 0] : [0, 1]) {
           const t = targets[k]!;
+          let meter: Awaited<ReturnType<typeof cpuMeter>> | undefined;
+          let use: CpuUse | undefined;
           const [r] = await rushRounds(
             t.server!,
             t.hall!,
@@ -265,11 +274,20 @@ export async function dataGrowth(engine: 'postgres' | 'pglite'): Promise<GrowthR
               label: `rush (${t.name})`,
               seed: 7 + i,
               settle: true,
+              holdsStart: async () => {
+                meter = await cpuMeter(t.server!.pid, () =>
+                  t.dbName ? backendsOf(t.dbName) : Promise.resolve([]),
+                );
+              },
+              holdsEnd: async () => {
+                use = await meter!.stop();
+              },
             },
           );
           timed[k]!.push(r!);
+          holdCpu[k]!.push(((use!.server + use!.postgres) * 1000) / r!.holdRequests);
         }
-      return timed;
+      return { timed, holdCpu };
     };
 
     const moment = async (
@@ -282,7 +300,7 @@ export async function dataGrowth(engine: 'postgres' | 'pglite'): Promise<GrowthR
     }> => {
       const loadBefore = os.loadavg()[0]!;
       log(`  ${label}: both servers in turns`);
-      const timed = await roundsInTurns(warmup, rush);
+      const { timed, holdCpu } = await roundsInTurns(warmup, rush);
       const reads: ReadsResult[] = [];
       for (const t of targets) {
         await settle(t.server!.pid);
@@ -314,6 +332,7 @@ export async function dataGrowth(engine: 'postgres' | 'pglite'): Promise<GrowthR
       const figuresOf = (k: 0 | 1): Omit<PhaseFigures, 'check'> => ({
         rounds: timed[k],
         rush: medianRound(timed[k]),
+        holdCpuMs: percentile(holdCpu[k], 50),
         reads: reads[k]!,
         orders: orders[k],
         tickets: tickets[k],
@@ -430,6 +449,7 @@ function lines(r: GrowthResult): GrowthLine[] {
       'Rush: hold latency p99',
       'ms',
     ),
+    pick((p) => p.holdCpuMs, 'Rush: CPU per hold request, server + database (median)', 'ms'),
     pick(
       rush((x) => x.paymentsPerSecond),
       'Rush: checkouts paid/s',

@@ -3,12 +3,17 @@ import pg from 'pg';
 import type { PGlite } from '@electric-sql/pglite';
 import { hashToken } from '../plugins/auth.ts';
 import { createShowtimeFixture, type ShowtimeFixture } from '../test/fixtures.ts';
+import { drizzle } from 'drizzle-orm/node-postgres';
 import { createTestDatabase, engines, type TestDatabase } from '../test/helpers.ts';
+import { closeOpenCheckouts, extendHoldsForCheckout } from '../modules/payments/checkout.service.ts';
+import type { Tx } from './database.ts';
 import { sessions, users } from './schema/index.ts';
 
 /** One database connection: a hold's plans are cached per connection, and its table counters are per backend. */
 interface Connection {
   rows<T>(text: string, params?: unknown[]): Promise<T[]>;
+  /** The app's query builder over this one connection. */
+  db: Tx;
   close(): Promise<void>;
 }
 
@@ -18,6 +23,7 @@ async function connect(testDb: TestDatabase): Promise<Connection> {
     const client = (testDb.database.db as unknown as { $client: PGlite }).$client;
     return {
       rows: async <T>(text: string, params: unknown[] = []) => (await client.query<T>(text, params)).rows,
+      db: testDb.database.db as unknown as Tx,
       close: async () => {},
     };
   }
@@ -25,6 +31,7 @@ async function connect(testDb: TestDatabase): Promise<Connection> {
   await client.connect();
   return {
     rows: async <T>(text: string, params: unknown[] = []) => (await client.query(text, params)).rows as T[],
+    db: drizzle(client) as unknown as Tx,
     close: () => client.end(),
   };
 }
@@ -162,6 +169,74 @@ describe.each(engines)('plans of the hot statements on %s', (engine) => {
       expect(
         entriesRead(after, counted) - entriesRead(after, counted, 'bookings_held_address_idx'),
       ).toBeLessThanOrEqual(4);
+    });
+  });
+
+  describe('a checkout', () => {
+    it('closes earlier checkouts and extends its holds by their keys, not by every live hold or open checkout', async () => {
+      const db = testDb.database.db;
+      const mine = await createShowtimeFixture(db, { rows: 1, cols: 2 });
+      const rush = await createShowtimeFixture(db, { rows: 20, cols: 30 });
+      const holdAll = (fixture: ShowtimeFixture, customer: string) =>
+        conn.rows<{ id: string }>(
+          `insert into bookings (showtime_id, seat_id, user_id, status, expires_at, price_cents)
+           select $1::uuid, s.id, $2::uuid, 'HELD', now() + interval '10 minutes', 1200
+             from seats s where s.hall_id = $3::uuid returning id`,
+          [fixture.showtimeId, customer, fixture.hallId],
+        );
+      const held = (await holdAll(mine, customers[36]!)).map((b) => b.id);
+      // Analyzed while no checkout was open and no line written.
+      await conn.rows('analyze checkout_sessions');
+      await conn.rows('analyze checkout_session_bookings');
+      await conn.rows('analyze bookings');
+
+      // Then the rush: 600 seats held, each in an open checkout of its own (not analyzed yet).
+      const rushHolds = await holdAll(rush, customers[37]!);
+      await conn.rows(
+        `with held as (select id, row_number() over () n from unnest($1::uuid[]) id),
+         opened as (
+           insert into checkout_sessions (user_id, provider, amount_cents, expires_at, ref)
+           select $2::uuid, 'local', 1200, now() + interval '30 minutes', 'PLAN-' || n from held
+           returning id, ref)
+         insert into checkout_session_bookings (session_id, booking_id, seat_row, seat_number, price_cents)
+         select o.id, h.id, 1, h.n, 1200 from opened o join held h on o.ref = 'PLAN-' || h.n`,
+        [rushHolds.map((b) => b.id), customers[37]],
+      );
+
+      // The customer started a checkout of their two seats before, and starts another now.
+      const [earlier] = await conn.rows<{ id: string }>(
+        `with opened as (
+           insert into checkout_sessions (user_id, provider, amount_cents, expires_at, ref)
+           values ($1::uuid, 'local', 2400, now() + interval '30 minutes', 'PLAN-MINE') returning id)
+         insert into checkout_session_bookings (session_id, booking_id, seat_row, seat_number, price_cents)
+         select opened.id, b.id, 1, row_number() over (), 1200 from opened, unnest($2::uuid[]) b(id)
+         returning session_id as id`,
+        [customers[36], held],
+      );
+      const session = { id: earlier!.id, expiresAt: new Date(Date.now() + 1_800_000) };
+      const before = {
+        bookings: await tableReads('bookings'),
+        sessions: await tableReads('checkout_sessions'),
+      };
+      const closed = await closeOpenCheckouts(conn.db, held, 'superseded');
+      expect(closed.map((c) => c.id)).toEqual([earlier!.id]);
+      await extendHoldsForCheckout(conn.db, held, session, 10);
+      const after = {
+        bookings: await tableReads('bookings'),
+        sessions: await tableReads('checkout_sessions'),
+      };
+      const [extended] = await conn.rows<{ n: number }>(
+        'select count(*)::int n from bookings where id = any($1::uuid[]) and extended_at is not null',
+        [held],
+      );
+      expect(extended!.n).toBe(2);
+
+      expect(after.bookings.seqScans - before.bookings.seqScans).toBe(0);
+      expect(after.sessions.seqScans - before.sessions.seqScans).toBe(0);
+      expect(entriesRead(before.bookings, after.bookings, 'bookings_held_expiry_idx')).toBe(0);
+      // The two holds by their keys, and their earlier checkout by its key: no open checkout of the rush.
+      expect(entriesRead(before.bookings, after.bookings)).toBeLessThanOrEqual(4);
+      expect(entriesRead(before.sessions, after.sessions)).toBeLessThanOrEqual(2);
     });
   });
 

@@ -1,4 +1,4 @@
-import { and, asc, eq, inArray, sql } from 'drizzle-orm';
+import { and, asc, eq, inArray, sql, type AnyColumn } from 'drizzle-orm';
 import { randomBytes } from 'node:crypto';
 import {
   PAYMENT_WINDOW_MINUTES,
@@ -48,25 +48,60 @@ export interface ClosedCheckout {
  * Call it before locking the bookings: fulfilment locks a session before its bookings, and so must everyone.
  * Publish `checkoutsClosed` with the result after commit, so the provider closes its copies too.
  */
+/**
+ * A status written as `(…) IS TRUE` is checked on the rows found by their keys and never searched by: a partial index
+ * on that status (`bookings_held_expiry_idx`, every live hold) looks cheaper to a planner whose statistics were taken
+ * when few rows had it, and in an on-sale rush each statement would walk every live hold or open checkout there is
+ * (docs/decisions/011, 028). Results are the same: the status is never null.
+ */
+const statusIs = (column: AnyColumn, status: string) => sql`(${column} = ${status}) is true`;
+
+/**
+ * The checkout's holds get its payment window once, never past the hold's life: HOLD_MINUTES + 30 minutes from the
+ * hold, however often checkout starts; and the checkout they belong to.
+ */
+export async function extendHoldsForCheckout(
+  tx: Tx,
+  bookingIds: string[],
+  session: { id: string; expiresAt: Date },
+  holdMinutes: number,
+): Promise<void> {
+  const lifeSeconds = (holdMinutes + PAYMENT_WINDOW_MINUTES) * 60;
+  await tx
+    .update(bookings)
+    .set({
+      expiresAt: sql`case when ${bookings.extendedAt} is null
+          then least(${session.expiresAt.toISOString()}::timestamptz, ${bookings.createdAt} + make_interval(secs => ${lifeSeconds}))
+          else ${bookings.expiresAt} end`,
+      extendedAt: sql`coalesce(${bookings.extendedAt}, now())`,
+      checkoutSessionId: session.id,
+      updatedAt: sql`now()`,
+    })
+    .where(and(inArray(bookings.id, bookingIds), statusIs(bookings.status, 'HELD')));
+}
+
 export async function closeOpenCheckouts(
   tx: Tx,
   bookingIds: string[],
   status: 'superseded' | 'cancelled',
 ): Promise<ClosedCheckout[]> {
   if (bookingIds.length === 0) return [];
+  // The checkouts of these holds first, by their lines, then those still open by their keys.
+  const lines = await tx
+    .selectDistinct({ id: checkoutSessionBookings.sessionId })
+    .from(checkoutSessionBookings)
+    .where(inArray(checkoutSessionBookings.bookingId, bookingIds));
+  if (lines.length === 0) return [];
   const closed = await tx
     .update(checkoutSessions)
     .set({ status })
     .where(
       and(
-        eq(checkoutSessions.status, 'open'),
         inArray(
           checkoutSessions.id,
-          tx
-            .select({ id: checkoutSessionBookings.sessionId })
-            .from(checkoutSessionBookings)
-            .where(inArray(checkoutSessionBookings.bookingId, bookingIds)),
+          lines.map((l) => l.id),
         ),
+        statusIs(checkoutSessions.status, 'open'),
       ),
     )
     .returning({
@@ -402,20 +437,7 @@ export async function startCheckout(
         priceCents: l.priceCents,
       })),
     );
-    // Extended to the payment window once, and never past the hold's life: HOLD_MINUTES + 30 minutes from the
-    // hold, however often checkout starts.
-    const lifeSeconds = (config.holdMinutes + PAYMENT_WINDOW_MINUTES) * 60;
-    await tx
-      .update(bookings)
-      .set({
-        expiresAt: sql`case when ${bookings.extendedAt} is null
-          then least(${session.expiresAt.toISOString()}::timestamptz, ${bookings.createdAt} + make_interval(secs => ${lifeSeconds}))
-          else ${bookings.expiresAt} end`,
-        extendedAt: sql`coalesce(${bookings.extendedAt}, now())`,
-        checkoutSessionId: session.id,
-        updatedAt: sql`now()`,
-      })
-      .where(and(inArray(bookings.id, bookingIds), eq(bookings.status, 'HELD')));
+    await extendHoldsForCheckout(tx, bookingIds, session, config.holdMinutes);
 
     return {
       sessionId: session.id,
