@@ -40,6 +40,18 @@ export function formatMoney(cents: number, currency: string = cinemaCurrency()):
   });
 }
 
+/** An amount of the cinema's currency, short ("$4.4K", "4360,5 €"): a chart axis's labels, in a phone's width. */
+export function formatMoneyShort(units: number, currency: string = cinemaCurrency()): string {
+  const language = currentLanguage();
+  return units.toLocaleString(language === 'en' ? 'en-US' : language, {
+    style: 'currency',
+    currency: currency.toUpperCase(),
+    notation: 'compact',
+    minimumFractionDigits: 0,
+    maximumFractionDigits: 1,
+  });
+}
+
 /** `formatMoney` for a component: renders again when the language changes or the cinema's currency arrives. */
 export function useFormatMoney(): (cents: number, currency?: string) => string {
   useTranslation();

@@ -5,7 +5,7 @@ import { REPORT_MAX_DAYS } from '@cinema/contract/constants';
 import type { SalesFigures, SalesReport } from '@cinema/contract';
 import { QueryStatus } from '../../../components/ui/query-status';
 import { errorText } from '../../../lib/api-client';
-import { displayLocale, formatMoney, formatNumber } from '../../../lib/format';
+import { displayLocale, formatMoney, formatMoneyShort, formatNumber } from '../../../lib/format';
 import { usePageHeading } from '../../../lib/use-page-heading';
 import { downloadSalesCsv, useSalesReport, type ReportSpan } from '../api/get-sales-report';
 import { SalesChart, type ChartPoint } from './sales-chart';
@@ -179,6 +179,7 @@ function ReportBody({
             points={points}
             describedBy={tableId}
             formatNet={money}
+            formatAxis={formatMoneyShort}
             locale={displayLocale()}
             summary={t(`reports.chartSummary.${report.groupBy}`, { from: report.from, to: report.to })}
             legend={{ row: t('reports.chartRow'), net: t('reports.net'), occupancy: t('reports.occupancy') }}

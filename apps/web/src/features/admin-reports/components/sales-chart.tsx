@@ -25,6 +25,7 @@ export function SalesChart({
   summary,
   describedBy,
   formatNet,
+  formatAxis = formatNet,
   locale,
   legend,
 }: {
@@ -34,6 +35,8 @@ export function SalesChart({
   legend: { row: string; net: string; occupancy: string };
   describedBy: string;
   formatNet: (units: number) => string;
+  /** The money axis's labels: shorter than the values, so they fit its column on a phone. */
+  formatAxis?: (units: number) => string;
   /** The viewer's locale, for the percent axis and values. */
   locale: string;
 }) {
@@ -74,7 +77,7 @@ export function SalesChart({
           grid: { stroke: GRID },
           ticks: { stroke: GRID },
           size: 64,
-          values: (_u, splits) => splits.map((v) => formatNet(v)),
+          values: (_u, splits) => splits.map((v) => formatAxis(v)),
         },
         {
           scale: 'pct',
@@ -114,7 +117,7 @@ export function SalesChart({
       resize.disconnect();
       plot.destroy();
     };
-  }, [points, formatNet, locale, legend.row, legend.net, legend.occupancy]);
+  }, [points, formatNet, formatAxis, locale, legend.row, legend.net, legend.occupancy]);
 
   return (
     <figure className="card sales-chart" aria-describedby={describedBy}>
