@@ -14,7 +14,9 @@ export const bookings = pgTable(
   'bookings',
   {
     // Time-ordered (UUID version 7, migration 0024): a year of bookings takes new keys at the end of its index.
-    id: uuid('id').primaryKey().default(sql`uuid_v7()`),
+    id: uuid('id')
+      .primaryKey()
+      .default(sql`uuid_v7()`),
     showtimeId: uuid('showtime_id')
       .notNull()
       .references(() => showtimes.id, { onDelete: 'restrict' }),

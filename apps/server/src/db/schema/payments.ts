@@ -29,7 +29,9 @@ export type CheckoutStatus = (typeof CHECKOUT_STATUSES)[number];
 export const checkoutSessions = pgTable(
   'checkout_sessions',
   {
-    id: uuid('id').primaryKey().default(sql`uuid_v7()`),
+    id: uuid('id')
+      .primaryKey()
+      .default(sql`uuid_v7()`),
     userId: uuid('user_id')
       .notNull()
       .references(() => users.id, { onDelete: 'restrict' }),
@@ -88,7 +90,9 @@ export const SESSION_BOOKING_RESULTS = ['confirmed', 'refunded'] as const;
 export const checkoutSessionBookings = pgTable(
   'checkout_session_bookings',
   {
-    id: uuid('id').primaryKey().default(sql`uuid_v7()`),
+    id: uuid('id')
+      .primaryKey()
+      .default(sql`uuid_v7()`),
     sessionId: uuid('session_id')
       .notNull()
       .references(() => checkoutSessions.id, { onDelete: 'cascade' }),
