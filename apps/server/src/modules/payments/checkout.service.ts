@@ -475,8 +475,9 @@ export async function startCheckout(
     return { sessionId: prepared.sessionId, url, ...order };
   }
   const provider = configured;
+  let created: Awaited<ReturnType<typeof provider.createSession>>;
   try {
-    const created = await provider.createSession({
+    created = await provider.createSession({
       sessionId: prepared.sessionId,
       currency: config.currency.toLowerCase(),
       lines: prepared.lines,
@@ -484,14 +485,6 @@ export async function startCheckout(
       customerEmail: input.email,
       ...(input.language && { language: input.language }),
     });
-    await db
-      .update(checkoutSessions)
-      .set({ providerSessionId: created.providerSessionId, url: created.url })
-      .where(eq(checkoutSessions.id, prepared.sessionId));
-    publishClosedCheckouts(deps, prepared.superseded);
-    // A client that opens Stripe's page itself (Stripe.js) needs Stripe's own session id; the lookup takes both.
-    const sessionId = provider.name === 'stripe' ? created.providerSessionId : prepared.sessionId;
-    return { sessionId, url: created.url, ...order };
   } catch (err) {
     log.error({ err, sessionId: prepared.sessionId }, 'payment provider could not create a session');
     await undoCheckout(deps, prepared);
@@ -501,6 +494,21 @@ export async function startCheckout(
       'The payment provider could not start the checkout. Please try again.',
     );
   }
+  try {
+    await db
+      .update(checkoutSessions)
+      .set({ providerSessionId: created.providerSessionId, url: created.url })
+      .where(eq(checkoutSessions.id, prepared.sessionId));
+  } catch (err) {
+    // Our database, not the provider, failed (gone, or its disk full): the error handler's 503. The checkout is
+    // undone if it can be; if not, the sweeper closes it once its window is over.
+    await undoCheckout(deps, prepared).catch(() => undefined);
+    throw err;
+  }
+  publishClosedCheckouts(deps, prepared.superseded);
+  // A client that opens Stripe's page itself (Stripe.js) needs Stripe's own session id; the lookup takes both.
+  const sessionId = provider.name === 'stripe' ? created.providerSessionId : prepared.sessionId;
+  return { sessionId, url: created.url, ...order };
 }
 
 /** Records a checkout session (an order) with a fresh reference; a reference already taken is drawn again. */
