@@ -33,17 +33,18 @@ export const formatNumber = (value: number, options?: Intl.NumberFormatOptions) 
  * English keeps the spec's form, "$12.00" (en-US) whatever the browser's region.
  */
 export function formatMoney(cents: number, currency: string = cinemaCurrency()): string {
+  return formatAmount(cents, { currency: currency.toUpperCase(), locale: moneyLocale() });
+}
+
+/** The locale money is written in: the viewer's language, English as en-US ("$12.00"). */
+function moneyLocale(): string {
   const language = currentLanguage();
-  return formatAmount(cents, {
-    currency: currency.toUpperCase(),
-    locale: language === 'en' ? 'en-US' : language,
-  });
+  return language === 'en' ? 'en-US' : language;
 }
 
 /** An amount of the cinema's currency, short ("$4.4K", "4360,5 €"): a chart axis's labels, in a phone's width. */
 export function formatMoneyShort(units: number, currency: string = cinemaCurrency()): string {
-  const language = currentLanguage();
-  return units.toLocaleString(language === 'en' ? 'en-US' : language, {
+  return units.toLocaleString(moneyLocale(), {
     style: 'currency',
     currency: currency.toUpperCase(),
     notation: 'compact',

@@ -43,16 +43,10 @@ export interface ClosedCheckout {
 }
 
 /**
- * Closes the open checkout sessions that pay for any of these bookings, inside the caller's transaction, so none of
- * them can be paid any more (DESIGN §6.1: one open session per booking; cancelling holds closes their sessions).
- * Call it before locking the bookings: fulfilment locks a session before its bookings, and so must everyone.
- * Publish `checkoutsClosed` with the result after commit, so the provider closes its copies too.
- */
-/**
  * A status written as `(…) IS TRUE` is checked on the rows found by their keys and never searched by: a partial index
  * on that status (`bookings_held_expiry_idx`, every live hold) looks cheaper to a planner whose statistics were taken
  * when few rows had it, and in an on-sale rush each statement would walk every live hold or open checkout there is
- * (docs/decisions/011, 028). Results are the same: the status is never null.
+ * (docs/decisions/011, 029). Results are the same: the status is never null.
  */
 const statusIs = (column: AnyColumn, status: string) => sql`(${column} = ${status}) is true`;
 
@@ -80,6 +74,12 @@ export async function extendHoldsForCheckout(
     .where(and(inArray(bookings.id, bookingIds), statusIs(bookings.status, 'HELD')));
 }
 
+/**
+ * Closes the open checkout sessions that pay for any of these bookings, inside the caller's transaction, so none of
+ * them can be paid any more (DESIGN §6.1: one open session per booking; cancelling holds closes their sessions).
+ * Call it before locking the bookings: fulfilment locks a session before its bookings, and so must everyone.
+ * Publish `checkoutsClosed` with the result after commit, so the provider closes its copies too.
+ */
 export async function closeOpenCheckouts(
   tx: Tx,
   bookingIds: string[],
