@@ -1,4 +1,4 @@
-import { and, asc, eq, gt, lt, sql } from 'drizzle-orm';
+import { and, asc, eq, gt, gte, lt, sql } from 'drizzle-orm';
 import { SCHEDULE_DAYS, SELLING_FAST_SHARE, type Availability, type Schedule } from '@cinema/contract';
 import type { Queryable } from '../../db/database.ts';
 import { liveBooking } from '../../db/live-booking.ts';
@@ -58,7 +58,13 @@ export async function getSchedule(
     })
     .from(showtimes)
     .innerJoin(halls, eq(halls.id, showtimes.hallId))
-    .where(and(gt(showtimes.startsAt, dayStart > now ? dayStart : now), lt(showtimes.startsAt, dayEnd)))
+    // From the day's first instant, midnight included (a showtime at 00:00 is the day's own), or from now today.
+    .where(
+      and(
+        dayStart > now ? gte(showtimes.startsAt, dayStart) : gt(showtimes.startsAt, now),
+        lt(showtimes.startsAt, dayEnd),
+      ),
+    )
     .orderBy(asc(showtimes.startsAt), asc(halls.name));
 
   const book = await PriceBook.load(db, timeZone);

@@ -5,6 +5,7 @@ import { seats } from '../../db/schema/index.ts';
 import { createShowtimeFixture, type ShowtimeFixture } from '../../test/fixtures.ts';
 import { createTestApp, engines, signedInUser, type TestApp } from '../../test/helpers.ts';
 import { buySeats, holdSeats } from '../../test/purchase.ts';
+import { instantAt } from './local-time.ts';
 
 /** The calendar day of an instant on a time zone's clocks. */
 const dayIn = (at: Date, timeZone: string) => new Intl.DateTimeFormat('en-CA', { timeZone }).format(at);
@@ -74,6 +75,17 @@ describe.each(engines)('the public schedule on %s', (engine) => {
     });
     const today = await schedule();
     expect(today.showtimes.map((s) => s.id)).not.toContain(started.showtimeId);
+  });
+
+  it('lists a showtime at midnight on its own day, as the day strip counts it', async () => {
+    const tomorrow = dayIn(new Date(Date.now() + 2 * 86_400_000), timeZone);
+    const midnight = instantAt(tomorrow, '00:00', timeZone).at;
+    const late = await createShowtimeFixture(t.database.db, { rows: 1, cols: 2, startsAt: midnight });
+    const day = await schedule(tomorrow);
+    expect(day.days.find((d) => d.date === tomorrow)?.showtimes).toBeGreaterThanOrEqual(1);
+    expect(day.showtimes.map((s) => s.id)).toContain(late.showtimeId);
+    const before = await schedule(dayIn(new Date(midnight.getTime() - 3600_000), timeZone));
+    expect(before.showtimes.map((s) => s.id)).not.toContain(late.showtimeId);
   });
 
   it('refuses a day that is not a date, has passed or lies beyond two weeks, with a clear reason', async () => {
