@@ -10,7 +10,7 @@ import { openDatabase, type Database } from './db/database.ts';
 import { authPlugin } from './plugins/auth.ts';
 import { dbPlugin } from './plugins/db.ts';
 import { errorsPlugin } from './plugins/errors.ts';
-import { i18nPlugin } from './i18n.ts';
+import { i18nPlugin, languageOf, translateMessage } from './i18n.ts';
 import { corsPlugin } from './plugins/cors.ts';
 import { eventsPlugin } from './plugins/events.ts';
 import { rateLimitPlugin } from './plugins/rate-limit.ts';
@@ -79,10 +79,14 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     // pick its own address and slip past the per-address limits.
     trustProxy: (_address: string, hop: number) => hop < config.trustProxyHops,
     // A URL fastify cannot even decode (bad percent-encoding) gets the API's own error shape, not fastify's.
-    frameworkErrors: (error, _request, reply) => {
+    // It comes before the request has its language, so the language is read off the header here.
+    frameworkErrors: (error, request, reply) => {
       const badUrl = error.code === 'FST_ERR_BAD_URL';
       const body = {
-        error: badUrl ? 'The address is not valid (bad percent-encoding)' : 'Bad request',
+        error: translateMessage(
+          badUrl ? 'The address is not valid (bad percent-encoding)' : 'Bad request',
+          languageOf(request.headers['accept-language']),
+        ),
         code: 'bad_request',
       };
       void (reply as FastifyReply).code(400).send(body);

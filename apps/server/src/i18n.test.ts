@@ -124,6 +124,46 @@ describe.each(engines)('messages in the client language on %s', (engine) => {
     expect(res.json()).toEqual({ error: 'Keine Route für GET /api/nothing', code: 'not_found' });
   });
 
+  it('says what is wrong with a body or a URL the framework refuses in the client’s language, English as it was', async () => {
+    const post = (language: string, payload: string, contentType = 'application/json') =>
+      t.app.inject({
+        method: 'POST',
+        url: '/api/auth/login',
+        headers: { 'accept-language': language, 'content-type': contentType },
+        payload,
+      });
+    const notJson = await post('de', '{"email": ');
+    expect(notJson.statusCode).toBe(400);
+    expect(notJson.json()).toEqual({
+      error: "Der Inhalt ist kein gültiges JSON, obwohl der Content-Type 'application/json' ist",
+      code: 'bad_request',
+    });
+    expect((await post('es', '')).json()).toEqual({
+      error: "El cuerpo no puede estar vacío cuando el content-type es 'application/json'",
+      code: 'bad_request',
+    });
+    const large = await post('de', JSON.stringify({ email: 'x'.repeat(1024 * 1024) }));
+    expect(large.statusCode).toBe(413);
+    expect(large.json()).toEqual({ error: 'Der Inhalt der Anfrage ist zu groß', code: 'payload_too_large' });
+    const media = await post('es', 'email=a', 'text/csv');
+    expect(media.statusCode).toBe(415);
+    expect(media.json()).toEqual({ error: 'Tipo de medio no admitido', code: 'unsupported_media_type' });
+    expect((await post('en', '{"email": ')).json()).toEqual({
+      error: "Body is not valid JSON but content-type is set to 'application/json'",
+      code: 'bad_request',
+    });
+    const badUrl = await t.app.inject({
+      method: 'GET',
+      url: '/api/showtimes/%E0%A4%A',
+      headers: { 'accept-language': 'de' },
+    });
+    expect(badUrl.statusCode).toBe(400);
+    expect(badUrl.json()).toEqual({
+      error: 'Die Adresse ist ungültig (fehlerhafte Prozent-Kodierung)',
+      code: 'bad_request',
+    });
+  });
+
   it('shows the test checkout’s page for an unknown session in the visitor’s language', async () => {
     const page = (language?: string) =>
       t.app.inject({
