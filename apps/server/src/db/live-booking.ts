@@ -1,4 +1,4 @@
-import { and, eq, gt, or, sql, type SQL } from 'drizzle-orm';
+import { and, eq, gt, inArray, or, sql, type SQL } from 'drizzle-orm';
 import { bookings } from './schema/index.ts';
 
 /**
@@ -9,3 +9,26 @@ export const liveHold: SQL = and(eq(bookings.status, 'HELD'), gt(bookings.expire
 
 /** A booking that occupies its seat: confirmed, or a live hold. The one definition every query uses. */
 export const liveBooking: SQL = or(eq(bookings.status, 'CONFIRMED'), liveHold)!;
+
+/**
+ * `liveHold` (and, given a customer, that it is theirs) for a statement that names its bookings by their ids: inside
+ * `IS TRUE`, so that only the primary key can serve it, never a partial index over every live hold nor the
+ * customer's index over all their bookings (see db/status-is.ts; docs/decisions/029).
+ */
+export const liveHoldByKey = (userId?: string): SQL =>
+  userId === undefined
+    ? sql`(${liveHold}) is true`
+    : sql`(${bookings.userId} = ${userId} and ${liveHold}) is true`;
+
+/**
+ * The live bookings of these seats of one showtime, found as `hold_seats` finds them: through the partial unique index
+ * over live bookings (`HELD or CONFIRMED` is its own condition), with whether a hold still counts inside `IS TRUE`, so
+ * that the expiry index (every live hold there is) cannot serve it.
+ */
+export const liveBookingOfSeats = (showtimeId: string, seatIds: string[]): SQL =>
+  and(
+    eq(bookings.showtimeId, showtimeId),
+    inArray(bookings.seatId, seatIds),
+    sql`(${bookings.status} = 'HELD' or ${bookings.status} = 'CONFIRMED')`,
+    sql`(${liveBooking}) is true`,
+  )!;

@@ -1,9 +1,10 @@
-import { and, desc, eq, ilike, inArray, or, sql, type SQL } from 'drizzle-orm';
+import { and, desc, eq, ilike, inArray, or, type SQL } from 'drizzle-orm';
 import type { StaffOrder } from '@cinema/contract';
 import type { Queryable } from '../../db/database.ts';
 import { checkoutSessions, users, type CheckoutStatus } from '../../db/schema/index.ts';
 import { notFound } from '../../errors.ts';
 import { presentStaffOrders } from '../payments/orders.service.ts';
+import { orderRefIs } from '../payments/order-ref.ts';
 
 /** Orders staff look after: paid ones, in part or wholly refunded ones. Not checkouts that came to nothing. */
 const STAFF_SHOWN: CheckoutStatus[] = ['paid', 'partially_refunded', 'refunded'];
@@ -54,7 +55,7 @@ export async function searchOrders(
 
 /** The order with this reference (any case, dash optional) as staff see it; 404 when there is none. */
 export async function findSession(db: Queryable, ref: string, lock = false) {
-  const match = refMatch(ref) ?? eq(sql`upper(${checkoutSessions.ref})`, ref.trim().toUpperCase());
+  const match = refMatch(ref) ?? orderRefIs(ref);
   const query = db.select().from(checkoutSessions).where(match).limit(1);
   const [row] = lock ? await query.for('update') : await query;
   if (!row || !STAFF_SHOWN.includes(row.status)) throw notFound('Order not found');

@@ -9,6 +9,7 @@ import { WALK_IN_EMAIL } from '../box-office/walk-in.ts';
 import { calendarFile } from './ics.ts';
 import { queueMail, type MailDeps } from './outbox.service.ts';
 import { isLanguage, localeOf, seatText, textsIn, type Language } from '../../i18n.ts';
+import { orderRefIs } from '../payments/order-ref.ts';
 
 const escapeHtml = (s: string) =>
   s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
@@ -173,7 +174,7 @@ export async function sendRefundNotice(deps: MailDeps, orderRef: string): Promis
   const [session] = await deps.db
     .select({ id: checkoutSessions.id })
     .from(checkoutSessions)
-    .where(eq(sql`upper(${checkoutSessions.ref})`, orderRef.trim().toUpperCase()))
+    .where(orderRefIs(orderRef))
     .limit(1);
   if (!session) return null;
   const who = await recipientOf(deps, session.id);

@@ -1,4 +1,4 @@
-import { and, asc, eq, inArray, sql, type AnyColumn } from 'drizzle-orm';
+import { and, asc, eq, inArray, sql } from 'drizzle-orm';
 import { randomBytes } from 'node:crypto';
 import {
   PAYMENT_WINDOW_MINUTES,
@@ -9,6 +9,7 @@ import {
 } from '@cinema/contract';
 import { PG_UNIQUE_VIOLATION, pgErrorCode, type Queryable, type Tx } from '../../db/database.ts';
 import { liveHold } from '../../db/live-booking.ts';
+import { statusIs } from '../../db/status-is.ts';
 import {
   bookings,
   checkoutSessionBookings,
@@ -41,14 +42,6 @@ export interface ClosedCheckout {
   provider: PaymentProviderName;
   providerSessionId: string | null;
 }
-
-/**
- * A status written as `(…) IS TRUE` is checked on the rows found by their keys and never searched by: a partial index
- * on that status (`bookings_held_expiry_idx`, every live hold) looks cheaper to a planner whose statistics were taken
- * when few rows had it, and in an on-sale rush each statement would walk every live hold or open checkout there is
- * (docs/decisions/011, 029). Results are the same: the status is never null.
- */
-const statusIs = (column: AnyColumn, status: string) => sql`(${column} = ${status}) is true`;
 
 /**
  * The checkout's holds get its payment window once, never past the hold's life: HOLD_MINUTES + 30 minutes from the
@@ -591,7 +584,7 @@ async function undoCheckout(deps: PaymentDeps, prepared: PreparedCheckout) {
         .where(
           and(
             eq(bookings.id, b.id),
-            eq(bookings.status, 'HELD'),
+            statusIs(bookings.status, 'HELD'),
             eq(bookings.checkoutSessionId, prepared.sessionId),
           ),
         );

@@ -1,7 +1,8 @@
 import { and, asc, eq, inArray, sql } from 'drizzle-orm';
 import type { SeatStatus } from '@cinema/contract';
 import { PG_UNIQUE_VIOLATION, pgErrorCode, type Queryable, type Tx } from '../../db/database.ts';
-import { liveBooking } from '../../db/live-booking.ts';
+import { liveBookingOfSeats } from '../../db/live-booking.ts';
+import { statusIs } from '../../db/status-is.ts';
 import {
   bookings,
   checkoutSessionBookings,
@@ -26,19 +27,21 @@ async function currentSeatStatuses(
   db: Queryable,
   items: { showtimeId: string; seatId: string }[],
 ): Promise<SeatChange[]> {
-  if (items.length === 0) return [];
-  const live = await db
-    .select({ showtimeId: bookings.showtimeId, seatId: bookings.seatId, status: bookings.status })
-    .from(bookings)
-    .where(
-      and(
-        inArray(
-          bookings.seatId,
-          items.map((i) => i.seatId),
-        ),
-        liveBooking,
-      ),
+  const live: { showtimeId: string; seatId: string; status: string }[] = [];
+  // One showtime at a time, by its seats' key: a seat id alone has no index but those over every live booking.
+  for (const showtimeId of new Set(items.map((i) => i.showtimeId))) {
+    live.push(
+      ...(await db
+        .select({ showtimeId: bookings.showtimeId, seatId: bookings.seatId, status: bookings.status })
+        .from(bookings)
+        .where(
+          liveBookingOfSeats(
+            showtimeId,
+            items.filter((i) => i.showtimeId === showtimeId).map((i) => i.seatId),
+          ),
+        )),
     );
+  }
   return items.map((i) => {
     const b = live.find((l) => l.showtimeId === i.showtimeId && l.seatId === i.seatId);
     const status: SeatStatus = b?.status === 'CONFIRMED' ? 'CONFIRMED' : b ? 'HELD' : 'AVAILABLE';
@@ -325,7 +328,7 @@ export async function releaseCheckout(
     return tx
       .update(bookings)
       .set({ status: status === 'cancelled' ? 'CANCELLED' : 'EXPIRED', updatedAt: sql`now()` })
-      .where(and(eq(bookings.checkoutSessionId, sessionId), eq(bookings.status, 'HELD')))
+      .where(and(eq(bookings.checkoutSessionId, sessionId), statusIs(bookings.status, 'HELD')))
       .returning({ showtimeId: bookings.showtimeId, seatId: bookings.seatId });
   });
   if (!freed) return false;

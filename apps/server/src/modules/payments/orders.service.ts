@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, inArray, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, inArray } from 'drizzle-orm';
 import type { Order, OrderLine, StaffOrder } from '@cinema/contract';
 import type { Queryable } from '../../db/database.ts';
 import {
@@ -14,6 +14,7 @@ import {
 } from '../../db/schema/index.ts';
 import { WALK_IN_EMAIL } from '../box-office/walk-in.ts';
 import { notFound } from '../../errors.ts';
+import { orderRefIs } from './order-ref.ts';
 
 /** Orders a customer sees: paid ones, refunded ones and the one being paid; not checkouts that came to nothing. */
 const SHOWN: CheckoutStatus[] = ['open', 'paid', 'partially_refunded', 'refunded'];
@@ -202,12 +203,7 @@ export async function getMyOrder(db: Queryable, userId: string, ref: string): Pr
   const [row] = await db
     .select()
     .from(checkoutSessions)
-    .where(
-      and(
-        eq(sql`upper(${checkoutSessions.ref})`, ref.trim().toUpperCase()),
-        eq(checkoutSessions.userId, userId),
-      ),
-    )
+    .where(and(orderRefIs(ref), eq(checkoutSessions.userId, userId)))
     .limit(1);
   if (!row) throw notFound('Order not found');
   return (await presentOrders(db, [row]))[0]!;

@@ -83,14 +83,16 @@ export async function salesReport(
       db,
       sql`select st.id, st.starts_at,
             to_char(st.starts_at at time zone ${opts.timeZone}, 'YYYY-MM-DD') as day,
-            st.movie_id, m.title, h.name as hall_name, coalesce(se.sellable, 0) as sellable
+            st.movie_id, m.title, h.name as hall_name, se.sellable
           from showtimes st
           join movies m on m.id = st.movie_id
           join halls h on h.id = st.hall_id
-          left join (
-            select hall_id, count(*) as sellable from seats
-            where not blocked and retired_at is null group by hall_id
-          ) se on se.hall_id = st.hall_id
+          -- The seats of the span's halls only, each hall counted once (the planner memoizes by hall): counting every
+          -- hall's seats cost the embedded engine 1.4 against 0.8 ms once the cinema had more halls (decision 030).
+          cross join lateral (
+            select count(*) as sellable from seats
+            where seats.hall_id = st.hall_id and not blocked and retired_at is null
+          ) se
           where st.starts_at >= ${from} and st.starts_at < ${until}
           order by st.starts_at, h.name`,
     ),

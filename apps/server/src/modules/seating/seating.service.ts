@@ -20,7 +20,7 @@ import {
   type Queryable,
 } from '../../db/database.ts';
 import { textArray } from '../../db/arrays.ts';
-import { liveBooking, liveHold } from '../../db/live-booking.ts';
+import { liveBooking, liveHoldByKey } from '../../db/live-booking.ts';
 import { bookings, halls, movies, seats, showtimes } from '../../db/schema/index.ts';
 import { AppError, badRequest, conflict, conflictSaying, notFound } from '../../errors.ts';
 import { seatText, textsIn, type Language } from '../../i18n.ts';
@@ -434,7 +434,7 @@ export async function cancelHolds(
       const mine = await tx
         .select({ id: bookings.id })
         .from(bookings)
-        .where(and(inArray(bookings.id, input.bookingIds), eq(bookings.userId, input.userId), liveHold));
+        .where(and(inArray(bookings.id, input.bookingIds), liveHoldByKey(input.userId)));
       const ids = mine.map((b) => b.id);
       // The sessions first: fulfilment locks a session before its bookings.
       const closed = await closeOpenCheckouts(tx, ids, 'cancelled');
@@ -444,7 +444,7 @@ export async function cancelHolds(
           : await tx
               .update(bookings)
               .set({ status: 'CANCELLED', updatedAt: sql`now()` })
-              .where(and(inArray(bookings.id, ids), liveHold))
+              .where(and(inArray(bookings.id, ids), liveHoldByKey()))
               .returning({ showtimeId: bookings.showtimeId, seatId: bookings.seatId });
       return { cancelled, closed };
     }),
@@ -477,20 +477,13 @@ export async function moreTime(
       moreTimeAt: sql`now()`,
       updatedAt: sql`now()`,
     })
-    .where(
-      and(
-        inArray(bookings.id, ids),
-        eq(bookings.userId, input.userId),
-        liveHold,
-        isNull(bookings.moreTimeAt),
-      ),
-    )
+    .where(and(inArray(bookings.id, ids), liveHoldByKey(input.userId), isNull(bookings.moreTimeAt)))
     .returning({ showtimeId: bookings.showtimeId, expiresAt: bookings.expiresAt });
   if (extended.length === 0) {
     const [used] = await db
       .select({ id: bookings.id })
       .from(bookings)
-      .where(and(inArray(bookings.id, ids), eq(bookings.userId, input.userId), liveHold))
+      .where(and(inArray(bookings.id, ids), liveHoldByKey(input.userId)))
       .limit(1);
     if (used) throw conflict('You have had more time for these seats already', 'more_time_used');
     throw conflict('Your hold has expired or was cancelled. Please hold the seats again.', 'hold_expired');

@@ -1,6 +1,7 @@
 import { and, asc, eq, inArray, lte, sql } from 'drizzle-orm';
 import type { Deps } from '../../deps.ts';
 import { bookings } from '../../db/schema/index.ts';
+import { statusIs } from '../../db/status-is.ts';
 import { publishSeatChanges } from '../../events.ts';
 
 const BATCH = 500;
@@ -23,7 +24,7 @@ export async function sweepExpiredHolds({ db, events }: Pick<Deps, 'db' | 'event
     const freed = await db
       .update(bookings)
       .set({ status: 'EXPIRED', updatedAt: sql`now()` })
-      .where(and(inArray(bookings.id, due), eq(bookings.status, 'HELD')))
+      .where(and(inArray(bookings.id, due), statusIs(bookings.status, 'HELD')))
       .returning({ showtimeId: bookings.showtimeId, seatId: bookings.seatId });
     // Published only after the statement (its own transaction) has committed.
     publishSeatChanges(

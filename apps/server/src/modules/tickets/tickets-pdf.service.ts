@@ -8,6 +8,7 @@ import { bookings, checkoutSessions, seats } from '../../db/schema/index.ts';
 import { notFound } from '../../errors.ts';
 import { selectTickets } from './tickets.service.ts';
 import { localeOf, seatText, textsIn, type Language } from '../../i18n.ts';
+import { orderRefIs } from '../payments/order-ref.ts';
 
 // A6 portrait, in points: a ticket a phone shows whole and a printer fits four to a sheet.
 const PAGE = { width: 297.64, height: 419.53 };
@@ -23,12 +24,7 @@ export async function orderTicketsOf(
   const [session] = await db
     .select({ id: checkoutSessions.id, ref: checkoutSessions.ref })
     .from(checkoutSessions)
-    .where(
-      and(
-        eq(sql`upper(${checkoutSessions.ref})`, ref.trim().toUpperCase()),
-        eq(checkoutSessions.userId, userId),
-      ),
-    )
+    .where(and(orderRefIs(ref), eq(checkoutSessions.userId, userId)))
     .limit(1);
   if (!session?.ref) throw notFound('Order not found');
   const tickets = await selectTickets(db, eq(bookings.checkoutSessionId, session.id), [
