@@ -11,7 +11,8 @@ import { DomainEvents } from '../events.ts';
 import type { Actor } from '../modules/audit/audit.service.ts';
 import { counterSale, exchangeTickets, refundOrder } from '../modules/box-office/money.service.ts';
 import { checkInTicket } from '../modules/checkin/checkin.service.ts';
-import { settleMail } from '../modules/mail/outbox.service.ts';
+import { deliverMail, settleMail } from '../modules/mail/outbox.service.ts';
+import { startTestSmtp } from '../test/smtp.ts';
 import {
   closeOpenCheckouts,
   extendHoldsForCheckout,
@@ -310,6 +311,44 @@ describe.each(engines)('plans of the hot statements on %s', (engine) => {
       expect(entriesRead(before.users, after.users)).toBeLessThanOrEqual(30);
     });
   });
+  describe('the mail outbox', () => {
+    it('sends a waiting message claimed by its key, not by every message an SMTP outage left waiting', async () => {
+      const smtp = await startTestSmtp();
+      try {
+        const deps = { db: conn.db, config: testConfig({ SMTP_URL: smtp.url }), log: silentLog };
+        // Analyzed while every message of the cinema had been sent.
+        await conn.rows(
+          `insert into mail_outbox (kind, "to", subject, text, html, status, sent_at)
+           select 'order_confirmation', 'sent-' || n || '@example.com', 'Your tickets', 'Enjoy', '<p>Enjoy</p>', 'sent', now()
+           from generate_series(1, 200) n`,
+        );
+        await conn.rows('analyze mail_outbox');
+        // Then the SMTP server was away for an evening: 3,000 messages wait, all due (not analyzed yet).
+        const waiting = await conn.rows<{ id: string }>(
+          `insert into mail_outbox (kind, "to", subject, text, html, status, next_attempt_at)
+           select 'order_confirmation', 'waiting-' || n || '@example.com', 'Your tickets ' || n, 'Enjoy', '<p>Enjoy</p>',
+             'pending', now() - interval '1 minute'
+           from generate_series(1, 3000) n
+           returning id`,
+        );
+
+        const before = await tableReads('mail_outbox');
+        for (const { id } of waiting.slice(0, 10)) expect(await deliverMail(deps, id)).toBe(true);
+        const after = await tableReads('mail_outbox');
+
+        const received = await smtp.waitFor(10);
+        expect(received.map((m) => m.subject).sort()).toEqual(
+          Array.from({ length: 10 }, (_, i) => `Your tickets ${i + 1}`).sort(),
+        );
+        expect(after.seqScans - before.seqScans).toBe(0);
+        // Ten messages: each claimed and marked sent by its key (one index entry each time).
+        expect(entriesRead(before, after)).toBeLessThanOrEqual(30);
+      } finally {
+        await smtp.close();
+      }
+    });
+  });
+
   describe('the booked list', () => {
     it('reads one showtime’s tickets by their keys, whatever the cinema’s size and its statistics', async () => {
       const db = testDb.database.db;

@@ -3,6 +3,7 @@ import { and, desc, eq, lte, sql } from 'drizzle-orm';
 import type { OutboxMessage } from '@cinema/contract';
 import type { Deps } from '../../deps.ts';
 import { mailOutbox, type StoredAttachment } from '../../db/schema/index.ts';
+import { statusIs } from '../../db/status-is.ts';
 
 /** What a module hands the mail module: one message, and its key when it must be sent once only. */
 export interface MailMessage {
@@ -124,8 +125,14 @@ export async function deliverMail(deps: MailDeps, id: string): Promise<boolean> 
       attempts: sql`${mailOutbox.attempts} + 1`,
       nextAttemptAt: sql`now() + make_interval(secs => ${CLAIM_SECONDS})`,
     })
+    // By its key: the status as `is true`, or a planner that analyzed the outbox with nothing waiting walks every
+    // waiting message for each one claimed (3,000 entries a claim after an SMTP outage; decision 029).
     .where(
-      and(eq(mailOutbox.id, id), eq(mailOutbox.status, 'pending'), lte(mailOutbox.nextAttemptAt, sql`now()`)),
+      and(
+        eq(mailOutbox.id, id),
+        statusIs(mailOutbox.status, 'pending'),
+        lte(mailOutbox.nextAttemptAt, sql`now()`),
+      ),
     )
     .returning();
   if (!claimed) return false;
