@@ -99,12 +99,15 @@ export async function cpuMeter(serverPid: number, backends: () => Promise<number
 /**
  * Waits until the server (and its workers) has been idle for half a second, using under a tenth of a core: the
  * confirmation emails of the last round's payments are written in the background, one at a time, and a round
- * timed while they are still drawn measures them too. Gives up after `maxMs`.
+ * timed while they are still drawn measures them too. With several servers measured in turns, all of them: a
+ * round started while the other server still drew its emails ran slower (every round after a change of server,
+ * 2026-11-24). Gives up after `maxMs`.
  */
-export async function settle(serverPid: number, maxMs = 20_000): Promise<void> {
+export async function settle(serverPids: number | number[], maxMs = 20_000): Promise<void> {
   const deadline = performance.now() + maxMs;
+  const pids = [serverPids].flat();
   for (;;) {
-    const cpu = () => processTree(serverPid).reduce((n, p) => n + processCpu(p), 0);
+    const cpu = () => pids.flatMap(processTree).reduce((n, p) => n + processCpu(p), 0);
     const before = cpu();
     await new Promise((r) => setTimeout(r, 500));
     if (cpu() - before < 0.05 || performance.now() > deadline) return;

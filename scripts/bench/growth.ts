@@ -274,6 +274,7 @@ export async function dataGrowth(engine: 'postgres' | 'pglite'): Promise<GrowthR
               label: `rush (${t.name})`,
               seed: 7 + i,
               settle: true,
+              settleAlso: [targets[1 - k]!.server!.pid],
               holdsStart: async () => {
                 meter = await cpuMeter(t.server!.pid, () =>
                   t.dbName ? backendsOf(t.dbName) : Promise.resolve([]),
@@ -303,7 +304,7 @@ export async function dataGrowth(engine: 'postgres' | 'pglite'): Promise<GrowthR
       const { timed, holdCpu } = await roundsInTurns(warmup, rush);
       const reads: ReadsResult[] = [];
       for (const t of targets) {
-        await settle(t.server!.pid);
+        await settle(targets.map((x) => x.server!.pid));
         reads.push(
           await seatMapReads(t.server!.url, t.shows[rush].at(-1)!, t.reader!.token, {
             connections: settings.readConnections,
@@ -530,7 +531,7 @@ it measured earlier in the run) and the ratio of the two databases while both we
 puts two equal servers, the noise any ratio here carries.
 
 Measured: the rush as above (${first.after.twin.rush.customers} customers, ${first.after.twin.rush.concurrency} at a time, the median of ${GROWTH_RUSH_ROUNDS} rounds in turns (of each figure on its own), each on a
-showtime of its own, each round started once the server is idle), seat-map reads (autocannon, ${settings.readConnections} connections,
+showtime of its own, each round started once both servers are idle), seat-map reads (autocannon, ${settings.readConnections} connections,
 ${READ_SECONDS} s per route in turns with the bare route), and ${GET_RUNS} requests on each server in turns for each of: the orders and the
 tickets of a customer who bought two seats in each of ${HISTORY_ORDERS} showtimes (${first.after.grown.sizes.orders} orders, ${first.after.grown.sizes.tickets} tickets), the sales
 report of the days of those showtimes and of the first rounds (the same sales before and after; the year's report

@@ -99,11 +99,17 @@ export async function rushRounds(
   showtimeIds: string[],
   customers: Customer[][],
   concurrency: number,
-  opts: RushOptions & { seed?: number; label?: string; settle?: boolean } = {},
+  opts: RushOptions & {
+    seed?: number;
+    label?: string;
+    settle?: boolean;
+    /** Other server processes to wait for too before each round (servers measured in turns). */
+    settleAlso?: number[];
+  } = {},
 ): Promise<RushResult[]> {
   const rounds: RushResult[] = [];
   for (const [i, showtimeId] of showtimeIds.entries()) {
-    if (opts.settle) await settle(server.pid);
+    if (opts.settle) await settle([server.pid, ...(opts.settleAlso ?? [])]);
     const rush = await onSaleRush(
       server.url,
       showtimeId,
