@@ -8,7 +8,7 @@ import type {
   StaffOrder,
 } from '@cinema/contract';
 import { PG_UNIQUE_VIOLATION, pgErrorCode, type Queryable, type Tx } from '../../db/database.ts';
-import { liveBooking } from '../../db/live-booking.ts';
+import { liveBookingOfSeats } from '../../db/live-booking.ts';
 import {
   bookings,
   checkoutSessionBookings,
@@ -237,7 +237,7 @@ async function takenSeats(db: Queryable, showtimeId: string, seatIds: string[]) 
   const rows = await db
     .select({ seatId: bookings.seatId })
     .from(bookings)
-    .where(and(eq(bookings.showtimeId, showtimeId), inArray(bookings.seatId, seatIds), liveBooking));
+    .where(liveBookingOfSeats(showtimeId, seatIds));
   return rows.map((r) => r.seatId);
 }
 

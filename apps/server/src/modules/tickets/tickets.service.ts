@@ -124,6 +124,7 @@ const bookedQuery = (db: Queryable) =>
     .where(and(eq(bookings.showtimeId, sql.placeholder('showtimeId')), sql`${bookings.status} = 'CONFIRMED'`))
     .orderBy(asc(seats.row), asc(seats.number))
     .prepare('booked_seats');
+
 function statementsOf(db: Queryable) {
   let prepared = statements.get(db);
   if (!prepared)
