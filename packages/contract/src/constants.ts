@@ -7,6 +7,28 @@
 export * from './seat-rules/index.ts';
 
 // ---------------------------------------------------------------------------------------------------------------
+// Prices
+
+/** What `GET /api/showtimes/{id}/prices` answers, as the helpers below read it. */
+interface PricesOnSeats {
+  ticketTypes: { id: string; name: string }[];
+  defaultTicketTypeId: string | null;
+  prices: { ticketTypeId: string; seatType: string }[];
+}
+
+/** The ticket types a seat of this type is sold as (a price left blank on the card: not sold there), in order. */
+export const ticketTypesOn = <T extends PricesOnSeats>(prices: T, seatType: string): T['ticketTypes'] =>
+  prices.ticketTypes.filter((t) =>
+    prices.prices.some((p) => p.ticketTypeId === t.id && p.seatType === seatType),
+  );
+
+/** The type a seat sells as when none is chosen: the default one where it is sold on that seat, else the first. */
+export function defaultTicketTypeOn(prices: PricesOnSeats, seatType: string): string | null {
+  const offered = ticketTypesOn(prices, seatType);
+  return (offered.find((t) => t.id === prices.defaultTicketTypeId) ?? offered[0])?.id ?? null;
+}
+
+// ---------------------------------------------------------------------------------------------------------------
 // Catalogue
 
 export const DEFAULT_PRICE_CENTS = 1200;

@@ -282,7 +282,7 @@ export async function exchangeTickets(
       const showtime = await sellableShowtime(tx, showtimeId);
       const [seat] = await hallSeats(tx, showtime.hallId, [seatId]);
       const pricing = book.forShowtime(showtime);
-      const typeId = line.ticketTypeId ?? pricing.defaultTicketTypeId;
+      const typeId = line.ticketTypeId ?? pricing.defaultTypeFor(seat!.type);
       const listPriceCents = typeId === null ? showtime.priceCents : pricing.priceOf(typeId, seat!.type);
       if (listPriceCents === null) {
         throw conflictSaying(namingSeats('ticket_type_not_sold_for', [seat!]), 'ticket_type_unavailable', {
@@ -466,7 +466,7 @@ export async function counterSale(
       const lines = found
         .sort((a, b) => a.row - b.row || a.number - b.number)
         .map((seat) => {
-          const typeId = chosen.get(seat.id) ?? pricing.defaultTicketTypeId;
+          const typeId = chosen.get(seat.id) ?? pricing.defaultTypeFor(seat.type);
           if (typeId === null) {
             return { seat, typeId: null, typeName: 'Ticket', priceCents: showtime.priceCents };
           }

@@ -271,7 +271,7 @@ async function priceHolds(
       startsAt: hold.startsAt,
       priceCents: hold.showtimePriceCents,
     });
-    const ticketTypeId = chosen.get(hold.id) ?? pricing.defaultTicketTypeId;
+    const ticketTypeId = chosen.get(hold.id) ?? pricing.defaultTypeFor(hold.seatType);
     if (ticketTypeId === null) {
       // No ticket type at all: every seat sells at the showtime's price.
       return {

@@ -54,14 +54,12 @@ export function cardValidAt<T extends Pick<CardRules, 'weekdays' | 'from' | 'to'
 }
 
 /**
- * What a ticket type costs on a seat type under a card: its own price, else (a card that prices only standard seats)
- * its standard price; null when the card does not sell that ticket type.
+ * What a ticket type costs on a seat type under a card; null when the card leaves that price blank: the type is not
+ * sold on that seat type (a card pricing Child on standard seats only sells no Child ticket on a premium seat).
  */
 export function priceOnCard(card: CardRules, ticketTypeId: string, seatType: SeatType): number | null {
-  const own = card.prices.find((p) => p.ticketTypeId === ticketTypeId && p.seatType === seatType);
-  if (own) return own.priceCents;
   return (
-    card.prices.find((p) => p.ticketTypeId === ticketTypeId && p.seatType === 'STANDARD')?.priceCents ?? null
+    card.prices.find((p) => p.ticketTypeId === ticketTypeId && p.seatType === seatType)?.priceCents ?? null
   );
 }
 

@@ -249,8 +249,13 @@ export interface ShowtimePricing {
   card: CardRules | null;
   ticketTypes: { id: string; name: string }[];
   defaultTicketTypeId: string | null;
-  /** The price of a ticket type on a seat type; null when the type is not sold for this showtime. */
+  /** The price of a ticket type on a seat type; null when the type is not sold there for this showtime. */
   priceOf(ticketTypeId: string, seatType: SeatType): number | null;
+  /**
+   * The type a seat of this seat type sells as when none is chosen: the default one where it is sold on it, else the
+   * first type that is (the default again when none is: refused as not sold there).
+   */
+  defaultTypeFor(seatType: SeatType): string | null;
   /** What old clients see as the showtime's price: the lowest price of the default ticket type. */
   displayPriceCents: number;
 }
@@ -304,17 +309,21 @@ export class PriceBook {
         ticketTypes: this.types,
         defaultTicketTypeId: this.types[0]?.id ?? null,
         priceOf: () => showtime.priceCents,
+        defaultTypeFor: () => this.types[0]?.id ?? null,
         displayPriceCents: showtime.priceCents,
       };
     }
     const sold = this.types.filter((t) => card.prices.some((p) => p.ticketTypeId === t.id));
     const defaultTicketTypeId = sold[0]?.id ?? null;
+    const priceOf = (ticketTypeId: string, seatType: SeatType) =>
+      sold.some((t) => t.id === ticketTypeId) ? priceOnCard(card, ticketTypeId, seatType) : null;
     return {
       card,
       ticketTypes: sold,
       defaultTicketTypeId,
-      priceOf: (ticketTypeId, seatType) =>
-        sold.some((t) => t.id === ticketTypeId) ? priceOnCard(card, ticketTypeId, seatType) : null,
+      priceOf,
+      defaultTypeFor: (seatType) =>
+        sold.find((t) => priceOf(t.id, seatType) !== null)?.id ?? defaultTicketTypeId,
       displayPriceCents: lowestPrice(card, defaultTicketTypeId) ?? showtime.priceCents,
     };
   }

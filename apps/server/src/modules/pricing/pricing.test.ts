@@ -134,7 +134,7 @@ describe.each(engines)('ticket types, price cards and orders on %s', (engine) =>
       of(types.adult, 'PREMIUM'),
       of(types.child, 'STANDARD'),
       of(types.child, 'PREMIUM'),
-    ]).toEqual([1300, 1600, 800, 800]);
+    ]).toEqual([1300, 1600, 800, undefined]);
     const listed = (await app.inject({ method: 'GET', url: `/api/movies/${show.movieId}/showtimes` })).json();
     expect(listed[0].priceCents).toBe(1300);
   });
@@ -170,6 +170,57 @@ describe.each(engines)('ticket types, price cards and orders on %s', (engine) =>
     });
     expect(refused.statusCode).toBe(409);
     expect(refused.json()).toMatchObject({ code: 'ticket_type_unavailable' });
+  });
+
+  it('sells no ticket type on a seat type its card leaves blank: quote, checkout, counter and exchange say 409', async () => {
+    // The card prices Child on standard seats only: a Child ticket on a premium seat is not for sale.
+    const prices = (
+      await app.inject({ method: 'GET', url: `/api/showtimes/${show.showtimeId}/prices` })
+    ).json() as ShowtimePrices;
+    expect(prices.prices.filter((p) => p.seatType === 'PREMIUM')).toEqual([
+      { ticketTypeId: types.adult, seatType: 'PREMIUM', priceCents: 1600 },
+    ]);
+
+    const ivy = await signedInUser(app);
+    const premium = [show.seatIds[2]![1]!, show.seatIds[2]![2]!];
+    const held = await hold(ivy, premium);
+    const asChild = {
+      bookingIds: held,
+      tickets: held.map((bookingId) => ({ bookingId, ticketTypeId: types.child })),
+    };
+    for (const url of ['/api/pay/quote', '/api/pay/checkout']) {
+      const refused = await post(ivy, url, asChild);
+      expect(refused.statusCode, url).toBe(409);
+      expect(refused.json(), url).toMatchObject({ code: 'ticket_type_unavailable' });
+    }
+    // Nothing was charged: the seats are still only held, and as Adults they cost the premium price.
+    const adults = (await post(ivy, '/api/pay/quote', { bookingIds: held })).json() as Quote;
+    expect(adults.lines.map((l) => [l.ticketType, l.priceCents])).toEqual([
+      ['Adult', 1600],
+      ['Adult', 1600],
+    ]);
+
+    const sell = (seatId: string, ticketTypeId: string) =>
+      post(admin, '/api/admin/box-office/sales', {
+        showtimeId: show.showtimeId,
+        seatIds: [seatId],
+        tickets: [{ seatId, ticketTypeId }],
+        paymentMethod: 'cash',
+      });
+    const counter = await sell(show.seatIds[2]![3]!, types.child);
+    expect(counter.statusCode).toBe(409);
+    expect(counter.json()).toMatchObject({ code: 'ticket_type_unavailable' });
+
+    // A Child ticket on a standard seat cannot be moved to a premium one either.
+    const sold = await sell(show.seatIds[0]![2]!, types.child);
+    expect(sold.statusCode, sold.body).toBe(200);
+    const order = sold.json() as { ref: string; totalCents: number; lines: { bookingId: string }[] };
+    expect(order.totalCents).toBe(800);
+    const moved = await post(admin, `/api/admin/orders/${order.ref}/exchange`, {
+      moves: [{ bookingId: order.lines[0]!.bookingId, seatId: show.seatIds[2]![4]! }],
+    });
+    expect(moved.statusCode, moved.body).toBe(409);
+    expect(moved.json()).toMatchObject({ code: 'ticket_type_unavailable' });
   });
 
   it('keeps an open checkout’s prices when the card changes meanwhile, and gives the order its lines and total', async () => {

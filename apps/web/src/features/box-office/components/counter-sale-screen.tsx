@@ -2,6 +2,7 @@ import { useId, useRef, useState, type FormEvent } from 'react';
 import { Trans, useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import type { PaymentMethod, SeatType, StaffOrder } from '@cinema/contract';
+import { defaultTicketTypeOn, ticketTypesOn } from '@cinema/contract/constants';
 import { ApiError, errorText } from '../../../lib/api-client';
 import { formatDateTime, formatMoney } from '../../../lib/format';
 import { usePageHeading } from '../../../lib/use-page-heading';
@@ -43,14 +44,17 @@ export function CounterSaleScreen() {
     const p = prices.data;
     if (!p) return null;
     // No ticket types at all: every seat sells at the showtime's one price.
-    if (c.ticketTypeId === null) return p.prices[0]?.priceCents ?? null;
+    if (c.ticketTypeId === null) return p.ticketTypes.length === 0 ? (p.prices[0]?.priceCents ?? null) : null;
     return (
       p.prices.find((x) => x.ticketTypeId === c.ticketTypeId && x.seatType === (c.seat.type as SeatType))
         ?.priceCents ?? null
     );
   };
-  const defaultType = prices.data?.defaultTicketTypeId ?? null;
-  const lines = chosen.map((c) => ({ ...c, ticketTypeId: c.ticketTypeId ?? defaultType }));
+  // Each seat as its chosen type, else the type it sells as by default on its seat type.
+  const lines = chosen.map((c) => ({
+    ...c,
+    ticketTypeId: c.ticketTypeId ?? (prices.data ? defaultTicketTypeOn(prices.data, c.seat.type) : null),
+  }));
   const total = lines.reduce((sum, c) => sum + (priceOf(c) ?? 0), 0);
   const unpriced = lines.some((c) => priceOf(c) === null);
 
@@ -173,10 +177,12 @@ export function CounterSaleScreen() {
                 <ul className="space-y-2">
                   {lines.map((c) => {
                     const price = priceOf(c);
+                    // Only the types sold on this seat's type: a price left blank on the card is not for sale there.
+                    const offered = prices.data ? ticketTypesOn(prices.data, c.seat.type) : [];
                     return (
                       <li key={c.seat.id} className="flex flex-wrap items-center gap-2">
                         <span className="min-w-28 font-semibold text-gold">{seatWithType(c.seat)}</span>
-                        {prices.data && prices.data.ticketTypes.length > 0 && (
+                        {offered.length > 0 && (
                           <select
                             className="input w-auto"
                             aria-label={t('boxOffice.ticketTypeFor', { seat: seatWithType(c.seat) })}
@@ -189,7 +195,7 @@ export function CounterSaleScreen() {
                               )
                             }
                           >
-                            {prices.data.ticketTypes.map((t) => (
+                            {offered.map((t) => (
                               <option key={t.id} value={t.id}>
                                 {t.name}
                               </option>

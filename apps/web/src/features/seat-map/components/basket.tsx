@@ -1,5 +1,6 @@
 import { useEffect, useId, useMemo, useState, type FormEvent } from 'react';
 import type { CheckoutBody } from '@cinema/contract';
+import { defaultTicketTypeOn, ticketTypesOn } from '@cinema/contract/constants';
 import { useFormatMoney } from '../../../lib/format';
 import { errorText } from '../../../lib/api-client';
 import { seatWithType } from '../../../lib/seat-text';
@@ -57,8 +58,6 @@ export function Basket({
     setApplied(trimmed === '' ? undefined : trimmed);
   };
 
-  const sold = prices.data?.ticketTypes ?? [];
-  const defaultType = prices.data?.defaultTicketTypeId ?? sold[0]?.id ?? '';
   return (
     <section className="flex flex-col gap-3" aria-labelledby={`${id}-title`}>
       <h2 id={`${id}-title`} className="text-base font-semibold text-white">
@@ -74,6 +73,10 @@ export function Basket({
           {current.lines.map((line) => {
             const seat = seatWithType(line.seat);
             const bookingId = line.bookingId ?? '';
+            // Only the types sold on this seat's type: a price left blank on the card is not for sale there.
+            const seatType = line.seat.type ?? 'STANDARD';
+            const sold = prices.data ? ticketTypesOn(prices.data, seatType) : [];
+            const defaultType = prices.data ? (defaultTicketTypeOn(prices.data, seatType) ?? '') : '';
             return (
               <li
                 key={bookingId}

@@ -3,7 +3,7 @@ import userEvent from '@testing-library/user-event';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { MemoryRouter, Route, Routes } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { SeatMap, SeatMapSeat, SeatsUpdate, SeatType, Settings } from '@cinema/contract';
+import type { SeatMap, SeatMapSeat, SeatsUpdate, SeatType, Settings, ShowtimePrices } from '@cinema/contract';
 import { api, ApiError } from '../../../lib/api-client';
 import { SeatMapScreen } from './seat-map-screen';
 
@@ -81,6 +81,29 @@ const seatMap = (): SeatMap => ({
 });
 const seatMapReads = () =>
   vi.mocked(api).mock.calls.filter(([path]) => path === `/showtimes/${SHOWTIME}/seats`);
+
+/** The server's side of a hold: the seats become the customer's until `expiresAt`, each booking named after its seat. */
+function holdSeats(body: unknown, expiresAt: string) {
+  const { seatIds } = body as { seatIds: string[] };
+  seats = seats.map((s) =>
+    seatIds.includes(s.id) ? { ...s, status: 'HELD', heldByMe: true, bookingId: `b-${s.id}`, expiresAt } : s,
+  );
+  return { bookingIds: seatIds.map((id) => `b-${id}`), expiresAt };
+}
+
+const TYPES = [
+  { id: 'adult', name: 'Adult' },
+  { id: 'child', name: 'Child' },
+];
+/** `GET /api/showtimes/{id}/prices`: Adult (the default) and Child at these prices. */
+const pricesOf = (prices: ShowtimePrices['prices']): ShowtimePrices => ({
+  showtimeId: SHOWTIME,
+  currency: 'EUR',
+  priceCard: null,
+  ticketTypes: TYPES,
+  defaultTicketTypeId: 'adult',
+  prices,
+});
 
 beforeEach(() => {
   seats = [
@@ -282,15 +305,7 @@ describe('the seat map', () => {
     const user = userEvent.setup();
     const expiresAt = '2030-05-01T19:10:00.000Z';
     vi.mocked(api).mockImplementation(async (path: string, options) => {
-      if (path === `/showtimes/${SHOWTIME}/hold`) {
-        const { seatIds } = options!.body as { seatIds: string[] };
-        seats = seats.map((s) =>
-          seatIds.includes(s.id)
-            ? { ...s, status: 'HELD', heldByMe: true, bookingId: `b-${s.id}`, expiresAt }
-            : s,
-        );
-        return { bookingIds: seatIds.map((id) => `b-${id}`), expiresAt };
-      }
+      if (path === `/showtimes/${SHOWTIME}/hold`) return holdSeats(options!.body, expiresAt);
       if (path === `/showtimes/${SHOWTIME}/seats`) return seatMap();
       throw new Error(`unexpected call: ${path}`);
     });
@@ -312,32 +327,16 @@ describe('the seat map', () => {
   it('prices the held seats in a basket: a ticket type per seat, a promo code or its reason, and pays for that', async () => {
     const user = userEvent.setup();
     const expiresAt = '2030-05-01T19:10:00.000Z';
-    const types = [
-      { id: 'adult', name: 'Adult' },
-      { id: 'child', name: 'Child' },
-    ];
+    const types = TYPES;
     const price: Record<string, number> = { adult: 1300, child: 800 };
     const quotes: unknown[] = [];
     vi.mocked(api).mockImplementation(async (path: string, options) => {
-      if (path === `/showtimes/${SHOWTIME}/hold`) {
-        const { seatIds } = options!.body as { seatIds: string[] };
-        seats = seats.map((s) =>
-          seatIds.includes(s.id)
-            ? { ...s, status: 'HELD', heldByMe: true, bookingId: `b-${s.id}`, expiresAt }
-            : s,
-        );
-        return { bookingIds: seatIds.map((id) => `b-${id}`), expiresAt };
-      }
+      if (path === `/showtimes/${SHOWTIME}/hold`) return holdSeats(options!.body, expiresAt);
       if (path === `/showtimes/${SHOWTIME}/seats`) return seatMap();
       if (path === `/showtimes/${SHOWTIME}/prices`) {
-        return {
-          showtimeId: SHOWTIME,
-          currency: 'USD',
-          priceCard: null,
-          ticketTypes: types,
-          defaultTicketTypeId: 'adult',
-          prices: [],
-        };
+        return pricesOf(
+          types.map((t) => ({ ticketTypeId: t.id, seatType: 'STANDARD', priceCents: price[t.id]! })),
+        );
       }
       if (path === '/pay/quote') {
         // The server's side, in small: each seat at its type's price, HALF takes 50% off, anything else is refused.
@@ -421,6 +420,62 @@ describe('the seat map', () => {
         promoCode: 'HALF',
       },
     });
+  }, 20_000);
+});
+
+describe('a price card that leaves a price blank', () => {
+  it('offers a seat only the ticket types its seat type is priced for: no Child on a premium seat', async () => {
+    const user = userEvent.setup();
+    const expiresAt = '2030-05-01T19:10:00.000Z';
+    // Seat 3 of row A is premium; the card prices Child on standard seats only.
+    const typeOf = (number: number): SeatType => (number === 3 ? 'PREMIUM' : 'STANDARD');
+    vi.mocked(api).mockImplementation(async (path: string, options) => {
+      if (path === `/showtimes/${SHOWTIME}/hold`) return holdSeats(options!.body, expiresAt);
+      if (path === `/showtimes/${SHOWTIME}/seats`) return seatMap();
+      if (path === `/showtimes/${SHOWTIME}/prices`) {
+        return pricesOf([
+          { ticketTypeId: 'adult', seatType: 'STANDARD', priceCents: 1300 },
+          { ticketTypeId: 'adult', seatType: 'PREMIUM', priceCents: 1600 },
+          { ticketTypeId: 'child', seatType: 'STANDARD', priceCents: 800 },
+        ]);
+      }
+      if (path === '/pay/quote') {
+        const { bookingIds } = options!.body as { bookingIds: string[] };
+        const lines = [...bookingIds].sort().map((bookingId) => {
+          const number = Number(bookingId.split('-').at(-1));
+          const list = typeOf(number) === 'PREMIUM' ? 1600 : 1300;
+          return {
+            bookingId,
+            movie: 'The Test Picture',
+            startsAt: '2030-05-01T19:30:00.000Z',
+            auditorium: 'Hall 1',
+            seat: { row: 1, number, rowLabel: 'A', type: typeOf(number) },
+            ticketType: 'Adult',
+            listPriceCents: list,
+            discountCents: 0,
+            priceCents: list,
+            status: 'pending',
+          };
+        });
+        const total = lines.reduce((a, l) => a + l.priceCents, 0);
+        return { lines, subtotalCents: total, discountCents: 0, totalCents: total, currency: 'EUR' };
+      }
+      throw new Error(`unexpected call: ${path}`);
+    });
+    await openSeatMap();
+    await user.click(seatButton(/^Row A, seat 1, available$/));
+    await user.click(seatButton(/^Row A, seat 3, available$/));
+    await user.click(holdButton());
+
+    const standard = await screen.findByRole('combobox', { name: 'Ticket type for Row A, Seat 1' });
+    const premium = await screen.findByRole('combobox', { name: /^Ticket type for Row A, Seat 3/ });
+    const options = (select: HTMLElement) =>
+      within(select)
+        .getAllByRole('option')
+        .map((o) => o.textContent);
+    expect(options(standard)).toEqual(['Adult', 'Child']);
+    expect(options(premium)).toEqual(['Adult']);
+    expect(premium).toHaveValue('adult');
   }, 20_000);
 });
 
