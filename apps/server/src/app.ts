@@ -9,7 +9,7 @@ import type { Config } from './config.ts';
 import { openDatabase, type Database } from './db/database.ts';
 import { authPlugin } from './plugins/auth.ts';
 import { dbPlugin } from './plugins/db.ts';
-import { errorsPlugin } from './plugins/errors.ts';
+import { answerClientError, errorsPlugin } from './plugins/errors.ts';
 import { i18nPlugin, languageOf, translateMessage } from './i18n.ts';
 import { corsPlugin } from './plugins/cors.ts';
 import { eventsPlugin } from './plugins/events.ts';
@@ -78,6 +78,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     // Forwarded-for headers are believed only from as many proxies as configured: otherwise any client could
     // pick its own address and slip past the per-address limits.
     trustProxy: (_address: string, hop: number) => hop < config.trustProxyHops,
+    clientErrorHandler: answerClientError,
     // A URL fastify cannot even decode (bad percent-encoding) gets the API's own error shape, not fastify's.
     // It comes before the request has its language, so the language is read off the header here.
     frameworkErrors: (error, request, reply) => {

@@ -69,6 +69,10 @@ export const ErrorCodes = [
   /** 409: a retry while the request first sent with its Idempotency-Key is still being handled. */
   'idempotency_key_in_progress',
   'invalid_reset_link',
+  /** 431: the request's headers are over the server's limit (16 KB). */
+  'request_headers_too_large',
+  /** 408: the request did not arrive in time. */
+  'request_timeout',
 ] as const;
 export type ErrorCode = (typeof ErrorCodes)[number];
 

@@ -3,7 +3,15 @@ import { REPORT_MAX_DAYS } from './constants.ts';
 
 export const REPORT_GROUPINGS = ['day', 'movie', 'showtime'] as const;
 
-const ReportDaySchema = z.iso.date({ message: 'Use a date as YYYY-MM-DD' });
+/** The days a report can name: the span ends at the start of the day after its last, and 9999-12-31 has none. */
+const FIRST_REPORT_DAY = '1900-01-01';
+const LAST_REPORT_DAY = '9999-12-30';
+const ReportDaySchema = z.iso
+  .date({ message: 'Use a date as YYYY-MM-DD' })
+  .refine(
+    (day) => FIRST_REPORT_DAY <= day && day <= LAST_REPORT_DAY,
+    `Choose a day from ${FIRST_REPORT_DAY} to ${LAST_REPORT_DAY}`,
+  );
 
 /**
  * `GET /api/admin/reports/sales`: from and to are days on the cinema's clocks (CINEMA_TIME_ZONE), both included; a

@@ -1,4 +1,7 @@
+import { STATUS_CODES } from 'node:http';
+import type { Duplex } from 'node:stream';
 import type { FastifyInstance, FastifyError } from 'fastify';
+import type { ErrorCode } from '@cinema/contract';
 import fp from 'fastify-plugin';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { AppError } from '../errors.ts';
@@ -96,6 +99,31 @@ const statusCodes: Record<number, string> = {
   415: 'unsupported_media_type',
   429: 'too_many_requests',
 };
+
+/**
+ * Fastify's `clientErrorHandler`: a request Node's HTTP parser refused before any route saw it (headers over its 16 KB,
+ * a garbled request line, too slow to arrive) leaves in the API's one envelope `{ error, code }` too, in English: its
+ * Accept-Language was never read.
+ */
+export function answerClientError(this: FastifyInstance, err: NodeJS.ErrnoException, socket: Duplex) {
+  // A connection reset or already closed: nobody is left to answer.
+  if (err.code === 'ECONNRESET' || socket.destroyed) return;
+  const [statusCode, code, error]: [number, ErrorCode, string] =
+    err.code === 'HPE_HEADER_OVERFLOW'
+      ? [431, 'request_headers_too_large', 'The request headers are too large']
+      : err.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+        ? [408, 'request_timeout', 'The request took too long to arrive']
+        : [400, 'bad_request', 'Bad request'];
+  this.log.trace({ err }, 'client error');
+  if (socket.writable) {
+    const body = JSON.stringify({ error, code });
+    socket.write(
+      `HTTP/1.1 ${statusCode} ${STATUS_CODES[statusCode]}\r\nContent-Type: application/json; charset=utf-8\r\n` +
+        `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+    );
+  }
+  socket.destroy(err);
+}
 
 /** One error handler: every failure leaves as `{ error, code }` with its status; a 500 never shows internals. */
 export const errorsPlugin = fp(

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
+import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -154,6 +155,39 @@ describe('size limits', () => {
       payload: JSON.stringify({ email: 'a@b.c', password: 'x'.repeat(1024 * 1024 + 1) }),
     });
     expectJsonError(res, 413, 'payload_too_large');
+  });
+
+  it('answers headers over 16 KB with 431 and a garbled request with 400, both as {error, code}', async () => {
+    await app.listen({ port: 0, host: '127.0.0.1' });
+    const { port } = app.server.address() as { port: number };
+    // What Node's HTTP parser answers before any route runs: read off the socket as a client would.
+    const raw = (request: string) =>
+      new Promise<{ status: number; type: string; body: unknown }>((resolve, reject) => {
+        const socket = connect(port, '127.0.0.1', () => socket.end(request));
+        let text = '';
+        socket.on('data', (chunk) => (text += chunk.toString('utf8')));
+        socket.on('error', reject);
+        socket.on('close', () => {
+          const [head = '', body = ''] = text.split('\r\n\r\n');
+          resolve({
+            status: Number(head.split(' ')[1]),
+            type: /content-type: ([^\r]+)/i.exec(head)?.[1] ?? '',
+            body: JSON.parse(body),
+          });
+        });
+      });
+    const big = await raw(`GET /api/movies HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`);
+    expect(big).toEqual({
+      status: 431,
+      type: expect.stringMatching(/^application\/json/),
+      body: { error: 'The request headers are too large', code: 'request_headers_too_large' },
+    });
+    const garbled = await raw('NOT HTTP AT ALL\r\n\r\n');
+    expect(garbled).toEqual({
+      status: 400,
+      type: expect.stringMatching(/^application\/json/),
+      body: { error: 'Bad request', code: 'bad_request' },
+    });
   });
 
   it('refuses a poster over 5 MB with 413 JSON and keeps no movie', async () => {

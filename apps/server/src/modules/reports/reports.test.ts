@@ -396,6 +396,28 @@ describe.each(engines)('sales reports (%s)', (engine) => {
     expect(res.statusCode).toBe(403);
   });
 
+  it('answers a report for the last days of the year 9999 with a 400 naming the days it covers, never a 500', async () => {
+    const ask = (query: string, language = 'en') =>
+      t.app.inject({
+        method: 'GET',
+        url: `/api/admin/reports/sales?${query}`,
+        headers: { ...admin.headers, 'accept-language': language },
+      });
+    for (const query of ['from=9999-12-25&to=9999-12-31', 'from=0001-01-01&to=0001-01-02']) {
+      const res = await ask(query);
+      expect(res.statusCode, query).toBe(400);
+      expect(res.json(), query).toEqual({
+        error: expect.stringContaining('Choose a day from 1900-01-01 to 9999-12-30'),
+        code: 'bad_request',
+      });
+    }
+    expect((await ask('from=9999-12-25&to=9999-12-31', 'de')).json().error).toContain('Wähle einen Tag');
+    // The last day it takes still answers.
+    const last = await ask('from=9999-12-25&to=9999-12-30');
+    expect(last.statusCode, last.body).toBe(200);
+    expect((last.json() as SalesReport).totals.admits).toBe(0);
+  });
+
   it('sums a showtime still on sale from its lines, and keeps its figures too', async () => {
     const starts = new Date(Date.now() + 2 * 86_400_000);
     starts.setUTCHours(12, 0, 0, 0);
