@@ -164,6 +164,43 @@ describe.skipIf(!hasChromium || !hasFfmpeg)(
       });
     });
 
+    it("keeps the spec's 'Back' link to /admin/showtimes on the picker and beside another showtime while scanning", async () => {
+      await withBrowser([], async (browser) => {
+        const { page, pageErrors } = await openPage(browser, server.url, DESKTOP);
+        await useAccount(page, admin);
+        await page.goto('/admin/scan');
+        await page.getByRole('heading', { name: 'Choose the showtime being admitted' }).waitFor();
+        const back = page.getByRole('link', { name: 'Back', exact: true });
+        expect(await back.getAttribute('href')).toBe('/admin/showtimes');
+
+        await page.getByRole('link', { name: /The Scanner Strikes/ }).click();
+        const another = page.getByRole('link', { name: '← Choose another showtime' });
+        await another.waitFor();
+        expect(await back.getAttribute('href')).toBe('/admin/showtimes');
+        // Side by side on one line, above the title.
+        const [backBox, anotherBox] = [await back.boundingBox(), await another.boundingBox()];
+        expect(backBox!.y).toBeCloseTo(anotherBox!.y, 0);
+        expect(backBox!.x).toBeLessThan(anotherBox!.x);
+        await screenshot(page, 'scanner-back-link');
+
+        await back.click();
+        await page.waitForURL('**/admin/showtimes');
+        await page.getByRole('heading', { name: 'Manage Showtimes' }).waitFor();
+        expect(pageErrors).toEqual([]);
+      });
+      // Staff cannot open Manage Showtimes: their scanner offers no link that would only turn them away.
+      await withBrowser([], async (browser) => {
+        const { page } = await openPage(browser, server.url, DESKTOP);
+        await useAccount(page, staff);
+        await page.goto('/admin/scan');
+        await page.getByRole('heading', { name: 'Choose the showtime being admitted' }).waitFor();
+        expect(await page.getByRole('link', { name: 'Back', exact: true }).count()).toBe(0);
+        await page.goto(`/admin/scan?showtime=${open.showtimeId}`);
+        await page.getByRole('link', { name: '← Choose another showtime' }).waitFor();
+        expect(await page.getByRole('link', { name: 'Back', exact: true }).count()).toBe(0);
+      });
+    });
+
     it('keeps scanning with the network cut, sends the queue when back and shows the conflict an online scanner won', async () => {
       const show = await scheduleShowtime(server, {
         title: 'Offline Odyssey',

@@ -5,6 +5,8 @@
 
 // The seat rules (single-seat gaps, best available, sofas and companions) import nothing either.
 export * from './seat-rules/index.ts';
+// So does the door's admission rule (the entry window and how far a scanning device's clock is believed).
+export * from './door-rules.ts';
 
 // ---------------------------------------------------------------------------------------------------------------
 // Prices

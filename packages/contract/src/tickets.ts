@@ -101,7 +101,10 @@ export const DeviceLabelSchema = z
 
 export const ScanBodySchema = z.object({
   bookingId: IdSchema,
-  /** The showtime being admitted (the web scanner always sends it); without it the spec's behaviour stays. */
+  /**
+   * The showtime being admitted (the web scanner always sends it); without it a ticket of any showtime is admitted,
+   * still only within its own entry window.
+   */
   showtimeId: IdSchema.optional(),
   /** Admit outside the entry window (too_early / too_late); audited. */
   force: z.boolean().optional(),
@@ -198,7 +201,7 @@ export const ScanSyncBodySchema = z.object({
     .array(
       z.object({
         bookingId: IdSchema,
-        /** When the device admitted the ticket. */
+        /** When the device admitted the ticket (believed within DOOR_CLOCK_TOLERANCE_MINUTES only). */
         scannedAt: z.iso.datetime({ offset: true, message: 'Invalid time' }),
         force: z.boolean().optional(),
       }),

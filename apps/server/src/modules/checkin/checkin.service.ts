@@ -1,14 +1,18 @@
 import { and, asc, desc, eq, gt, inArray, isNotNull, isNull, lt, sql } from 'drizzle-orm';
-import type {
-  DoorCounts,
-  DoorListResponse,
-  DoorShowtime,
-  ScanBody,
-  ScanResponse,
-  ScanSyncBody,
-  ScanSyncResponse,
-  ScanSyncResult,
-  ScanUndoResponse,
+import {
+  entryRefusal,
+  entryWindow,
+  judgeAdmission,
+  type DoorCounts,
+  type DoorListResponse,
+  type DoorShowtime,
+  type EntryRefusal,
+  type ScanBody,
+  type ScanResponse,
+  type ScanSyncBody,
+  type ScanSyncResponse,
+  type ScanSyncResult,
+  type ScanUndoResponse,
 } from '@cinema/contract';
 import type { Config } from '../../config.ts';
 import type { Db, Queryable } from '../../db/database.ts';
@@ -34,16 +38,22 @@ const notAdmissible: Record<string, string> = {
 
 type TicketRow = Awaited<ReturnType<ReturnType<typeof ticketDetails>['where']>>[number];
 
-const entryOpensAt = (startsAt: Date, config: CheckinDeps['config']) =>
-  new Date(startsAt.getTime() - config.entryOpensMinutes * 60_000);
+const windowOf = (show: { startsAt: Date; endsAt: Date }, config: CheckinDeps['config']) =>
+  entryWindow(show.startsAt, show.endsAt, config.entryOpensMinutes);
 
-/** Why the entry window refuses a ticket at `at`, or null while it is open. */
-function windowRefusal(ticket: { startsAt: Date; endsAt: Date }, at: Date, config: CheckinDeps['config']) {
-  const opensAt = entryOpensAt(ticket.startsAt, config);
-  const extra = { entryOpensAt: opensAt.toISOString(), entryClosesAt: ticket.endsAt.toISOString() };
-  if (at < opensAt) return conflict('Too early: entry has not opened yet', 'too_early', extra);
-  if (at >= ticket.endsAt) return conflict('Too late: this showtime is over', 'too_late', extra);
-  return null;
+/** The 409 of a ticket the entry window refuses, naming the window. */
+function windowRefused(
+  refusal: EntryRefusal,
+  show: { startsAt: Date; endsAt: Date },
+  config: CheckinDeps['config'],
+) {
+  const extra = {
+    entryOpensAt: new Date(windowOf(show, config).opensAt).toISOString(),
+    entryClosesAt: show.endsAt.toISOString(),
+  };
+  return refusal === 'too_early'
+    ? conflict('Too early: entry has not opened yet', 'too_early', extra)
+    : conflict('Too late: this showtime is over', 'too_late', extra);
 }
 
 function wrongShowtime(ticket: TicketRow) {
@@ -86,8 +96,8 @@ const countsOf = async (db: Queryable, showtimeId: string) =>
  * CONFIRMED booking, so of two scanners reading the same ticket at once exactly one sees it as first entry.
  *
  * Naming the showtime being admitted (the web scanner always does) refuses a ticket for another showtime
- * (wrong_showtime) and one outside the entry window (too_early / too_late) unless staff force it, which is audited.
- * Without it the spec's behaviour stays for old clients: any paid ticket is admitted.
+ * (wrong_showtime). Either way a ticket is admitted only within its showtime's entry window on the server's clock
+ * (too_early / too_late) unless staff force it, which is audited as `checkin.force`.
  */
 export async function checkInTicket(
   deps: CheckinDeps,
@@ -103,10 +113,10 @@ export async function checkInTicket(
   if (showtimeId && ticket.showtimeId !== showtimeId) throw wrongShowtime(ticket);
 
   let forced = false;
-  if (showtimeId && !ticket.checkedInAt) {
-    const refusal = windowRefusal(ticket, new Date(), config);
-    if (refusal && !force) throw refusal;
-    forced = refusal !== null;
+  if (!ticket.checkedInAt) {
+    const admission = judgeAdmission({ window: windowOf(ticket, config), receivedAt: Date.now(), force });
+    if (!admission.admit) throw windowRefused(admission.refusal, ticket, config);
+    forced = admission.forced;
   }
 
   const updated = await db.transaction(async (tx) => {
@@ -225,15 +235,15 @@ function presentShowtime(
   config: CheckinDeps['config'],
   now: Date,
 ): DoorShowtime {
-  const opensAt = entryOpensAt(r.startsAt, config);
+  const window = windowOf(r, config);
   return {
     id: r.id,
     movie: r.movie,
     startsAt: r.startsAt.toISOString(),
     endsAt: r.endsAt.toISOString(),
     auditorium: r.auditorium,
-    entryOpensAt: opensAt.toISOString(),
-    entryOpen: opensAt <= now && now < r.endsAt,
+    entryOpensAt: new Date(window.opensAt).toISOString(),
+    entryOpen: entryRefusal(window, now) === null,
     counts,
   };
 }
@@ -303,8 +313,10 @@ export async function doorList(deps: CheckinDeps, showtimeId: string): Promise<D
 }
 
 /**
- * Check-ins a device made offline. Each is the same conditional update as a scan, dated when the device admitted
- * the ticket (never later than now), so the server's first check-in wins and every other is a conflict naming it.
+ * Check-ins a device made offline. Each is the same conditional update as a scan, so the server's first check-in
+ * wins and every other is a conflict naming it. It is dated when the device admitted the ticket if the server can
+ * believe the device's clock, else when the request arrived (DOOR_CLOCK_TOLERANCE_MINUTES), and the entry window
+ * is judged at that moment: outside it the check-in is refused unless forced, and a forced one is audited.
  * Idempotent: a check-in already recorded for this scanner on this device answers checked_in again, unchanged.
  */
 export async function syncCheckIns(
@@ -314,9 +326,8 @@ export async function syncCheckIns(
 ): Promise<ScanSyncResponse> {
   const { db, config } = deps;
   const results: ScanSyncResult[] = [];
-  const now = new Date();
+  const receivedAt = Date.now();
   for (const item of body.checkIns) {
-    const at = new Date(Math.min(new Date(item.scannedAt).getTime(), now.getTime()));
     const [ticket] = await ticketDetails(db).where(eq(bookings.id, item.bookingId)).limit(1);
     const refuse = (code: string, error: string) =>
       results.push({ bookingId: item.bookingId, result: 'refused', code, error });
@@ -332,11 +343,21 @@ export async function syncCheckIns(
       refuse('wrong_showtime', 'Ticket is for another showtime');
       continue;
     }
-    const refusal = ticket.checkedInAt ? null : windowRefusal(ticket, at, config);
-    if (refusal && !item.force) {
-      refuse(refusal.code, refusal.message);
+    const admission = judgeAdmission({
+      window: windowOf(ticket, config),
+      receivedAt,
+      scannedAt: item.scannedAt,
+      soldAt: ticket.confirmedAt,
+      force: item.force,
+    });
+    // A ticket already in is answered below (this device's check-in again, or a conflict), whatever the window.
+    if (!admission.admit && !ticket.checkedInAt) {
+      const refused = windowRefused(admission.refusal, ticket, config);
+      refuse(refused.code, refused.message);
       continue;
     }
+    const at = new Date(admission.at);
+    const forced = admission.admit && admission.forced;
     const updated = await db.transaction(async (tx) => {
       const [row] = await tx
         .update(bookings)
@@ -354,7 +375,7 @@ export async function syncCheckIns(
           ),
         )
         .returning({ checkedInAt: bookings.checkedInAt });
-      if (row && refusal)
+      if (row && forced)
         await recordAudit(tx, actor, {
           action: 'checkin.force',
           subjectType: 'booking',
@@ -365,6 +386,8 @@ export async function syncCheckIns(
             showtimeId: body.showtimeId,
             deviceLabel: body.deviceLabel,
             offline: true,
+            // What the device's clock said, kept beside the server's own dating of the check-in.
+            deviceScannedAt: item.scannedAt,
           },
         });
       return row;

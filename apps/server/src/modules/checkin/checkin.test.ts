@@ -13,6 +13,8 @@ import {
   type TestApp,
 } from '../../test/helpers.ts';
 
+const inHalfAnHour = () => new Date(Date.now() + 30 * 60_000);
+
 type Status = 'HELD' | 'CONFIRMED' | 'CANCELLED' | 'EXPIRED' | 'REFUNDED';
 
 async function makeBooking(
@@ -48,7 +50,8 @@ describe.each(engines)('ticket check-in on %s', (engine) => {
     t = await createTestApp(engine);
     admin = await signedInAdmin(t.app);
     customer = await signedInUser(t.app, { name: 'Tess Ticket' });
-    fx = await createShowtimeFixture(t.database.db, { rows: 4, cols: 10 });
+    // Starts in half an hour: its entry window is open (a scan is judged on it even without the showtime named).
+    fx = await createShowtimeFixture(t.database.db, { rows: 4, cols: 10, startsAt: inHalfAnHour() });
   });
   afterAll(() => t.close());
 
@@ -134,7 +137,7 @@ describe.skipIf(!postgresUrl)('check-in race on real PostgreSQL', () => {
   it('of 10 scanners reading one ticket at the same moment, exactly one sees it VALID', async () => {
     const admin = await signedInAdmin(t.app);
     const customer = await signedInUser(t.app);
-    const fx = await createShowtimeFixture(t.database.db, { rows: 1, cols: 3 });
+    const fx = await createShowtimeFixture(t.database.db, { rows: 1, cols: 3, startsAt: inHalfAnHour() });
     const bookingId = await makeBooking(t, fx, customer, 0, 'CONFIRMED');
     const results = await Promise.all(
       Array.from({ length: 10 }, () =>

@@ -1,4 +1,5 @@
 import { eq } from 'drizzle-orm';
+import { DOOR_CLOCK_TOLERANCE_MINUTES } from '@cinema/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auditLog, bookings } from '../../db/schema/index.ts';
 import { createShowtimeFixture, type ShowtimeFixture } from '../../test/fixtures.ts';
@@ -15,7 +16,13 @@ import {
 
 const minutes = (n: number) => new Date(Date.now() + n * 60_000);
 
-async function paid(t: TestApp, fx: ShowtimeFixture, user: SignedIn, seatIndex: number) {
+async function paid(
+  t: TestApp,
+  fx: ShowtimeFixture,
+  user: SignedIn,
+  seatIndex: number,
+  soldAt = minutes(-24 * 60),
+) {
   const [row] = await t.database.db
     .insert(bookings)
     .values({
@@ -24,7 +31,7 @@ async function paid(t: TestApp, fx: ShowtimeFixture, user: SignedIn, seatIndex: 
       userId: user.id,
       status: 'CONFIRMED',
       priceCents: 1200,
-      confirmedAt: new Date(),
+      confirmedAt: soldAt,
     })
     .returning();
   return row!.id;
@@ -121,11 +128,6 @@ describe.each(engines)('the door on %s', (engine) => {
     expect(forced.json()).toMatchObject({ alreadyCheckedIn: false, forced: true });
     const [entry] = await t.database.db.select().from(auditLog).where(eq(auditLog.subjectId, late));
     expect(entry).toMatchObject({ action: 'checkin.force', actorId: staff.id });
-
-    // The old clients' scan (no showtime named) keeps the spec's behaviour: any paid ticket is admitted.
-    const old = await post('/api/admin/scan', { bookingId: early });
-    expect(old.statusCode).toBe(200);
-    expect(old.json()).toMatchObject({ ok: true, alreadyCheckedIn: false });
   });
 
   it('undoes a check-in within 15 minutes (audited), not after, and not twice', async () => {
@@ -232,6 +234,176 @@ describe.each(engines)('the door on %s', (engine) => {
 
     const bad = await post('/api/admin/scan/sync', { ...body, checkIns: [] });
     expect(bad.statusCode).toBe(400);
+  });
+});
+
+describe.each(engines)('the door’s clock on %s', (engine) => {
+  let t: TestApp;
+  let staff: SignedIn;
+  let admin: SignedIn;
+  let customer: SignedIn;
+  /** Started 10 minutes ago: entry open. */
+  let running: ShowtimeFixture;
+  /** Ran from 295 to 180 minutes ago. */
+  let longOver: ShowtimeFixture;
+  /** Ended 3 minutes ago. */
+  let justOver: ShowtimeFixture;
+  /** Starts in three hours: entry opens in two. */
+  let later: ShowtimeFixture;
+  /** Starts in three weeks. */
+  let threeWeeks: ShowtimeFixture;
+
+  beforeAll(async () => {
+    t = await createTestApp(engine);
+    staff = await signedInStaff(t.app, 'Sam Staff');
+    admin = await signedInAdmin(t.app);
+    customer = await signedInUser(t.app, { name: 'Tess Ticket' });
+    const show = (startsAt: Date) =>
+      createShowtimeFixture(t.database.db, { rows: 1, cols: 5, startsAt, durationMinutes: 100 });
+    running = await show(minutes(-10));
+    longOver = await show(minutes(-295));
+    justOver = await show(minutes(-118));
+    later = await show(minutes(180));
+    threeWeeks = await show(minutes(21 * 24 * 60));
+  });
+  afterAll(() => t.close());
+
+  const post = (url: string, payload: object, headers = staff.headers) =>
+    t.app.inject({ method: 'POST', url, headers, payload });
+  /** A device's queue for one ticket, sent now; returns the ticket's result and the moments around the request. */
+  const sync = async (fx: ShowtimeFixture, bookingId: string, scannedAt: Date | string, force?: boolean) => {
+    const sent = Date.now();
+    const res = await post('/api/admin/scan/sync', {
+      showtimeId: fx.showtimeId,
+      deviceLabel: 'Tablet',
+      checkIns: [
+        {
+          bookingId,
+          scannedAt: typeof scannedAt === 'string' ? scannedAt : scannedAt.toISOString(),
+          ...(force && { force }),
+        },
+      ],
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    return { result: res.json().results[0], sent, received: Date.now() };
+  };
+  /** The `checkin.force` entries of the audit log for a ticket, as an admin reads them at /admin/audit. */
+  const forcedEntries = async (bookingId: string) => {
+    const res = await t.app.inject({
+      method: 'GET',
+      url: '/api/admin/audit?action=checkin.force',
+      headers: admin.headers,
+    });
+    expect(res.statusCode).toBe(200);
+    return (
+      res.json().entries as { subjectId: string; actor: string; after: Record<string, unknown> }[]
+    ).filter((e) => e.subjectId === bookingId);
+  };
+  const checkedInAt = async (bookingId: string) =>
+    (await t.database.db.select().from(bookings).where(eq(bookings.id, bookingId)))[0]!.checkedInAt;
+  const onServerClock = (at: string, around: { sent: number; received: number }) => {
+    expect(Date.parse(at)).toBeGreaterThanOrEqual(around.sent);
+    expect(Date.parse(at)).toBeLessThanOrEqual(around.received);
+  };
+
+  it('refuses a sync hours after the show that claims a time inside it; forced, it is audited and dated now', async () => {
+    const id = await paid(t, longOver, customer, 0);
+    const claim = minutes(-200); // inside the show, by the device's word
+    const refused = await sync(longOver, id, claim);
+    expect(refused.result).toMatchObject({ result: 'refused', code: 'too_late' });
+    expect(await checkedInAt(id)).toBeNull();
+    expect(await forcedEntries(id)).toEqual([]);
+
+    const forced = await sync(longOver, id, claim, true);
+    expect(forced.result).toMatchObject({ result: 'checked_in', checkedInBy: 'Sam Staff' });
+    onServerClock(forced.result.checkedInAt, forced);
+    expect(await forcedEntries(id)).toEqual([
+      expect.objectContaining({
+        actor: staff.email,
+        after: expect.objectContaining({ offline: true, deviceScannedAt: claim.toISOString() }),
+      }),
+    ]);
+    // Dated on the server's clock, the check-in can still be undone.
+    expect((await post('/api/admin/scan/undo', { bookingId: id })).statusCode).toBe(200);
+  });
+
+  it(`believes a device’s time up to ${DOOR_CLOCK_TOLERANCE_MINUTES} minutes old: a queue sent just after the end keeps what was scanned inside the show`, async () => {
+    const id = await paid(t, justOver, customer, 0);
+    const { result } = await sync(justOver, id, minutes(-5));
+    expect(result).toMatchObject({ result: 'checked_in' });
+    expect(Date.parse(result.checkedInAt)).toBeLessThan(Date.now() - 4 * 60_000);
+    expect(await forcedEntries(id)).toEqual([]);
+  });
+
+  it('never dates a check-in to the year 2000: it counts when the server received it, and can be undone', async () => {
+    const y2k = '2000-01-01T00:00:00.000Z';
+    // Entry open on the server's clock: admitted, dated now.
+    const open = await paid(t, running, customer, 0);
+    const admitted = await sync(running, open, y2k);
+    expect(admitted.result).toMatchObject({ result: 'checked_in' });
+    onServerClock(admitted.result.checkedInAt, admitted);
+    expect(await forcedEntries(open)).toEqual([]);
+
+    // The show is over on the server's clock: refused, and forced only as an audited override dated now.
+    const over = await paid(t, longOver, customer, 1);
+    expect((await sync(longOver, over, y2k)).result).toMatchObject({ result: 'refused', code: 'too_late' });
+    const forced = await sync(longOver, over, y2k, true);
+    expect(forced.result).toMatchObject({ result: 'checked_in' });
+    onServerClock(forced.result.checkedInAt, forced);
+    expect((await checkedInAt(over))!.getUTCFullYear()).toBeGreaterThan(2000);
+    expect(await forcedEntries(over)).toEqual([
+      expect.objectContaining({ after: expect.objectContaining({ deviceScannedAt: y2k }) }),
+    ]);
+    const undo = await post('/api/admin/scan/undo', { bookingId: over });
+    expect(undo.statusCode, undo.body).toBe(200);
+  });
+
+  it('does not believe a device clock ahead of the server: a scan “inside the window” hours from now is too early', async () => {
+    const id = await paid(t, later, customer, 0);
+    const refused = await sync(later, id, minutes(150));
+    expect(refused.result).toMatchObject({ result: 'refused', code: 'too_early' });
+    expect(await checkedInAt(id)).toBeNull();
+
+    const forced = await sync(later, id, minutes(150), true);
+    expect(forced.result).toMatchObject({ result: 'checked_in' });
+    onServerClock(forced.result.checkedInAt, forced);
+    expect(await forcedEntries(id)).toHaveLength(1);
+  });
+
+  it('does not believe a device time before the ticket was sold', async () => {
+    // Sold at the counter 4 minutes ago, while the show ran; the device claims it let the ticket in 8 minutes ago.
+    const id = await paid(t, justOver, customer, 1, minutes(-4));
+    const { result } = await sync(justOver, id, minutes(-8));
+    expect(result).toMatchObject({ result: 'refused', code: 'too_late' });
+    expect(await checkedInAt(id)).toBeNull();
+  });
+
+  it('refuses a scan without a showtime three weeks early (too_early) unless forced, which is audited', async () => {
+    const id = await paid(t, threeWeeks, customer, 0);
+    const early = await post('/api/admin/scan', { bookingId: id });
+    expect(early.statusCode).toBe(409);
+    expect(early.json()).toMatchObject({ code: 'too_early', entryOpensAt: expect.any(String) });
+    expect(Date.parse(early.json().entryOpensAt)).toBeCloseTo(minutes(21 * 24 * 60 - 60).getTime(), -5);
+    expect(await checkedInAt(id)).toBeNull();
+    expect(await forcedEntries(id)).toEqual([]);
+
+    const forced = await post('/api/admin/scan', { bookingId: id, force: true });
+    expect(forced.statusCode).toBe(200);
+    expect(forced.json()).toMatchObject({ alreadyCheckedIn: false, forced: true });
+    expect(await forcedEntries(id)).toEqual([
+      expect.objectContaining({
+        actor: staff.email,
+        after: expect.objectContaining({ checkedInAt: expect.any(String) }),
+      }),
+    ]);
+
+    // A ticket whose entry is open is admitted without naming its showtime, as before, and nothing is audited.
+    const open = await paid(t, running, customer, 1);
+    const ok = await post('/api/admin/scan', { bookingId: open });
+    expect(ok.statusCode).toBe(200);
+    expect(ok.json()).toMatchObject({ alreadyCheckedIn: false });
+    expect(ok.json().forced).toBeUndefined();
+    expect(await forcedEntries(open)).toEqual([]);
   });
 });
 

@@ -35,6 +35,8 @@ export const ticketDetails = (db: Queryable) =>
       startsAt: showtimes.startsAt,
       auditorium: halls.name,
       checkedInAt: bookings.checkedInAt,
+      // When it was sold: a door device's clock claiming an earlier check-in is not believed.
+      confirmedAt: bookings.confirmedAt,
       // Paid through the built-in test checkout: no money moved.
       testMode: sql<boolean>`coalesce(${checkoutSessions.provider} = 'local', false)`,
       orderRef: checkoutSessions.ref,

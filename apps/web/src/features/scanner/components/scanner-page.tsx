@@ -2,10 +2,12 @@ import { useCallback, useEffect, useRef, useState, type FormEvent } from 'react'
 import { useTranslation } from 'react-i18next';
 import { Link, useSearchParams } from 'react-router';
 import { useQuery } from '@tanstack/react-query';
+import { judgeAdmission } from '@cinema/contract/constants';
 import type { DoorListResponse, ScanError, ScanSyncResult } from '@cinema/contract';
 import { ApiError, errorText } from '../../../lib/api-client';
 import { seatWithType } from '../../../lib/seat-text';
 import { formatDateTime } from '../../../lib/format';
+import { useSession } from '../../../lib/session';
 import { doorList, doorShowtimes, scanTicket, syncScans, undoScan } from '../api/scan-ticket';
 import {
   loadDeviceLabel,
@@ -65,6 +67,22 @@ function Counts({ counts }: { counts: { sold: number; checkedIn: number; toCome:
   );
 }
 
+/**
+ * The spec's 'Back' to Manage Showtimes (admins: staff cannot open that screen) and, while admitting a showtime,
+ * the way back to choosing another.
+ */
+function BackLinks({ another = false }: { another?: boolean }) {
+  const { t } = useTranslation('admin');
+  const { user } = useSession();
+  if (user?.role !== 'ADMIN' && !another) return null;
+  return (
+    <p className="mb-2 flex flex-wrap gap-x-4">
+      {user?.role === 'ADMIN' && <Link to="/admin/showtimes">{t('scanner.back')}</Link>}
+      {another && <Link to="/admin/scan">{t('scanner.another')}</Link>}
+    </p>
+  );
+}
+
 /** The showtimes the door may admit, those whose entry window is open first. */
 function ShowtimePicker() {
   const { t } = useTranslation('admin');
@@ -75,6 +93,7 @@ function ShowtimePicker() {
   });
   return (
     <section className="mx-auto max-w-xl">
+      <BackLinks />
       <h1 className="page-title">{t('scanner.title')}</h1>
       <div className="card mb-4">
         <DeviceLabelField />
@@ -329,10 +348,17 @@ function DoorScreen({ showtimeId }: { showtimeId: string }) {
         });
         return;
       }
-      const now = Date.now();
-      const early = now < Date.parse(current.showtime.entryOpensAt);
-      const late = now >= Date.parse(current.showtime.endsAt);
-      if ((early || late) && !force) {
+      // The server's rule, on the only clock the device has; the server judges again on its own when this is sent.
+      const admission = judgeAdmission({
+        window: {
+          opensAt: Date.parse(current.showtime.entryOpensAt),
+          closesAt: Date.parse(current.showtime.endsAt),
+        },
+        receivedAt: Date.now(),
+        force,
+      });
+      if (!admission.admit) {
+        const early = admission.refusal === 'too_early';
         setOutcome({
           kind: 'refused',
           title: early ? t('scanner.tooEarly') : t('scanner.tooLate'),
@@ -343,7 +369,7 @@ function DoorScreen({ showtimeId }: { showtimeId: string }) {
         });
         return;
       }
-      const scannedAt = new Date().toISOString();
+      const scannedAt = new Date(admission.at).toISOString();
       setList(withTicket(current, code, { checkedInAt: scannedAt, checkedInBy: t('scanner.thisDevice') }));
       setQueue([...queueRef.current, { bookingId: code, scannedAt, ...(force && { force: true }) }]);
       setOutcome({
@@ -353,7 +379,7 @@ function DoorScreen({ showtimeId }: { showtimeId: string }) {
         seat,
         testMode: ticket.testMode,
         offline: true,
-        forced: force,
+        forced: admission.forced,
       });
     },
     [setList, setQueue, t],
@@ -469,9 +495,7 @@ function DoorScreen({ showtimeId }: { showtimeId: string }) {
   const show = list?.showtime;
   return (
     <section className="mx-auto max-w-xl">
-      <p className="mb-2">
-        <Link to="/admin/scan">{t('scanner.another')}</Link>
-      </p>
+      <BackLinks another />
       <h1 className="page-title">{t('scanner.title')}</h1>
       {show && (
         <div className="mb-3 space-y-2">
