@@ -120,7 +120,7 @@ describe.skipIf(!hasChromium)('pricing, promo codes and orders in the browser', 
     // A second one that has run out of dates.
     await promo.getByLabel('Code').fill('OLDTIMER');
     await promo.getByRole('radio', { name: 'Amount off ($)' }).check();
-    await promo.getByRole('spinbutton', { name: 'Amount off in dollars' }).fill('3');
+    await promo.getByRole('spinbutton', { name: 'Amount off in $' }).fill('3');
     await promo.getByLabel('Valid until').fill('2020-01-01T00:00');
     await promo.getByRole('button', { name: 'Add promo code' }).click();
     await page.getByRole('status').filter({ hasText: 'Added OLDTIMER: $3.00 off.' }).waitFor();

@@ -2,14 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { PasswordSchema } from './auth.ts';
 import { ShowtimeOverlapErrorSchema } from './catalogue.ts';
-import {
-  formatMoney,
-  PASSWORD_RULES,
-  readApiError,
-  readShowtimeClash,
-  rowLabel,
-  seatLabel,
-} from './constants.ts';
+import { PASSWORD_RULES, readApiError, readShowtimeClash, rowLabel, seatLabel } from './constants.ts';
 import { ErrorSchema } from './errors.ts';
 
 describe('seat labels', () => {
@@ -33,24 +26,6 @@ describe('seat labels', () => {
     expect(seatLabel(seat, { style: 'inline' })).toBe('Row C, seat 7');
     expect(seatLabel(seat, { style: 'line-item' })).toBe('Row C Seat 7');
     expect(seatLabel({ row: 27, number: 12 })).toBe('Row AA, Seat 12');
-  });
-});
-
-describe('money', () => {
-  it('shows cents as dollars with two decimals', () => {
-    expect([1200, 1350, 2500, 5, 0].map((cents) => formatMoney(cents))).toEqual([
-      '$12.00',
-      '$13.50',
-      '$25.00',
-      '$0.05',
-      '$0.00',
-    ]);
-    expect(formatMoney(123_456)).toBe('$1,234.56');
-  });
-
-  it('takes another currency and locale when asked', () => {
-    expect(formatMoney(1200, { currency: 'EUR', locale: 'de-DE' })).toBe('12,00\u00a0€');
-    expect(formatMoney(1200, { currency: 'EUR' })).toBe('€12.00');
   });
 });
 

@@ -7,6 +7,8 @@
 export * from './seat-rules/index.ts';
 // So does the door's admission rule (the entry window and how far a scanning device's clock is believed).
 export * from './door-rules.ts';
+// And money by the currency's exponent: to and from minor units, formatting.
+export * from './money.ts';
 
 // ---------------------------------------------------------------------------------------------------------------
 // Prices
@@ -33,8 +35,11 @@ export function defaultTicketTypeOn(prices: PricesOnSeats, seatType: string): st
 // ---------------------------------------------------------------------------------------------------------------
 // Catalogue
 
+/** Amounts in minor units of the cinema's currency (money.ts): 1200 is $12.00, ¥1,200 or 1.200 KWD. */
 export const DEFAULT_PRICE_CENTS = 1200;
 export const MAX_PRICE_CENTS = 100_000;
+/** The largest amount a promo code may take off an order. */
+export const MAX_AMOUNT_OFF_CENTS = MAX_PRICE_CENTS * 10;
 export const MAX_POSTER_BYTES = 5 * 1024 * 1024;
 /** Minutes of cleaning between two showtimes of one hall; a movie of unknown length counts as 120 minutes. */
 export const CLEANING_MINUTES = 15;
@@ -151,34 +156,6 @@ export function seatLabel(
   { style = 'label' }: { style?: SeatLabelStyle } = {},
 ): string {
   return SEAT_LABEL_STYLES[style](seat.rowLabel ?? rowLabel(seat.row), seat.number);
-}
-
-const moneyFormats = new Map<string, { format: Intl.NumberFormat; divisor: number }>();
-
-/**
- * An amount in minor units of `currency` (cents of USD, yen of JPY) as money: 1200 → "$12.00". The locale defaults
- * to en-US; the web app passes the viewer's language.
- */
-export function formatMoney(
-  cents: number,
-  { currency = 'USD', locale = 'en-US' }: { currency?: string; locale?: string } = {},
-): string {
-  const key = `${locale}|${currency}`;
-  let money = moneyFormats.get(key);
-  if (!money) {
-    const format = new Intl.NumberFormat(locale, { style: 'currency', currency });
-    money = { format, divisor: 10 ** minorUnitDigits(currency) };
-    moneyFormats.set(key, money);
-  }
-  return money.format.format(cents / money.divisor);
-}
-
-/** How many digits the minor unit of a currency has (ISO 4217): 2 for USD and EUR, 0 for JPY, 3 for KWD. */
-export function minorUnitDigits(currency: string): number {
-  return (
-    new Intl.NumberFormat('en-US', { style: 'currency', currency }).resolvedOptions().maximumFractionDigits ??
-    2
-  );
 }
 
 /** The longest span a sales report covers, in days: a leap year, both ends included. */

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { DisplayTextSchema, IdSchema } from './common.ts';
-import { MAX_PRICE_CENTS } from './constants.ts';
+import { MAX_AMOUNT_OFF_CENTS, MAX_PRICE_CENTS } from './constants.ts';
 import { ErrorSchema } from './errors.ts';
 import { SeatTypeSchema } from './halls.ts';
 import { SeatPlaceSchema } from './tickets.ts';
@@ -98,12 +98,7 @@ export const CreatePromoCodeBodySchema = z
       .max(40)
       .regex(/^[A-Za-z0-9_-]+$/, 'Letters, digits, - and _ only'),
     percentOff: z.number().int().min(1).max(100).optional(),
-    amountOffCents: z
-      .number()
-      .int()
-      .min(1)
-      .max(MAX_PRICE_CENTS * 10)
-      .optional(),
+    amountOffCents: z.number().int().min(1).max(MAX_AMOUNT_OFF_CENTS).optional(),
     maxUses: z.number().int().min(1).max(1_000_000).optional(),
     maxUsesPerCustomer: z.number().int().min(1).max(1000).optional(),
     validFrom: z.iso.datetime({ offset: true }).optional(),

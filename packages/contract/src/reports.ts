@@ -77,6 +77,8 @@ export const SalesReportSchema = z.object({
   to: z.string(),
   groupBy: z.enum(REPORT_GROUPINGS),
   timeZone: z.string(),
+  /** The cinema's currency (ISO 4217): every `…Cents` figure is in its minor units (JPY has none; KWD has three). */
+  currency: z.string(),
   /**
    * Sales through the test payment provider (PAYMENT_PROVIDER=local) are left out while the server takes real
    * payments, and counted (and flagged here) while it runs in test mode.

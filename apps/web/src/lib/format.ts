@@ -1,4 +1,9 @@
-import { formatMoney as formatAmount } from '@cinema/contract/constants';
+import {
+  currencySymbol as symbolOf,
+  formatMoney as formatAmount,
+  formatMoneyShort as formatAmountShort,
+  minorToText,
+} from '@cinema/contract/constants';
 import { useTranslation } from 'react-i18next';
 import { currentLanguage } from './i18n';
 import { cinemaCurrency, useSettings } from './settings';
@@ -42,15 +47,9 @@ function moneyLocale(): string {
   return language === 'en' ? 'en-US' : language;
 }
 
-/** An amount of the cinema's currency, short ("$4.4K", "4360,5 €"): a chart axis's labels, in a phone's width. */
-export function formatMoneyShort(units: number, currency: string = cinemaCurrency()): string {
-  return units.toLocaleString(moneyLocale(), {
-    style: 'currency',
-    currency: currency.toUpperCase(),
-    notation: 'compact',
-    minimumFractionDigits: 0,
-    maximumFractionDigits: 1,
-  });
+/** Minor units of the cinema's currency, short ("$4.4K", "4360,5 €"): a chart axis's labels, in a phone's width. */
+export function formatMoneyShort(cents: number, currency: string = cinemaCurrency()): string {
+  return formatAmountShort(cents, { currency: currency.toUpperCase(), locale: moneyLocale() });
 }
 
 /** `formatMoney` for a component: renders again when the language changes or the cinema's currency arrives. */
@@ -60,12 +59,16 @@ export function useFormatMoney(): (cents: number, currency?: string) => string {
   return formatMoney;
 }
 
-/** The cinema currency's symbol in the viewer's language ("$", "€"): the unit of a field that takes an amount. */
+/** The cinema currency's symbol in the viewer's language ("$", "€", "¥"): the unit of a field that takes an amount. */
 export function currencySymbol(currency: string = cinemaCurrency()): string {
-  const language = currentLanguage();
-  const parts = new Intl.NumberFormat(language === 'en' ? 'en-US' : language, {
-    style: 'currency',
-    currency: currency.toUpperCase(),
-  }).formatToParts(0);
-  return parts.find((part) => part.type === 'currency')?.value ?? currency;
+  return symbolOf(currency.toUpperCase(), moneyLocale());
+}
+
+/**
+ * What a number field for an amount of the cinema's currency accepts: steps of its smallest amount ("0.01" for
+ * dollars, "1" for yen, "0.001" for dinars), from that amount up to `maxCents`.
+ */
+export function moneyFieldProps(maxCents: number, currency: string = cinemaCurrency()) {
+  const step = minorToText(1, currency);
+  return { step, min: step, max: minorToText(maxCents, currency) };
 }

@@ -27,3 +27,9 @@ export function useSettings(): Settings | null {
   }, [settings]);
   return settings;
 }
+
+/** The cinema's currency for a component: renders again when the settings arrive (USD until then). */
+export function useCinemaCurrency(): string {
+  useSettings();
+  return cinemaCurrency();
+}

@@ -28,7 +28,11 @@ export const reportsRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request, reply) => {
       const report = await salesReport(
         app.database.db,
-        { timeZone: app.config.timeZone, includeTestSales: app.config.paymentProvider === 'local' },
+        {
+          timeZone: app.config.timeZone,
+          currency: app.config.currency,
+          includeTestSales: app.config.paymentProvider === 'local',
+        },
         request.query,
       );
       const wantsCsv =

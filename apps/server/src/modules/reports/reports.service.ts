@@ -1,7 +1,13 @@
 // Sales reports (DESIGN §6.4): admits by ticket type, gross, discounts, refunds, net, occupancy of sellable seats and
 // check-in rate, by day, movie or showtime. A sale counts on its showtime's day on the cinema's clocks.
 import { sql, type SQL } from 'drizzle-orm';
-import type { SalesFigures, SalesReport, SalesReportQuery, SalesReportRow } from '@cinema/contract';
+import {
+  minorToText,
+  type SalesFigures,
+  type SalesReport,
+  type SalesReportQuery,
+  type SalesReportRow,
+} from '@cinema/contract';
 import { queryRows, type Queryable } from '../../db/database.ts';
 import { addDays, instantAt } from '../showtimes/local-time.ts';
 
@@ -68,7 +74,7 @@ const empty = (): Accumulator => ({
  */
 export async function salesReport(
   db: Queryable,
-  opts: { timeZone: string; includeTestSales: boolean },
+  opts: { timeZone: string; currency: string; includeTestSales: boolean },
   query: Pick<SalesReportQuery, 'from' | 'to' | 'groupBy'>,
 ): Promise<SalesReport> {
   const start = instantAt(query.from, '00:00', opts.timeZone).at;
@@ -179,6 +185,7 @@ export async function salesReport(
     to: query.to,
     groupBy: query.groupBy,
     timeZone: opts.timeZone,
+    currency: opts.currency,
     testSales: opts.includeTestSales ? 'included' : 'excluded',
     rows,
     totals: figures(totals),
@@ -331,11 +338,14 @@ function cell(value: string | number | null, text = false): string {
   return /[",\r\n]/.test(safe) ? `"${safe.replaceAll('"', '""')}"` : safe;
 }
 
-const money = (cents: number) => (cents / 100).toFixed(2);
 const percent = (ratio: number | null) => (ratio === null ? null : (ratio * 100).toFixed(1));
 
-/** The report as CSV: a header row, a row per group, and a totals row. Money in units, rates in percent. */
+/**
+ * The report as CSV: a header row, a row per group, and a totals row. Money in the currency's major unit with its
+ * decimals (12.50 dollars, 1200 yen), rates in percent.
+ */
 export function salesReportCsv(report: SalesReport): string {
+  const money = (minor: number) => minorToText(minor, report.currency);
   const types = report.totals.admitsByType.map((t) => t.ticketType);
   const groupHeading = { day: 'Day', movie: 'Movie', showtime: 'Showtime' }[report.groupBy];
   const header = [

@@ -688,3 +688,42 @@ describe.skipIf(!postgresUrl)(
     });
   },
 );
+
+describe.each(engines)('sales reports in a currency without cents (%s)', (engine) => {
+  let t: TestApp;
+  let admin: SignedIn;
+
+  beforeAll(async () => {
+    t = await createTestApp(engine, { CINEMA_TIME_ZONE: TZ, CURRENCY: 'JPY', ...STRIPE });
+    admin = await signedInUser(t.app, { role: 'ADMIN' });
+    await seedCinema(t.app.database.db, (await signedInUser(t.app)).id);
+  });
+  afterAll(() => t?.close());
+
+  it('says yen in the report and writes whole yen in the CSV, never hundredths of them', async () => {
+    const json = await t.app.inject({
+      method: 'GET',
+      url: '/api/admin/reports/sales?from=2026-03-29&to=2026-03-30&groupBy=movie',
+      headers: admin.headers,
+    });
+    const report = SalesReportSchema.parse(json.json());
+    expect(report.currency).toBe('JPY');
+    // The same sales as above, now in yen: ¥3,800 gross for Alpha, ¥4,450 in all.
+    expect(report.rows.map((r) => [r.label, r.grossCents, r.netCents])).toEqual([
+      ['Alpha', 3800, 2440],
+      ['Beta', 650, 650],
+    ]);
+    const csv = await t.app.inject({
+      method: 'GET',
+      url: '/api/admin/reports/sales?from=2026-03-29&to=2026-03-30&groupBy=movie&format=csv',
+      headers: admin.headers,
+    });
+    expect(csv.statusCode).toBe(200);
+    expect(csv.body.split('\r\n').slice(1)).toEqual([
+      'Alpha,2,2,1,0,3,3800,160,1000,200,2440,8,37.5,1,33.3',
+      'Beta,1,0,0,1,1,650,0,0,0,650,4,25.0,0,0.0',
+      'Total,3,2,1,1,4,4450,160,1000,200,3090,12,33.3,1,25.0',
+      '',
+    ]);
+  });
+});

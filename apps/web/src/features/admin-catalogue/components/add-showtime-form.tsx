@@ -1,14 +1,26 @@
-import { readShowtimeClash } from '@cinema/contract/constants';
+import {
+  DEFAULT_PRICE_CENTS,
+  MAX_PRICE_CENTS,
+  minorToText,
+  readShowtimeClash,
+} from '@cinema/contract/constants';
 import type { TFunction } from 'i18next';
 import { useId, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ApiError, errorText } from '../../../lib/api-client';
-import { currencySymbol, formatDateTime, formatMoney, formatTime } from '../../../lib/format';
+import {
+  currencySymbol,
+  formatDateTime,
+  formatMoney,
+  formatTime,
+  moneyFieldProps,
+} from '../../../lib/format';
+import { useCinemaCurrency } from '../../../lib/settings';
 import { useCreateShowtime } from '../api/create-showtime';
 import { useAdminMovies } from '../api/get-admin-movies';
 import { useHalls } from '../api/get-halls';
 import { useShowtimePriceCards } from '../api/get-price-cards';
-import { localDateTimeToUtcIso, priceCentsFromDollars, utcIsoToLocalDateTime } from '../lib/showtime-input';
+import { localDateTimeToUtcIso, priceCentsFromText, utcIsoToLocalDateTime } from '../lib/showtime-input';
 import { FormMessages } from '../../../components/ui/form-messages';
 
 /** The server names the clashing showtime in UTC; say it in the viewer's own time instead. */
@@ -27,7 +39,7 @@ function showtimeError(err: unknown, t: TFunction<'admin'>): string {
   return errorText(err, t('addShowtime.failed'));
 }
 
-/** Add Showtime: movie, hall and local start time required; the price defaults to $12.00. */
+/** Add Showtime: movie, hall and local start time required; the price defaults to 1200 minor units ($12.00, ¥1,200). */
 export function AddShowtimeForm() {
   const { t } = useTranslation('admin');
   const movies = useAdminMovies();
@@ -36,7 +48,10 @@ export function AddShowtimeForm() {
   const [movieId, setMovieId] = useState('');
   const [auditoriumId, setAuditoriumId] = useState('');
   const [start, setStart] = useState('');
-  const [price, setPrice] = useState('12.00');
+  const currency = useCinemaCurrency();
+  /** null until staff type: the default price, in the cinema's currency once the settings arrived. */
+  const [typedPrice, setPrice] = useState<string | null>(null);
+  const price = typedPrice ?? minorToText(DEFAULT_PRICE_CENTS, currency);
   const cards = useShowtimePriceCards();
   /** '' : the card whose days and hours hold the start (decided by the server when it prices a seat). */
   const [priceCardId, setPriceCardId] = useState('');
@@ -58,7 +73,7 @@ export function AddShowtimeForm() {
         movieId,
         auditoriumId,
         startsAt,
-        priceCents: priceCentsFromDollars(price),
+        priceCents: priceCentsFromText(price, currency),
         ...(priceCardId && { priceCardId }),
       });
       const card = cards.data?.find((c) => c.id === priceCardId);
@@ -143,9 +158,7 @@ export function AddShowtimeForm() {
             name="price"
             type="number"
             inputMode="decimal"
-            min={0.01}
-            max={1000}
-            step={0.01}
+            {...moneyFieldProps(MAX_PRICE_CENTS, currency)}
             value={price}
             onChange={(e) => setPrice(e.target.value)}
             aria-describedby={`${id}-price-hint`}

@@ -1,19 +1,20 @@
 import type { BatchProblem, BatchShowtime, BatchShowtimesBody } from '@cinema/contract';
-import { BATCH_MAX_DAYS, CLEANING_MINUTES } from '@cinema/contract/constants';
+import { BATCH_MAX_DAYS, CLEANING_MINUTES, MAX_PRICE_CENTS } from '@cinema/contract/constants';
 import type { TFunction } from 'i18next';
 import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import { Trans, useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { FormMessages } from '../../../components/ui/form-messages';
 import { errorText } from '../../../lib/api-client';
-import { currencySymbol, formatMoney } from '../../../lib/format';
+import { currencySymbol, formatMoney, moneyFieldProps } from '../../../lib/format';
+import { useCinemaCurrency } from '../../../lib/settings';
 import { usePageHeading } from '../../../lib/use-page-heading';
 import { refusedPlan, useBatchShowtimes } from '../api/batch-showtimes';
 import { useAdminMovies } from '../api/get-admin-movies';
 import { useHalls } from '../api/get-halls';
 import { addDays, localDate, localTime } from '../lib/cinema-time';
 import { formatDay } from '../lib/format-day';
-import { priceCentsFromDollars } from '../lib/showtime-input';
+import { priceCentsFromText } from '../lib/showtime-input';
 import { useCinemaTimeZone } from '../lib/use-cinema-time-zone';
 
 const WEEKDAYS = [1, 2, 3, 4, 5, 6, 7] as const;
@@ -74,6 +75,7 @@ export function ScheduleShowtimesScreen() {
   const { t } = useTranslation('admin');
   const heading = usePageHeading(t('common.scheduleRecurring'));
   const timeZone = useCinemaTimeZone();
+  const currency = useCinemaCurrency();
   const movies = useAdminMovies();
   const halls = useHalls();
   const batch = useBatchShowtimes();
@@ -116,7 +118,7 @@ export function ScheduleShowtimesScreen() {
     weekdays: [...weekdays].sort(),
     times: times.filter(Boolean),
     ...(except.some(Boolean) && { except: except.filter(Boolean) }),
-    ...(price.trim() && { priceCents: priceCentsFromDollars(price) }),
+    ...(price.trim() && { priceCents: priceCentsFromText(price, currency) }),
   };
   const key = JSON.stringify(body);
   const current = plan?.key === key;
@@ -205,9 +207,7 @@ export function ScheduleShowtimesScreen() {
               className="input"
               type="number"
               inputMode="decimal"
-              min={0.01}
-              max={1000}
-              step={0.01}
+              {...moneyFieldProps(MAX_PRICE_CENTS, currency)}
               value={price}
               onChange={(e) => setPrice(e.target.value)}
               aria-describedby={`${id}-price`}

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { localDateTimeToUtcIso, priceCentsFromDollars, utcIsoToLocalDateTime } from './showtime-input';
+import { localDateTimeToUtcIso, priceCentsFromText, utcIsoToLocalDateTime } from './showtime-input';
 
 // Node re-reads TZ whenever it changes, so each case runs in the viewer's time zone it names.
 afterEach(() => {
@@ -34,18 +34,25 @@ describe('localDateTimeToUtcIso', () => {
   });
 });
 
-describe('priceCentsFromDollars', () => {
+describe('priceCentsFromText', () => {
   it.each([
-    ['12.00', 1200],
-    ['9.99', 999],
-    ['15', 1500],
-    [' 0.01 ', 1],
-    ['1000', 100_000],
-  ])('turns $%s into %i cents', (input, cents) => {
-    expect(priceCentsFromDollars(input)).toBe(cents);
+    ['12.00', 'USD', 1200],
+    ['9.99', 'USD', 999],
+    ['15', 'USD', 1500],
+    [' 0.01 ', 'USD', 1],
+    ['1000', 'USD', 100_000],
+    ['12.50', 'EUR', 1250],
+    ['1200', 'JPY', 1200],
+    ['500', 'JPY', 500],
+    ['1.25', 'KWD', 1250],
+  ])('turns %s %s into %i minor units', (input, currency, cents) => {
+    expect(priceCentsFromText(input, currency)).toBe(cents);
   });
 
-  it.each(['', '   ', '0', '0.00', 'abc', 'NaN', 'Infinity'])('defaults %j to 1200 cents', (input) => {
-    expect(priceCentsFromDollars(input)).toBe(1200);
-  });
+  it.each(['', '   ', '0', '0.00', 'abc', 'NaN', 'Infinity', '12.5', '1,200'])(
+    'defaults %j yen to 1200 yen',
+    (input) => {
+      expect(priceCentsFromText(input, 'JPY')).toBe(1200);
+    },
+  );
 });

@@ -1,4 +1,4 @@
-import { DEFAULT_PRICE_CENTS } from '@cinema/contract/constants';
+import { DEFAULT_PRICE_CENTS, toMinor } from '@cinema/contract/constants';
 
 /**
  * A datetime-local value ("2026-05-01T19:30", seconds optional) read as the viewer's local time and returned as a
@@ -17,12 +17,13 @@ export function localDateTimeToUtcIso(value: string): string | null {
   return local.toISOString();
 }
 
-/** The price typed in dollars, as cents; 1200 cents when it is not a valid non-zero number. */
-export function priceCentsFromDollars(text: string): number {
-  const trimmed = text.trim();
-  const dollars = Number(trimmed);
-  if (trimmed === '' || !Number.isFinite(dollars) || dollars === 0) return DEFAULT_PRICE_CENTS;
-  return Math.round(dollars * 100);
+/**
+ * The price typed in the currency's major unit, in its minor units ("12.50" dollars → 1250, "1200" yen → 1200); 1200
+ * minor units when it is not a valid non-zero amount of the currency.
+ */
+export function priceCentsFromText(text: string, currency: string): number {
+  const cents = toMinor(text, currency);
+  return cents === null || cents === 0 ? DEFAULT_PRICE_CENTS : cents;
 }
 
 /** An ISO timestamp as a datetime-local value in the viewer's time zone (for the input's min). */

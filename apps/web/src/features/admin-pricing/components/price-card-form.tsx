@@ -1,11 +1,12 @@
 import { useId, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { PriceCard, TicketType } from '@cinema/contract';
-import { SEAT_TYPES } from '@cinema/contract/constants';
+import { MAX_PRICE_CENTS, SEAT_TYPES } from '@cinema/contract/constants';
 import { FormMessages } from '../../../components/ui/form-messages';
 import { errorText } from '../../../lib/api-client';
 import { useSavePriceCard } from '../api/price-cards';
-import { currencySymbol } from '../../../lib/format';
+import { currencySymbol, moneyFieldProps } from '../../../lib/format';
+import { useCinemaCurrency } from '../../../lib/settings';
 import { bodyOf, draftOf, emptyDraft, priceKey, weekdays, type PriceCardDraft } from '../lib/price-card-form';
 
 /**
@@ -23,7 +24,8 @@ export function PriceCardForm({
 }) {
   const { t } = useTranslation('admin');
   const save = useSavePriceCard();
-  const [draft, setDraft] = useState<PriceCardDraft>(() => (card ? draftOf(card) : emptyDraft()));
+  const currency = useCinemaCurrency();
+  const [draft, setDraft] = useState<PriceCardDraft>(() => (card ? draftOf(card, currency) : emptyDraft()));
   const [error, setError] = useState<string | null>(null);
   const id = useId();
   // Inactive types stay on the card while it prices them; otherwise only the types sold are offered.
@@ -33,7 +35,7 @@ export function PriceCardForm({
   const onSubmit = (e: FormEvent) => {
     e.preventDefault();
     setError(null);
-    const result = bodyOf(draft);
+    const result = bodyOf(draft, currency);
     if ('error' in result) {
       setError(result.error);
       return;
@@ -147,9 +149,8 @@ export function PriceCardForm({
                         className="input min-w-20 tabular-nums"
                         type="number"
                         inputMode="decimal"
+                        {...moneyFieldProps(MAX_PRICE_CENTS, currency)}
                         min={0}
-                        max={1000}
-                        step={0.01}
                         aria-label={t('priceCard.priceFor', { type: type.name, seat: t(`seatType.${s}`) })}
                         value={draft.prices[key] ?? ''}
                         onChange={(e) => set({ prices: { ...draft.prices, [key]: e.target.value } })}

@@ -3,10 +3,12 @@ import { useState, type FormEvent } from 'react';
 import { Trans, useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import type { PromoCode } from '@cinema/contract';
+import { MAX_AMOUNT_OFF_CENTS } from '@cinema/contract/constants';
 import { FormMessages } from '../../../components/ui/form-messages';
 import { QueryStatus } from '../../../components/ui/query-status';
 import { errorText } from '../../../lib/api-client';
-import { currencySymbol, formatDateTime } from '../../../lib/format';
+import { currencySymbol, formatDateTime, moneyFieldProps } from '../../../lib/format';
+import { useCinemaCurrency } from '../../../lib/settings';
 import { usePageHeading } from '../../../lib/use-page-heading';
 import { useCreatePromoCode, useEndPromoCode, usePromoCodes } from '../api/promo-codes';
 import { useScopeMovies, useScopeShowtimes } from '../api/scopes';
@@ -30,6 +32,7 @@ function validity(p: PromoCode, t: TFunction<'admin'>): string {
 function NewPromoForm() {
   const { t } = useTranslation('admin');
   const create = useCreatePromoCode();
+  const currency = useCinemaCurrency();
   const movies = useScopeMovies();
   const [draft, setDraft] = useState<PromoDraft>(emptyPromoDraft);
   const showtimes = useScopeShowtimes(draft.movieId);
@@ -41,7 +44,7 @@ function NewPromoForm() {
     e.preventDefault();
     setError(null);
     setNotice(null);
-    const result = promoBodyOf(draft);
+    const result = promoBodyOf(draft, currency);
     if ('error' in result) {
       setError(result.error);
       return;
@@ -107,9 +110,9 @@ function NewPromoForm() {
                 name="value"
                 type="number"
                 inputMode="decimal"
-                min={draft.kind === 'percent' ? 1 : 0.01}
-                max={draft.kind === 'percent' ? 100 : 10000}
-                step={draft.kind === 'percent' ? 1 : 0.01}
+                {...(draft.kind === 'percent'
+                  ? { min: 1, max: 100, step: 1 }
+                  : moneyFieldProps(MAX_AMOUNT_OFF_CENTS, currency))}
                 value={draft.value}
                 onChange={(e) => set({ value: e.target.value })}
                 required

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { bodyOf, draftOf, emptyDraft, priceKey, weekdaysInWords } from './price-card-form';
 
 describe('price card form', () => {
-  it('turns typed dollars into whole cents and leaves blank prices out', () => {
+  it('turns typed dollars into cents and leaves blank prices out', () => {
     const draft = {
       ...emptyDraft(),
       name: ' Matinee ',
@@ -15,7 +15,7 @@ describe('price card form', () => {
         [priceKey('c', 'STANDARD')]: '0',
       },
     };
-    expect(bodyOf(draft)).toEqual({
+    expect(bodyOf(draft, 'USD')).toEqual({
       body: {
         name: 'Matinee',
         weekdays: [1, 2, 5],
@@ -30,33 +30,41 @@ describe('price card form', () => {
   });
 
   it('reads an end of 00:00 as the end of the day and refuses what the server would', () => {
-    const ok = bodyOf({
-      ...emptyDraft(),
-      name: 'Late',
-      from: '22:00',
-      to: '00:00',
-      prices: { 'a|STANDARD': '8' },
-    });
+    const ok = bodyOf(
+      {
+        ...emptyDraft(),
+        name: 'Late',
+        from: '22:00',
+        to: '00:00',
+        prices: { 'a|STANDARD': '8' },
+      },
+      'USD',
+    );
     expect('body' in ok && ok.body.to).toBe('24:00');
-    expect(bodyOf({ ...emptyDraft(), name: '', prices: { 'a|STANDARD': '8' } })).toEqual({
+    expect(bodyOf({ ...emptyDraft(), name: '', prices: { 'a|STANDARD': '8' } }, 'USD')).toEqual({
       error: 'Give the card a name',
     });
-    expect(bodyOf({ ...emptyDraft(), name: 'X', weekdays: [], prices: { 'a|STANDARD': '8' } })).toEqual({
+    expect(
+      bodyOf({ ...emptyDraft(), name: 'X', weekdays: [], prices: { 'a|STANDARD': '8' } }, 'USD'),
+    ).toEqual({
       error: 'Choose at least one day',
     });
     expect(
-      bodyOf({ ...emptyDraft(), name: 'X', from: '18:00', to: '10:00', prices: { 'a|STANDARD': '8' } }),
+      bodyOf(
+        { ...emptyDraft(), name: 'X', from: '18:00', to: '10:00', prices: { 'a|STANDARD': '8' } },
+        'USD',
+      ),
     ).toEqual({
       error: 'The window must end after it starts',
     });
-    expect(bodyOf({ ...emptyDraft(), name: 'X' })).toEqual({
+    expect(bodyOf({ ...emptyDraft(), name: 'X' }, 'USD')).toEqual({
       error: 'A price card needs at least one price',
     });
-    expect(bodyOf({ ...emptyDraft(), name: 'X', prices: { 'a|STANDARD': '-1' } })).toEqual({
+    expect(bodyOf({ ...emptyDraft(), name: 'X', prices: { 'a|STANDARD': '-1' } }, 'USD')).toEqual({
       error: '“-1” is not a price',
     });
-    expect(bodyOf({ ...emptyDraft(), name: 'X', prices: { 'a|STANDARD': '1.005' } })).toEqual({
-      error: '“1.005”: prices are in whole cents',
+    expect(bodyOf({ ...emptyDraft(), name: 'X', prices: { 'a|STANDARD': '1.005' } }, 'USD')).toEqual({
+      error: '“1.005”: the smallest amount in USD is $0.01',
     });
   });
 
@@ -69,11 +77,35 @@ describe('price card form', () => {
       to: '24:00',
       prices: [{ ticketTypeId: 'a', seatType: 'SOFA' as const, priceCents: 1250 }],
     };
-    const draft = draftOf(card);
+    const draft = draftOf(card, 'USD');
     expect(draft.prices).toEqual({ 'a|SOFA': '12.50' });
-    expect(bodyOf(draft)).toEqual({
+    expect(bodyOf(draft, 'USD')).toEqual({
       body: { name: 'Standard', weekdays: [6, 7], from: '00:00', to: '24:00', prices: card.prices },
     });
+  });
+
+  it('takes prices in the currency’s major unit: whole yen, dinars to the fils', () => {
+    const priced = (text: string, currency: string) =>
+      bodyOf({ ...emptyDraft(), name: 'X', prices: { 'a|STANDARD': text } }, currency);
+    const cents = (text: string, currency: string) => {
+      const result = priced(text, currency);
+      return 'body' in result ? result.body.prices[0]!.priceCents : result.error;
+    };
+    expect(cents('1200', 'JPY')).toBe(1200);
+    expect(cents('12.50', 'EUR')).toBe(1250);
+    expect(cents('1.250', 'KWD')).toBe(1250);
+    expect(cents('1200.5', 'JPY')).toBe('“1200.5”: the smallest amount in JPY is ¥1');
+    expect(cents('1,200', 'JPY')).toBe('“1,200” is not a price');
+    const card = {
+      id: 'p',
+      name: 'Yen',
+      weekdays: [1],
+      from: '00:00',
+      to: '24:00',
+      prices: [{ ticketTypeId: 'a', seatType: 'STANDARD' as const, priceCents: 1800 }],
+    };
+    expect(draftOf(card, 'JPY').prices).toEqual({ 'a|STANDARD': '1800' });
+    expect(draftOf(card, 'KWD').prices).toEqual({ 'a|STANDARD': '1.800' });
   });
 
   it('says the days as people write them', () => {

@@ -1,5 +1,7 @@
 import type { CreatePriceCardBody, PriceCard, SeatType } from '@cinema/contract';
+import { minorToText } from '@cinema/contract/constants';
 import { displayLocale } from '../../../lib/format';
+import { typedAmount } from './amount-input';
 import { i18n } from '../../../lib/i18n';
 
 /** 2026-11-30 was a Monday: its week names the weekdays in the viewer's language. */
@@ -17,7 +19,9 @@ export const weekdays = () =>
     name: weekdayName(day, 'long'),
   }));
 
-/** A price card as its form holds it: prices as the dollars typed, keyed `${ticketTypeId}|${seatType}`. */
+/**
+ * A price card as its form holds it: prices as typed in the currency's major unit, keyed `${ticketTypeId}|${seatType}`.
+ */
 export interface PriceCardDraft {
   name: string;
   weekdays: number[];
@@ -36,16 +40,15 @@ export const emptyDraft = (): PriceCardDraft => ({
   prices: {},
 });
 
-const dollars = (cents: number) => (cents / 100).toFixed(2);
-
-export function draftOf(card: PriceCard): PriceCardDraft {
+/** A saved card as its form shows it, prices in the major unit of `currency` ("12.50" dollars, "1200" yen). */
+export function draftOf(card: PriceCard, currency: string): PriceCardDraft {
   return {
     name: card.name,
     weekdays: [...card.weekdays].sort((a, b) => a - b),
     from: card.from,
     to: card.to,
     prices: Object.fromEntries(
-      card.prices.map((p) => [priceKey(p.ticketTypeId, p.seatType), dollars(p.priceCents)]),
+      card.prices.map((p) => [priceKey(p.ticketTypeId, p.seatType), minorToText(p.priceCents, currency)]),
     ),
   };
 }
@@ -54,7 +57,10 @@ export function draftOf(card: PriceCard): PriceCardDraft {
  * The draft as the API takes it, or what is wrong with it: a blank price means the ticket type is not sold on that
  * seat type; "24:00" is the end of the day (the time input cannot show it, so an end of "00:00" means it too).
  */
-export function bodyOf(draft: PriceCardDraft): { body: CreatePriceCardBody } | { error: string } {
+export function bodyOf(
+  draft: PriceCardDraft,
+  currency: string,
+): { body: CreatePriceCardBody } | { error: string } {
   const name = draft.name.trim();
   if (!name) return { error: i18n.t('admin:priceCard.errors.name') };
   if (draft.weekdays.length === 0) return { error: i18n.t('admin:priceCard.errors.days') };
@@ -66,14 +72,11 @@ export function bodyOf(draft: PriceCardDraft): { body: CreatePriceCardBody } | {
   const prices: CreatePriceCardBody['prices'] = [];
   for (const [key, text] of Object.entries(draft.prices)) {
     if (text.trim() === '') continue;
-    const value = Number(text);
-    if (!Number.isFinite(value) || value < 0)
-      return { error: i18n.t('admin:priceCard.errors.notPrice', { text }) };
-    const cents = Math.round(value * 100);
-    if (Math.abs(cents - value * 100) > 1e-6)
-      return { error: i18n.t('admin:priceCard.errors.wholeCents', { text }) };
+    const amount = typedAmount(text, currency);
+    if (amount && 'error' in amount) return amount;
+    if (!amount || amount.cents < 0) return { error: i18n.t('admin:priceCard.errors.notPrice', { text }) };
     const [ticketTypeId, seatType] = key.split('|') as [string, SeatType];
-    prices.push({ ticketTypeId, seatType, priceCents: cents });
+    prices.push({ ticketTypeId, seatType, priceCents: amount.cents });
   }
   if (prices.length === 0) return { error: i18n.t('admin:priceCard.errors.noPrice') };
   return {

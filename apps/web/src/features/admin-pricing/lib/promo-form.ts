@@ -1,6 +1,7 @@
 import type { CreatePromoCodeBody, PromoCode } from '@cinema/contract';
 import { formatMoney } from '../../../lib/format';
 import { i18n } from '../../../lib/i18n';
+import { typedAmount } from './amount-input';
 
 /** A promo code as its form holds it: numbers as typed, dates as datetime-local values (the viewer's time). */
 export interface PromoDraft {
@@ -42,19 +43,24 @@ function instant(text: string): string | undefined | null {
 }
 
 /** The draft as the API takes it, or what is wrong with it. */
-export function promoBodyOf(draft: PromoDraft): { body: CreatePromoCodeBody } | { error: string } {
+export function promoBodyOf(
+  draft: PromoDraft,
+  currency: string,
+): { body: CreatePromoCodeBody } | { error: string } {
   const code = draft.code.trim().toUpperCase();
   if (!/^[A-Z0-9_-]{3,40}$/.test(code)) return { error: i18n.t('admin:promo.errors.code') };
-  const value = Number(draft.value);
   let off: Pick<CreatePromoCodeBody, 'percentOff' | 'amountOffCents'>;
   if (draft.kind === 'percent') {
+    const value = Number(draft.value);
     if (!Number.isInteger(value) || value < 1 || value > 100)
       return { error: i18n.t('admin:promo.errors.percent') };
     off = { percentOff: value };
   } else {
-    const cents = Math.round(value * 100);
-    if (!Number.isFinite(value) || cents < 1) return { error: i18n.t('admin:promo.errors.amount') };
-    off = { amountOffCents: cents };
+    const amount = typedAmount(draft.value, currency);
+    if (amount && 'error' in amount) return amount;
+    if (!amount || amount.cents < 1)
+      return { error: i18n.t('admin:promo.errors.amount', { smallest: formatMoney(1, currency) }) };
+    off = { amountOffCents: amount.cents };
   }
   const maxUses = count(draft.maxUses);
   const maxUsesPerCustomer = count(draft.maxUsesPerCustomer);

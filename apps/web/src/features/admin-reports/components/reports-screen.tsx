@@ -69,12 +69,11 @@ export function ReportsScreen() {
   };
 
   const data = report.data;
-  const money = useCallback((units: number) => formatMoney(Math.round(units * 100)), []);
   const points = useMemo<ChartPoint[]>(
     () =>
       (data?.rows ?? []).map((r) => ({
         label: r.label,
-        net: r.netCents / 100,
+        net: r.netCents,
         occupancy: r.occupancy === null ? null : r.occupancy * 100,
       })),
     [data],
@@ -144,7 +143,7 @@ export function ReportsScreen() {
         </p>
       )}
       <QueryStatus query={report} failure={t('reports.failed')} />
-      {data && <ReportBody report={data} points={points} tableId={tableId} money={money} />}
+      {data && <ReportBody report={data} points={points} tableId={tableId} />}
     </section>
   );
 }
@@ -153,21 +152,23 @@ function ReportBody({
   report,
   points,
   tableId,
-  money,
 }: {
   report: SalesReport;
   points: ChartPoint[];
   tableId: string;
-  money: (units: number) => string;
 }) {
   const { t } = useTranslation('admin');
   const totals = report.totals;
+  // Every figure is in minor units of the report's currency, the chart's too (stable: the chart redraws on a change).
+  const currency = report.currency;
+  const money = useCallback((cents: number) => formatMoney(cents, currency), [currency]);
+  const axisMoney = useCallback((cents: number) => formatMoneyShort(cents, currency), [currency]);
   return (
     <div className="space-y-6">
       {report.testSales === 'included' && <p className="card text-sm">{t('reports.testMode')}</p>}
       <dl className="grid grid-cols-2 gap-3 sm:grid-cols-4" aria-label={t('reports.totals')}>
         <Tile term={t('reports.admits')} value={formatNumber(totals.admits)} />
-        <Tile term={t('reports.net')} value={formatMoney(totals.netCents)} />
+        <Tile term={t('reports.net')} value={money(totals.netCents)} />
         <Tile term={t('reports.occupancy')} value={percent(totals.occupancy)} />
         <Tile term={t('reports.checkInRate')} value={percent(totals.checkInRate)} />
       </dl>
@@ -179,7 +180,7 @@ function ReportBody({
             points={points}
             describedBy={tableId}
             formatNet={money}
-            formatAxis={formatMoneyShort}
+            formatAxis={axisMoney}
             locale={displayLocale()}
             summary={t(`reports.chartSummary.${report.groupBy}`, { from: report.from, to: report.to })}
             legend={{ row: t('reports.chartRow'), net: t('reports.net'), occupancy: t('reports.occupancy') }}
@@ -203,15 +204,16 @@ function Tile({ term, value }: { term: string; value: string }) {
 function ReportTable({ report, tableId }: { report: SalesReport; tableId: string }) {
   const { t } = useTranslation('admin');
   const types = report.totals.admitsByType.map((a) => a.ticketType);
+  const money = (cents: number) => formatMoney(cents, report.currency);
   const cells = (f: SalesFigures) => [
     formatNumber(f.showtimes),
     ...f.admitsByType.map((a) => formatNumber(a.admits)),
     formatNumber(f.admits),
-    formatMoney(f.grossCents),
-    formatMoney(f.discountCents),
-    formatMoney(f.refundCents),
-    formatMoney(f.dueCents),
-    formatMoney(f.netCents),
+    money(f.grossCents),
+    money(f.discountCents),
+    money(f.refundCents),
+    money(f.dueCents),
+    money(f.netCents),
     percent(f.occupancy),
     percent(f.checkInRate),
   ];

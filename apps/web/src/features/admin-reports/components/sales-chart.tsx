@@ -5,7 +5,7 @@ import { percentFormat } from './percent-format';
 
 export interface ChartPoint {
   label: string;
-  /** Net takings, in currency units. */
+  /** Net takings, in minor units of the currency (cents, yen): the formatters say them as money. */
   net: number;
   /** Occupancy in percent (null without sellable seats). */
   occupancy: number | null;
@@ -34,9 +34,9 @@ export function SalesChart({
   /** The legend's words for the rows, the bars and the line. */
   legend: { row: string; net: string; occupancy: string };
   describedBy: string;
-  formatNet: (units: number) => string;
+  formatNet: (cents: number) => string;
   /** The money axis's labels: shorter than the values, so they fit its column on a phone. */
-  formatAxis?: (units: number) => string;
+  formatAxis?: (cents: number) => string;
   /** The viewer's locale, for the percent axis and values. */
   locale: string;
 }) {
