@@ -255,6 +255,7 @@ export async function sendPendingRefunds(
       amountCents: paymentRefunds.amountCents,
       provider: checkoutSessions.provider,
       paymentId: checkoutSessions.providerPaymentId,
+      currency: checkoutSessions.currency,
     })
     .from(paymentRefunds)
     .innerJoin(checkoutSessions, eq(checkoutSessions.id, paymentRefunds.sessionId))
@@ -276,6 +277,7 @@ export async function sendPendingRefunds(
       const { refundId } = await provider.refund({
         paymentId: refund.paymentId,
         amountCents: refund.amountCents,
+        currency: refund.currency,
         idempotencyKey: refund.id,
       });
       await db

@@ -680,3 +680,56 @@ describe.each(engines)('payments with Stripe (fake API) on %s', (engine) => {
     expect((await bookingRows(app, ids))[0]!.status).toBe('CONFIRMED');
   });
 });
+
+describe.each(engines)(
+  'Stripe amounts in a currency Stripe counts otherwise than ISO 4217 on %s',
+  (engine) => {
+    let t: TestApp;
+    let stripe: FakeStripe;
+    let show: ShowtimeFixture;
+
+    beforeAll(async () => {
+      stripe = await new FakeStripe().start();
+      // Icelandic krónur have no minor unit (ISO 4217), but Stripe still writes them with two decimals.
+      t = await createTestApp(engine, { ...QUIET, ...stripe.env('https://cinema.test'), CURRENCY: 'ISK' });
+      show = await createShowtimeFixture(t.app.database.db, { priceCents: 1200, rows: 1, cols: 4 });
+    });
+    afterAll(async () => {
+      await t.close();
+      await stripe.stop();
+    });
+
+    it('charges 1,200 kr a seat as 120000 and refunds a lost seat as 120000, never 12 kr', async () => {
+      const app = t.app;
+      const [alice, bob] = [await signedInUser(app), await signedInUser(app)];
+      const [lost, kept] = [show.seatIds[0]![0]!, show.seatIds[0]![1]!];
+      const ids = await hold(app, alice, show.showtimeId, [lost, kept]);
+      const { sessionId } = await startCheckout(app, alice, ids);
+      const [call] = stripe.calls('POST', '/v1/checkout/sessions');
+      expect(call!.params['line_items[0][price_data][currency]']).toBe('isk');
+      expect(call!.params['line_items[0][price_data][unit_amount]']).toBe('120000');
+      expect(stripe.sessions.get(sessionId)!.amount_total).toBe(240_000);
+
+      // The hold ran out and Bob took one seat before Alice paid: that seat's 1,200 kr go back to her.
+      await expireHolds(app, ids);
+      await hold(app, bob, show.showtimeId, [lost]);
+      const paid = stripe.pay(sessionId, 'pi_isk');
+      const hook = stripe.webhook('checkout.session.completed', paid);
+      const res = await app.inject({
+        method: 'POST',
+        url: '/api/pay/webhook',
+        headers: hook.headers,
+        payload: hook.payload,
+      });
+      expect(res.statusCode).toBe(200);
+      const refunds = stripe.calls('POST', '/v1/refunds');
+      expect(refunds.map((r) => r.params)).toEqual([
+        expect.objectContaining({ payment_intent: 'pi_isk', amount: '120000' }),
+      ]);
+      // The order itself is in krónur: 1,200 refunded, the kept seat confirmed.
+      const [refund] = await app.database.db.select().from(paymentRefunds);
+      expect(refund).toMatchObject({ amountCents: 1200, status: 'succeeded' });
+      expect(await seatStatuses(app, show.showtimeId, [lost, kept])).toEqual(['HELD', 'CONFIRMED']);
+    });
+  },
+);

@@ -35,7 +35,9 @@ export type PaymentEvent =
 
 export interface RefundInput {
   paymentId: string | null;
+  /** In minor units of `currency`, the session's (lower-case, as Stripe writes it). */
   amountCents: number;
+  currency: string;
   /** The same key for a retried refund, so the provider never pays it out twice. */
   idempotencyKey: string;
 }

@@ -1,4 +1,5 @@
 import type Stripe from 'stripe';
+import { currencyExponent } from '@cinema/contract';
 import {
   WebhookSignatureError,
   type PaymentEvent,
@@ -21,6 +22,24 @@ const paymentIdOf = (session: Stripe.Checkout.Session): string | null =>
 // 'no_payment_required' cannot happen for seats with a price, but it is as good as paid.
 const isPaid = (session: Stripe.Checkout.Session) =>
   session.payment_status === 'paid' || session.payment_status === 'no_payment_required';
+
+/**
+ * Where Stripe counts a currency's decimals otherwise than ISO 4217 (docs.stripe.com/currencies: every currency has
+ * two unless Stripe names it zero- or three-decimal): the króna is still written with two ("100" is 1 ISK), the
+ * ariary with none, and Iraqi and Libyan dinars with two rather than three.
+ */
+const STRIPE_EXPONENTS: Readonly<Record<string, number>> = { isk: 2, mga: 0, iqd: 2, lyd: 2 };
+
+/** An amount in minor units of `currency` (ISO 4217) as Stripe's API writes it. */
+export function stripeAmount(minor: number, currency: string): number {
+  const shift =
+    (STRIPE_EXPONENTS[currency.toLowerCase()] ?? currencyExponent(currency)) - currencyExponent(currency);
+  const amount = shift >= 0 ? minor * 10 ** shift : minor / 10 ** -shift;
+  // A fraction Stripe cannot take (half an ariary) is refused rather than charged otherwise than the order says.
+  if (!Number.isSafeInteger(amount))
+    throw new Error(`${minor} minor units of ${currency.toUpperCase()} cannot be charged through Stripe`);
+  return amount;
+}
 
 let StripeSdk: typeof Stripe | undefined;
 
@@ -58,7 +77,7 @@ export function createStripeProvider(options: StripeProviderOptions): PaymentPro
             quantity: 1,
             price_data: {
               currency: input.currency,
-              unit_amount: line.amountCents,
+              unit_amount: stripeAmount(line.amountCents, input.currency),
               product_data: { name: line.name },
             },
           })),
@@ -89,10 +108,10 @@ export function createStripeProvider(options: StripeProviderOptions): PaymentPro
       if (session.status === 'open') await stripe.checkout.sessions.expire(providerSessionId);
     },
 
-    async refund({ paymentId, amountCents, idempotencyKey }) {
+    async refund({ paymentId, amountCents, currency, idempotencyKey }) {
       if (!paymentId) throw new Error('No Stripe payment to refund');
       const refund = await stripe.refunds.create(
-        { payment_intent: paymentId, amount: amountCents },
+        { payment_intent: paymentId, amount: stripeAmount(amountCents, currency) },
         { idempotencyKey: `refund-${idempotencyKey}` },
       );
       return { refundId: refund.id };
