@@ -18,7 +18,7 @@ import {
   showtimes,
   users,
 } from '../../db/schema/index.ts';
-import { badRequest, conflict, conflictSaying, notFound } from '../../errors.ts';
+import { AppError, badRequest, conflict, conflictSaying, notFound } from '../../errors.ts';
 import { namingSeats } from '../../i18n.ts';
 import { publishSeatChanges, type SeatChange } from '../../events.ts';
 import { recordAudit, type Actor } from '../audit/audit.service.ts';
@@ -415,6 +415,52 @@ export async function exchangeTickets(
 }
 
 /**
+ * The order a counter sale's `requestId` already made, when it is this staff member's same sale sent again (a double
+ * click, a retry after a timeout); null when the id is new. The id of another sale, another seller's, an online order
+ * or the same id with another body is a 422, and shows nothing of that order.
+ */
+async function replayedSale(
+  db: Queryable,
+  actor: Actor,
+  requestId: string,
+  body: CounterSaleBody,
+): Promise<StaffOrder | null> {
+  const [row] = await db.select().from(checkoutSessions).where(eq(checkoutSessions.id, requestId));
+  if (!row) return null;
+  const lines = await db
+    .select({
+      seatId: bookings.seatId,
+      showtimeId: bookings.showtimeId,
+      ticketTypeId: checkoutSessionBookings.ticketTypeId,
+    })
+    .from(checkoutSessionBookings)
+    .innerJoin(bookings, eq(bookings.id, checkoutSessionBookings.bookingId))
+    .where(eq(checkoutSessionBookings.sessionId, row.id));
+  const seatIds = new Set(body.seatIds.map((id) => id.toLowerCase()));
+  const same =
+    row.provider === 'box_office' &&
+    row.soldBy === actor.id &&
+    row.paymentMethod === body.paymentMethod &&
+    (row.customerEmail ?? null) === (body.customerEmail?.trim() || null) &&
+    (row.customerName ?? null) === (body.customerName?.trim() || null) &&
+    lines.length === seatIds.size &&
+    lines.every((l) => seatIds.has(l.seatId) && l.showtimeId === body.showtimeId.toLowerCase()) &&
+    (body.tickets ?? []).every((t) =>
+      lines.some(
+        (l) => l.seatId === t.seatId.toLowerCase() && l.ticketTypeId === t.ticketTypeId.toLowerCase(),
+      ),
+    );
+  if (!same) {
+    throw new AppError(
+      422,
+      'idempotency_key_reused',
+      'This request id was used for another sale: start a new sale',
+    );
+  }
+  return (await presentStaffOrders(db, [row]))[0]!;
+}
+
+/**
  * `POST /api/admin/box-office/sales`: sells seats at the counter, paid at once in cash or on the card terminal.
  * Blocked seats may be sold (house seats are the box office's to give); a seat anyone holds or bought is refused by
  * the partial unique index (409 `seat_unavailable`), never sold twice. The tickets belong to the customer's account
@@ -428,15 +474,7 @@ export async function counterSale(
 ): Promise<StaffOrder> {
   const { db } = deps;
   const requestId = body.requestId?.toLowerCase();
-  const earlier = async () => {
-    if (!requestId) return null;
-    const [row] = await db.select().from(checkoutSessions).where(eq(checkoutSessions.id, requestId));
-    if (!row) return null;
-    if (row.provider !== 'box_office') {
-      throw conflict('This request id was used for another order', 'conflict');
-    }
-    return (await presentStaffOrders(db, [row]))[0]!;
-  };
+  const earlier = async () => (requestId ? replayedSale(db, actor, requestId, body) : null);
   const replay = await earlier();
   if (replay) return replay;
 

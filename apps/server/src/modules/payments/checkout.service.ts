@@ -67,6 +67,20 @@ export async function extendHoldsForCheckout(
     .where(and(inArray(bookings.id, bookingIds), statusIs(bookings.status, 'HELD')));
 }
 
+/** The open checkout sessions that pay for any of these bookings: those a new checkout of them closes. */
+async function openCheckoutsOf(q: Queryable, bookingIds: string[]): Promise<string[]> {
+  if (bookingIds.length === 0) return [];
+  // The checkouts of these holds, by their lines, still open.
+  const rows = await q
+    .selectDistinct({ id: checkoutSessionBookings.sessionId })
+    .from(checkoutSessionBookings)
+    .innerJoin(checkoutSessions, eq(checkoutSessions.id, checkoutSessionBookings.sessionId))
+    .where(
+      and(inArray(checkoutSessionBookings.bookingId, bookingIds), statusIs(checkoutSessions.status, 'open')),
+    );
+  return rows.map((r) => r.id);
+}
+
 /**
  * Closes the open checkout sessions that pay for any of these bookings, inside the caller's transaction, so none of
  * them can be paid any more (DESIGN §6.1: one open session per booking; cancelling holds closes their sessions).
@@ -78,25 +92,12 @@ export async function closeOpenCheckouts(
   bookingIds: string[],
   status: 'superseded' | 'cancelled',
 ): Promise<ClosedCheckout[]> {
-  if (bookingIds.length === 0) return [];
-  // The checkouts of these holds first, by their lines, then those still open by their keys.
-  const lines = await tx
-    .selectDistinct({ id: checkoutSessionBookings.sessionId })
-    .from(checkoutSessionBookings)
-    .where(inArray(checkoutSessionBookings.bookingId, bookingIds));
-  if (lines.length === 0) return [];
+  const open = await openCheckoutsOf(tx, bookingIds);
+  if (open.length === 0) return [];
   const closed = await tx
     .update(checkoutSessions)
     .set({ status })
-    .where(
-      and(
-        inArray(
-          checkoutSessions.id,
-          lines.map((l) => l.id),
-        ),
-        statusIs(checkoutSessions.status, 'open'),
-      ),
-    )
+    .where(and(inArray(checkoutSessions.id, open), statusIs(checkoutSessions.status, 'open')))
     .returning({
       id: checkoutSessions.id,
       provider: checkoutSessions.provider,
@@ -306,6 +307,12 @@ async function priceHolds(
       code: input.promoCode,
       userId: input.userId,
       lines: lines.map((l) => ({ showtimeId: l.hold.showtimeId, movieId: l.hold.movieId })),
+      // A quote: the open checkouts of these holds that the checkout would close give their uses back (checkout
+      // has closed them already).
+      replacing: await openCheckoutsOf(
+        q,
+        rows.map((r) => r.id),
+      ),
     });
     if (promo.applied) {
       const eligible = promo.eligible;

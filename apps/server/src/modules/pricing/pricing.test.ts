@@ -381,6 +381,33 @@ describe.each(engines)('ticket types, price cards and orders on %s', (engine) =>
     ).toBe(650);
   });
 
+  it("quotes a capped code as its checkout charges it: the customer's own open checkout it replaces does not count", async () => {
+    await post(admin, '/api/admin/promo-codes', { code: 'MINE', percentOff: 50, maxUsesPerCustomer: 1 });
+    await post(admin, '/api/admin/promo-codes', { code: 'LAST', percentOff: 50, maxUses: 1 });
+    for (const code of ['MINE', 'LAST']) {
+      const jo = await signedInUser(app);
+      const seatId = show.seatIds[1]![code === 'MINE' ? 1 : 2]!;
+      const [j] = await hold(jo, [seatId]);
+      const body = { bookingIds: [j], promoCode: code };
+      // Jo starts paying with the code, comes back to the basket and looks again: the code still applies…
+      expect((await post(jo, '/api/pay/checkout', body)).json().discountCents, code).toBe(650);
+      const quote = (await post(jo, '/api/pay/quote', body)).json() as Quote;
+      expect(quote.promo, code).toEqual({ code, applied: true });
+      expect(quote.totalCents, code).toBe(650);
+      // …as the checkout that replaces the first one charges it, the use counted once.
+      const again = await post(jo, '/api/pay/checkout', body);
+      expect(again.statusCode, again.body).toBe(200);
+      expect(again.json().discountCents, code).toBe(650);
+      const [promo] = await app.database.db.select().from(promoCodes).where(eq(promoCodes.code, code));
+      expect(promo!.uses, code).toBe(1);
+      // Other seats would be another checkout beside the open one: the cap holds, in the quote and the checkout.
+      const [k] = await hold(jo, [show.seatIds[1]![code === 'MINE' ? 4 : 7]!]);
+      const other = { bookingIds: [k], promoCode: code };
+      expect((await post(jo, '/api/pay/quote', other)).json().promo, code).toMatchObject({ applied: false });
+      expect((await post(jo, '/api/pay/checkout', other)).statusCode, code).toBe(409);
+    }
+  });
+
   it('lets admins keep ticket types and price cards: duplicates are 409, a card in use cannot go', async () => {
     expect((await post(admin, '/api/admin/ticket-types', { name: 'adult' })).statusCode).toBe(409);
     const pinned = await createShowtimeFixture(app.database.db);

@@ -1,4 +1,4 @@
-import { and, desc, eq, inArray, sql } from 'drizzle-orm';
+import { and, desc, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import type { CreatePromoCodeBody, PromoCode } from '@cinema/contract';
 import {
   PG_FOREIGN_KEY_VIOLATION,
@@ -103,11 +103,13 @@ export type PromoCheck =
 
 /**
  * Whether a code applies to these lines for this customer now, and to which lines (its movie or showtime scope); a
- * reason a customer can act on when it does not. Reads only: the use is counted by reservePromo at checkout.
+ * reason a customer can act on when it does not. Reads only: the use is counted by reservePromo at checkout. The uses
+ * reserved by `replacing` (the customer's open checkouts that the checkout asked about would close, giving their
+ * uses back) do not count: the quote answers what that checkout would.
  */
 export async function checkPromo(
   db: Queryable,
-  input: { code: string; userId: string; lines: PromoLine[] },
+  input: { code: string; userId: string; lines: PromoLine[]; replacing?: string[] },
 ): Promise<PromoCheck> {
   const [promo] = await db
     .select()
@@ -130,31 +132,47 @@ export async function checkPromo(
     const what = promo.showtimeId ? 'another showtime' : 'another movie';
     return { applied: false, reason: `This code is for ${what}`, promo };
   }
-  if (promo.maxUses !== null && promo.uses >= promo.maxUses) {
+  const givenBack = await reservedBy(db, promo.id, input.replacing ?? []);
+  if (promo.maxUses !== null && promo.uses - givenBack >= promo.maxUses) {
     return { applied: false, reason: 'This code has been used as often as it can be', promo };
   }
   if (
     promo.maxUsesPerCustomer !== null &&
-    (await customerUses(db, promo.id, input.userId)) >= promo.maxUsesPerCustomer
+    (await customerUses(db, promo.id, input.userId)) - givenBack >= promo.maxUsesPerCustomer
   ) {
     return { applied: false, reason: 'You have used this code as often as you can', promo };
   }
   return { applied: true, promo, eligible };
 }
 
-async function customerUses(db: Queryable, promoId: string, userId: string): Promise<number> {
+/** How many redemptions of a code match these conditions. */
+async function redemptions(db: Queryable, promoId: string, ...where: SQL[]): Promise<number> {
   const [row] = await db
     .select({ n: sql<number>`count(*)::int` })
     .from(promoRedemptions)
-    .where(
-      and(
-        eq(promoRedemptions.promoCodeId, promoId),
-        eq(promoRedemptions.userId, userId),
-        inArray(promoRedemptions.status, ['reserved', 'used']),
-      ),
-    );
+    .where(and(eq(promoRedemptions.promoCodeId, promoId), ...where));
   return row!.n;
 }
+
+/** The uses of a code a customer has: paid for, or reserved by an open checkout. */
+const customerUses = (db: Queryable, promoId: string, userId: string) =>
+  redemptions(
+    db,
+    promoId,
+    eq(promoRedemptions.userId, userId),
+    inArray(promoRedemptions.status, ['reserved', 'used']),
+  );
+
+/** The uses of a code these checkouts reserved (and would give back if they closed). */
+const reservedBy = async (db: Queryable, promoId: string, sessionIds: string[]) =>
+  sessionIds.length === 0
+    ? 0
+    : redemptions(
+        db,
+        promoId,
+        inArray(promoRedemptions.checkoutSessionId, sessionIds),
+        eq(promoRedemptions.status, 'reserved'),
+      );
 
 const used = (reason: string) => new AppError(409, 'promo_unavailable', reason);
 

@@ -103,6 +103,9 @@ export function CounterSaleScreen() {
           }),
         );
       } else {
+        // This sale's key answered another sale (one made before a lost answer): the next try is a new sale.
+        if (err instanceof ApiError && err.code === 'idempotency_key_reused')
+          requestId.current = crypto.randomUUID();
         setError(errorText(err, t('boxOffice.saleFailed')));
       }
     }
