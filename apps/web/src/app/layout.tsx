@@ -6,7 +6,7 @@ import { useSession } from '../lib/session';
 import { useSettings } from '../lib/settings';
 import { logout } from './logout';
 import { useRouteHeading } from './route-heading';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../lib/i18n';
 
 const linkBase =
   'inline-flex items-center rounded-md px-1.5 py-1.5 text-sm font-medium sm:px-3 no-underline transition hover:bg-panel-2 hover:text-white hover:no-underline';

@@ -8,7 +8,7 @@ import { logout } from './logout';
 // A visitor's first load: the shell and the sign-in and register screens, without react-query.
 import { LoginScreen } from '../features/auth/components/login-screen';
 import { RegisterScreen } from '../features/auth/components/register-screen';
-import { useTranslation } from 'react-i18next';
+import { i18n, useTranslation, type Namespace } from '../lib/i18n';
 
 /**
  * A screen whose code loads when it is first shown (behind its guard; the layout shows PageLoading meanwhile),
@@ -17,9 +17,14 @@ import { useTranslation } from 'react-i18next';
 function lazyScreen<Name extends string, Props extends object>(
   load: () => Promise<Record<Name, ComponentType<Props>>>,
   name: Name,
+  texts: Namespace[] = [],
 ) {
   return lazy(async () => {
-    const [screens, { QueryProvider }] = await Promise.all([load(), import('../lib/query-client')]);
+    const [screens, { QueryProvider }] = await Promise.all([
+      load(),
+      import('../lib/query-client'),
+      i18n.loadNamespaces(texts),
+    ]);
     const Screen: ComponentType<Props> = screens[name];
     return {
       default: (props: Props) => (
@@ -71,74 +76,97 @@ const ProfileScreen = lazyScreen(
   () => import('../features/profile/components/profile-screen'),
   'ProfileScreen',
 );
+// Staff screens bring the staff texts along, fetched together with their code.
 const AdminDashboard = lazyScreen(
   () => import('../features/admin-catalogue/components/admin-dashboard'),
   'AdminDashboard',
+  ['admin'],
 );
 const ManageShowtimesScreen = lazyScreen(
   () => import('../features/admin-catalogue/components/manage-showtimes-screen'),
   'ManageShowtimesScreen',
+  ['admin'],
 );
 const ScheduleShowtimesScreen = lazyScreen(
   () => import('../features/admin-catalogue/components/schedule-showtimes-screen'),
   'ScheduleShowtimesScreen',
+  ['admin'],
 );
 const HallWeekScreen = lazyScreen(
   () => import('../features/admin-catalogue/components/hall-week-screen'),
   'HallWeekScreen',
+  ['admin'],
 );
 const AuditScreen = lazyScreen(
   () => import('../features/admin-audit/components/audit-screen'),
   'AuditScreen',
+  ['admin'],
 );
 const BookedSeatsScreen = lazyScreen(
   () => import('../features/admin-bookings/components/booked-seats-screen'),
   'BookedSeatsScreen',
+  ['admin'],
 );
 const ShowtimeQrCodesScreen = lazyScreen(
   () => import('../features/admin-bookings/components/showtime-qr-codes-screen'),
   'ShowtimeQrCodesScreen',
+  ['admin'],
 );
 const HallsScreen = lazyScreen(
   () => import('../features/admin-halls/components/halls-screen'),
   'HallsScreen',
+  ['admin'],
 );
 const HallEditorScreen = lazyScreen(
   () => import('../features/admin-halls/components/hall-editor-screen'),
   'HallEditorScreen',
+  ['admin'],
 );
 // The sales reports (and their chart library) load only on /admin/reports.
 const ReportsScreen = lazyScreen(
   () => import('../features/admin-reports/components/reports-screen'),
   'ReportsScreen',
+  ['admin'],
 );
 const CounterSaleScreen = lazyScreen(
   () => import('../features/box-office/components/counter-sale-screen'),
   'CounterSaleScreen',
+  ['admin'],
 );
 const OrdersScreen = lazyScreen(
   () => import('../features/box-office/components/orders-screen'),
   'OrdersScreen',
+  ['admin'],
 );
-const OrderScreen = lazyScreen(() => import('../features/box-office/components/order-screen'), 'OrderScreen');
+const OrderScreen = lazyScreen(
+  () => import('../features/box-office/components/order-screen'),
+  'OrderScreen',
+  ['admin'],
+);
 const PricingScreen = lazyScreen(
   () => import('../features/admin-pricing/components/pricing-screen'),
   'PricingScreen',
+  ['admin'],
 );
 const PromoCodesScreen = lazyScreen(
   () => import('../features/admin-pricing/components/promo-codes-screen'),
   'PromoCodesScreen',
+  ['admin'],
 );
 const UsersScreen = lazyScreen(
   () => import('../features/admin-users/components/users-screen'),
   'UsersScreen',
+  ['admin'],
 );
 const OutboxScreen = lazyScreen(
   () => import('../features/admin-outbox/components/outbox-screen'),
   'OutboxScreen',
+  ['admin'],
 );
 // The scanner (and its WebAssembly decoder) loads only on /admin/scan.
-const ScannerPage = lazyScreen(() => import('../features/scanner/components/scanner-page'), 'ScannerPage');
+const ScannerPage = lazyScreen(() => import('../features/scanner/components/scanner-page'), 'ScannerPage', [
+  'admin',
+]);
 
 // Each feature contributes its screens here, under the guard of who may see them; features never import one
 // another. A screen that fails to render falls to the app's error boundary ('Something went wrong.').

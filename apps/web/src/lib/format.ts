@@ -4,7 +4,7 @@ import {
   formatMoneyShort as formatAmountShort,
   minorToText,
 } from '@cinema/contract/constants';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from './i18n';
 import { currentLanguage } from './i18n';
 import { cinemaCurrency, useSettings } from './settings';
 

@@ -1,8 +1,19 @@
-import i18n, { type BackendModule, type ReadCallback } from 'i18next';
-import { initReactI18next } from 'react-i18next';
-// English customer texts ship in the entry, so an English first load waits for nothing; every other language and the
-// staff screens' `admin` namespace arrive as their own small chunks when first needed (docs/decisions/026-languages.md).
-import enCommon from '../locales/en/common.json';
+import {
+  cloneElement,
+  createElement,
+  Fragment,
+  isValidElement,
+  useMemo,
+  useSyncExternalStore,
+  type ReactElement,
+  type ReactNode,
+} from 'react';
+
+// The web app's texts: i18next's JSON v4 catalogues (`{{value}}` interpolation, plurals as `_one`/`_other` keys
+// chosen by `Intl.PluralRules`, one file per namespace) read by a runtime of our own, a few hundred bytes where
+// i18next with react-i18next took 17 kB of the first load (docs/decisions/032-our-own-text-runtime.md). Only the
+// viewer's language is downloaded: each catalogue is a chunk of its own, the `common` one of the detected language
+// awaited before the first render (`i18nReady`), `admin` with the first staff screen (Suspense).
 
 /** The languages the app speaks, each named in its own language (the header's switcher lists them). */
 export const LANGUAGES = [
@@ -12,6 +23,9 @@ export const LANGUAGES = [
 ] as const;
 export type Language = (typeof LANGUAGES)[number]['code'];
 export const LANGUAGE_CODES: readonly Language[] = LANGUAGES.map((l) => l.code);
+
+/** The catalogues of each language: `common` for customers and the layout, `admin` for staff screens. */
+export type Namespace = 'common' | 'admin';
 
 /** Where the viewer's choice is remembered. */
 export const LANGUAGE_STORAGE_KEY = 'cinema.lang';
@@ -35,57 +49,176 @@ export function detectLanguage(): Language {
   return 'en';
 }
 
-// Every catalogue but the bundled one, as a lazy chunk: `../locales/de/common.json` → () => import(...).
-const catalogues = import.meta.glob<{ default: Record<string, unknown> }>('../locales/*/*.json');
+type Tree = { [key: string]: string | Tree };
 
-const lazyCatalogues: BackendModule = {
-  type: 'backend',
-  init() {},
-  read(language: string, namespace: string, callback: ReadCallback) {
-    const load = catalogues[`../locales/${language}/${namespace}.json`];
-    if (!load) return callback(null, {});
-    load().then(
-      (module) => callback(null, module.default),
-      (err: Error) => callback(err, false),
-    );
+/** Values put into a text: `{{name}}` takes `name`; `count` also chooses the plural form. */
+export type TOptions = Record<string, unknown> & { count?: number; defaultValue?: string };
+/**
+ * A text of one namespace (or of another, as `ns:key`); a string for options is the text to show when the key has
+ * none. The type parameter only names the namespace.
+ */
+// eslint-disable-next-line @typescript-eslint/no-unused-vars
+export type TFunction<N extends Namespace = Namespace> = (key: string, options?: TOptions | string) => string;
+
+// Every catalogue as a lazy chunk: `../locales/de/common.json` → () => import(...).
+const catalogues = import.meta.glob<{ default: Tree }>('../locales/*/*.json');
+const loaded: Partial<Record<string, Tree>> = {};
+const loading = new Map<string, Promise<void>>();
+
+/** Loads one catalogue once; the same promise to every caller until it is in (Suspense waits on it). */
+function load(language: Language, ns: Namespace): Promise<void> {
+  const id = `${language}/${ns}`;
+  let promise = loading.get(id);
+  if (!promise) {
+    const read = catalogues[`../locales/${id}.json`];
+    promise = read
+      ? read().then((module) => void (loaded[id] = module.default))
+      : Promise.reject(new Error(`No catalogue ${id}`));
+    loading.set(id, promise);
+    // A chunk that failed to arrive (a dropped line) is asked for again next time.
+    promise.catch(() => loading.delete(id));
+  }
+  return promise;
+}
+
+let language: Language = detectLanguage();
+const listeners = new Set<() => void>();
+
+function lookup(lang: Language, ns: string, key: string): string | undefined {
+  let node: string | Tree | undefined = loaded[`${lang}/${ns}`];
+  for (const part of key.split('.')) node = typeof node === 'object' ? node[part] : undefined;
+  return typeof node === 'string' && node !== '' ? node : undefined;
+}
+
+const pluralRules = new Map<Language, Intl.PluralRules>();
+const pluralOf = (lang: Language, count: number) => {
+  let rules = pluralRules.get(lang);
+  if (!rules) pluralRules.set(lang, (rules = new Intl.PluralRules(lang)));
+  return rules.select(count);
+};
+
+/** The raw text of `key` (`ns:key` names another namespace): the plural form for `count`, English as fallback. */
+function template(lang: Language, defaultNs: Namespace, fullKey: string, count: unknown): string | undefined {
+  const colon = /^(\w+):(.+)$/.exec(fullKey);
+  const [ns, key] = colon ? [colon[1]!, colon[2]!] : [defaultNs, fullKey];
+  for (const l of lang === 'en' ? [lang] : [lang, 'en' as const]) {
+    const text =
+      (typeof count === 'number' &&
+        (lookup(l, ns, `${key}_${pluralOf(l, count)}`) ?? lookup(l, ns, `${key}_other`))) ||
+      lookup(l, ns, key);
+    if (text !== undefined) return text;
+  }
+  return undefined;
+}
+
+/** `{{name}}` → the value of `name`; a value not given leaves its placeholder. */
+const interpolate = (text: string, values: TOptions = {}) =>
+  text.replace(/\{\{\s*(\w+)\s*\}\}/g, (whole, name: string) =>
+    values[name] === undefined ? whole : String(values[name]),
+  );
+
+function translate(lang: Language, ns: Namespace, key: string, given?: TOptions | string): string {
+  const options = typeof given === 'string' ? { defaultValue: given } : given;
+  const text = template(lang, ns, key, options?.count);
+  return text === undefined ? (options?.defaultValue ?? key) : interpolate(text, options);
+}
+
+function subscribe(listener: () => void) {
+  listeners.add(listener);
+  return () => void listeners.delete(listener);
+}
+const currentLanguageSnapshot = () => language;
+
+function followLanguage(lang: Language) {
+  if (typeof document !== 'undefined') document.documentElement.lang = lang;
+}
+followLanguage(language);
+
+/** The app's texts outside React (`i18n.t('common:errors.network')`) and its language. */
+export const i18n = {
+  t: ((key, options) => translate(language, 'common', key, options)) as TFunction,
+  get language(): Language {
+    return language;
+  },
+  get resolvedLanguage(): Language {
+    return language;
+  },
+  /** Loads the namespaces of the current language (those already in come back at once). */
+  loadNamespaces: (namespaces: Namespace[]) => Promise.all(namespaces.map((ns) => load(language, ns))),
+  /**
+   * Switches to `lang` once its catalogues of every namespace already read are in, so that no screen shows a key
+   * or waits in Suspense; then every `useTranslation` re-renders.
+   */
+  async changeLanguage(lang: Language): Promise<void> {
+    const namespaces = (['common', 'admin'] as const).filter((ns) => loaded[`${language}/${ns}`]);
+    await Promise.all([load(lang, 'common'), ...namespaces.map((ns) => load(lang, ns))]);
+    if (lang === language) return;
+    language = lang;
+    followLanguage(lang);
+    for (const listener of listeners) listener();
   },
 };
 
-/** Resolves once the detected language's `common` texts are in (at once for English). */
-export const i18nReady = i18n
-  .use(lazyCatalogues)
-  .use(initReactI18next)
-  .init({
-    resources: { en: { common: enCommon } },
-    partialBundledLanguages: true,
-    lng: detectLanguage(),
-    fallbackLng: 'en',
-    supportedLngs: LANGUAGE_CODES as Language[],
-    load: 'languageOnly',
-    ns: ['common'],
-    defaultNS: 'common',
-    interpolation: { escapeValue: false }, // React escapes
-    returnEmptyString: false,
-  });
+/** Resolves once the detected language's `common` texts are in: the first render waits for it. */
+export const i18nReady: Promise<void> = load(language, 'common');
 
-function followLanguage(language: string) {
-  if (typeof document !== 'undefined') document.documentElement.lang = language;
+/**
+ * The texts of one namespace for a component, re-rendered on a language change. A namespace not yet loaded
+ * suspends the component until its chunk is in (the nearest Suspense shows `PageLoading`).
+ */
+export function useTranslation(ns: Namespace = 'common'): { t: TFunction; i18n: typeof i18n } {
+  const lang = useSyncExternalStore(subscribe, currentLanguageSnapshot, currentLanguageSnapshot);
+  // Suspends the way react-i18next did, by throwing the catalogue's promise (one per catalogue, kept until it is in).
+  if (!loaded[`${lang}/${ns}`]) throw load(lang, ns);
+  const t = useMemo<TFunction>(() => (key, options) => translate(lang, ns, key, options), [lang, ns]);
+  return { t, i18n };
 }
-followLanguage(i18n.language);
-i18n.on('languageChanged', followLanguage);
+
+/** A text with markup: `<strong>{{ref}}</strong>` in the catalogue, `components={{ strong: <strong /> }}`. */
+export function Trans({
+  t,
+  i18nKey,
+  values,
+  components,
+}: {
+  t: TFunction;
+  i18nKey: string;
+  values?: TOptions;
+  components: Record<string, ReactElement>;
+}): ReactNode {
+  // The tags are read from the text before the values go in: a value is never markup.
+  const raw = t(i18nKey, { ...values, ...placeholders(values), count: values?.count });
+  return createElement(Fragment, null, ...markup(raw, values ?? {}, components));
+}
+
+/** Each value as its own placeholder, so that `t` chooses the plural form but leaves `{{name}}` in the text. */
+const placeholders = (values: TOptions = {}) =>
+  Object.fromEntries(Object.keys(values).map((name) => [name, `{{${name}}}`]));
+
+function markup(text: string, values: TOptions, components: Record<string, ReactElement>): ReactNode[] {
+  const nodes: ReactNode[] = [];
+  const tag = /<(\w+)>([\s\S]*?)<\/\1>/g;
+  let at = 0;
+  for (let m = tag.exec(text); m; m = tag.exec(text)) {
+    if (m.index > at) nodes.push(interpolate(text.slice(at, m.index), values));
+    const component = components[m[1]!];
+    const inner = markup(m[2]!, values, components);
+    nodes.push(isValidElement(component) ? cloneElement(component, undefined, ...inner) : inner);
+    at = m.index + m[0].length;
+  }
+  if (at < text.length) nodes.push(interpolate(text.slice(at), values));
+  return nodes;
+}
 
 /** The current language (one of LANGUAGE_CODES). */
-export const currentLanguage = (): Language =>
-  isLanguage(i18n.resolvedLanguage) ? i18n.resolvedLanguage : 'en';
+export const currentLanguage = (): Language => language;
 
 /** Switches the language and remembers it for the next visit. */
-export async function switchLanguage(language: Language): Promise<void> {
+export async function switchLanguage(lang: Language): Promise<void> {
   try {
-    localStorage.setItem(LANGUAGE_STORAGE_KEY, language);
+    localStorage.setItem(LANGUAGE_STORAGE_KEY, lang);
   } catch {
     // not remembered, still switched
   }
-  await i18n.changeLanguage(language);
+  await i18n.changeLanguage(lang);
 }
-
-export { i18n };

@@ -1,7 +1,7 @@
 import type { Order } from '@cinema/contract';
 import { formatDateTime, useFormatMoney } from '../../lib/format';
 import { seatWithType } from '../../lib/seat-text';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../lib/i18n';
 
 /**
  * An order as the customer reads it: each seat with its ticket type and price, the discount, the total, and each

@@ -1,4 +1,4 @@
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../lib/i18n';
 /**
  * The cinema screen at the front of a seat map, as wide as the hall's seats so that its mark shows the hall's
  * centre; said in words before the first row.

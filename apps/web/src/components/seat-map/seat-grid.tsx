@@ -4,7 +4,7 @@ import { seatLook, SeatMark, type SofaHalf } from './seat-face';
 import { isMoveKey, placeToward } from './seat-navigation';
 import { dataStatus, isUnavailable, seatName, type SeatCell } from './seat-view';
 import { useSeatZoom } from './seat-zoom';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../lib/i18n';
 
 /** The columns of a row: its label either side of the hall's grid of seats and gaps (sides from the zoom). */
 const rowTemplate = (cols: number) => ({

@@ -1,7 +1,7 @@
 import type { SeatType } from '@cinema/contract';
 import { seatLook, SeatMark } from './seat-face';
 import type { SeatView } from './seat-view';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../lib/i18n';
 
 // Each is seat.legend.<view> and seat.legendTypes.<type> in the catalogue.
 const statuses: SeatView[] = ['AVAILABLE', 'SELECTED', 'MINE', 'HELD', 'CONFIRMED', 'BLOCKED'];

@@ -1,4 +1,4 @@
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../lib/i18n';
 import { currentLanguage, LANGUAGES, switchLanguage, type Language } from '../../lib/i18n';
 
 /** The header's language choice: each language named in its own language, remembered for the next visit. */

@@ -1,4 +1,4 @@
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../lib/i18n';
 /**
  * A movie poster at 2:3, or a calm placeholder when the movie has none; `className` sets its width and `sizes` says
  * how wide it is shown, so the browser picks the smallest copy of `srcSet` that is sharp enough.

@@ -1,5 +1,5 @@
 import { errorText } from '../../lib/api-client';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../lib/i18n';
 
 /** "Loading…" while a query runs, then the server's error (or the screen's own message) if it failed. */
 export function QueryStatus({

@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { currentLanguage } from '../../lib/i18n';
 import { getToken } from '../../lib/session';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../lib/i18n';
 
 /**
  * Downloads an order's tickets as a PDF (`GET /api/me/orders/{ref}/tickets.pdf`, one page per ticket). A button,

@@ -1,4 +1,4 @@
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../lib/i18n';
 import { Link, useParams } from 'react-router';
 import { seatWithType } from '../../../lib/seat-text';
 import { formatDateTime } from '../../../lib/format';

@@ -1,6 +1,6 @@
 import { MAX_POSTER_BYTES } from '@cinema/contract/constants';
 import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../lib/i18n';
 import { errorText } from '../../../lib/api-client';
 import { useCreateMovie } from '../api/create-movie';
 import { FormMessages } from '../../../components/ui/form-messages';

@@ -4,9 +4,9 @@ import {
   minorToText,
   readShowtimeClash,
 } from '@cinema/contract/constants';
-import type { TFunction } from 'i18next';
+import type { TFunction } from '../../../lib/i18n';
 import { useId, useState, type FormEvent } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../lib/i18n';
 import { ApiError, errorText } from '../../../lib/api-client';
 import {
   currencySymbol,

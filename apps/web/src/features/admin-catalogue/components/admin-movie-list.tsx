@@ -1,4 +1,4 @@
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../lib/i18n';
 import { Poster } from '../../../components/ui/poster';
 import { errorText } from '../../../lib/api-client';
 import { useAdminMovies } from '../api/get-admin-movies';

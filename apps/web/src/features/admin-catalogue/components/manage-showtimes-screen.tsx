@@ -1,5 +1,5 @@
 import { MANAGE_PAGE_SIZE } from '@cinema/contract/constants';
-import { Trans, useTranslation } from 'react-i18next';
+import { Trans, useTranslation } from '../../../lib/i18n';
 import { Link, useSearchParams } from 'react-router';
 import { QueryStatus } from '../../../components/ui/query-status';
 import { usePageHeading } from '../../../lib/use-page-heading';

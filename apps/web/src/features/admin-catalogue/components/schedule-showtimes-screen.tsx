@@ -1,8 +1,8 @@
 import type { BatchProblem, BatchShowtime, BatchShowtimesBody } from '@cinema/contract';
 import { BATCH_MAX_DAYS, CLEANING_MINUTES, MAX_PRICE_CENTS } from '@cinema/contract/constants';
-import type { TFunction } from 'i18next';
+import type { TFunction } from '../../../lib/i18n';
 import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
-import { Trans, useTranslation } from 'react-i18next';
+import { Trans, useTranslation } from '../../../lib/i18n';
 import { Link } from 'react-router';
 import { FormMessages } from '../../../components/ui/form-messages';
 import { errorText } from '../../../lib/api-client';

@@ -1,4 +1,4 @@
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../lib/i18n';
 import { Link, useLocation, useParams } from 'react-router';
 import { QueryStatus } from '../../../components/ui/query-status';
 import { useHallLayout } from '../api/get-hall-layout';

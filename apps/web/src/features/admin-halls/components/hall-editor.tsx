@@ -1,6 +1,6 @@
-import type { TFunction } from 'i18next';
+import type { TFunction } from '../../../lib/i18n';
 import { useId, useMemo, useRef, useState, type FormEvent, type KeyboardEvent } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../lib/i18n';
 import { useNavigate } from 'react-router';
 import type { HallLayoutResponse } from '@cinema/contract';
 import { MAX_LAYOUT_COLS, MAX_LAYOUT_ROWS } from '@cinema/contract/constants';

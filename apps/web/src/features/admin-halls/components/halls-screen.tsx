@@ -1,4 +1,4 @@
-import { Trans, useTranslation } from 'react-i18next';
+import { Trans, useTranslation } from '../../../lib/i18n';
 import { Link } from 'react-router';
 import { QueryStatus } from '../../../components/ui/query-status';
 import { useHalls } from '../api/get-halls';

@@ -7,8 +7,8 @@ import {
   type MouseEvent,
   type PointerEvent,
 } from 'react';
-import type { TFunction } from 'i18next';
-import { useTranslation } from 'react-i18next';
+import type { TFunction } from '../../../lib/i18n';
+import { useTranslation } from '../../../lib/i18n';
 import type { LayoutCell } from '@cinema/contract';
 import { seatLook, SeatMark } from '../../../components/seat-map/seat-face';
 import { isMoveKey, placeToward } from '../../../components/seat-map/seat-navigation';

@@ -1,4 +1,4 @@
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../lib/i18n';
 import { seatLook, SeatMark } from '../../../components/seat-map/seat-face';
 import type { Tool } from '../lib/layout-draft';
 

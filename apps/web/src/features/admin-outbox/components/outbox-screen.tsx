@@ -1,5 +1,5 @@
 import { Fragment, useState } from 'react';
-import { Trans, useTranslation } from 'react-i18next';
+import { Trans, useTranslation } from '../../../lib/i18n';
 import { Link } from 'react-router';
 import type { OutboxMessage } from '@cinema/contract';
 import { formatDateTime } from '../../../lib/format';

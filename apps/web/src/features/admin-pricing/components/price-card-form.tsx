@@ -1,5 +1,5 @@
 import { useId, useState, type FormEvent } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../lib/i18n';
 import type { PriceCard, TicketType } from '@cinema/contract';
 import { MAX_PRICE_CENTS, SEAT_TYPES } from '@cinema/contract/constants';
 import { FormMessages } from '../../../components/ui/form-messages';

@@ -1,6 +1,6 @@
-import type { TFunction } from 'i18next';
+import type { TFunction } from '../../../lib/i18n';
 import { useState } from 'react';
-import { Trans, useTranslation } from 'react-i18next';
+import { Trans, useTranslation } from '../../../lib/i18n';
 import { Link } from 'react-router';
 import type { PriceCard, TicketType } from '@cinema/contract';
 import { FormMessages } from '../../../components/ui/form-messages';

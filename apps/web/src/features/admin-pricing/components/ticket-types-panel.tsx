@@ -1,5 +1,5 @@
 import { useId, useState, type FormEvent } from 'react';
-import { Trans, useTranslation } from 'react-i18next';
+import { Trans, useTranslation } from '../../../lib/i18n';
 import type { TicketType } from '@cinema/contract';
 import { FormMessages } from '../../../components/ui/form-messages';
 import { QueryStatus } from '../../../components/ui/query-status';

@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useId, useMemo, useState, type FormEvent } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../lib/i18n';
 import { useSearchParams } from 'react-router';
 import { REPORT_MAX_DAYS } from '@cinema/contract/constants';
 import type { SalesFigures, SalesReport } from '@cinema/contract';

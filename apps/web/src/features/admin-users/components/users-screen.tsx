@@ -1,5 +1,5 @@
 import { useState, type FormEvent } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../lib/i18n';
 import type { AdminUser, Role } from '@cinema/contract';
 import { errorText } from '../../../lib/api-client';
 import { useFindUsers, useSetRole } from '../api/users';

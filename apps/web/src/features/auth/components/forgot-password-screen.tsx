@@ -1,6 +1,6 @@
 import { useState, type FormEvent } from 'react';
 import { Link } from 'react-router';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../lib/i18n';
 import { errorText } from '../../../lib/api-client';
 import { useSubmit } from '../../../lib/use-submit';
 import { TextField } from '../../../components/ui/text-field';

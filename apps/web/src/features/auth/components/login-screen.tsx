@@ -1,6 +1,6 @@
 import { useState, type FormEvent } from 'react';
 import { Link, useLocation } from 'react-router';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../lib/i18n';
 import { i18n } from '../../../lib/i18n';
 import { ApiError, errorText } from '../../../lib/api-client';
 import { useLogin } from '../api/login';

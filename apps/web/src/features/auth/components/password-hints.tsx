@@ -1,5 +1,5 @@
 import { PASSWORD_MIN_LENGTH, PASSWORD_RULES } from '@cinema/contract/constants';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../lib/i18n';
 
 // The rules in PASSWORD_RULES' order: the length, then one character of each kind.
 const RULE_KEYS = ['length', 'upper', 'lower', 'number', 'symbol'] as const;

@@ -1,6 +1,6 @@
 import { useId, useState, type FormEvent } from 'react';
 import { Link, useLocation } from 'react-router';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../lib/i18n';
 import { errorText } from '../../../lib/api-client';
 import { useRegister } from '../api/register';
 import { AuthCard } from './auth-card';

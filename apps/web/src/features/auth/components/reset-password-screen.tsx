@@ -1,6 +1,6 @@
 import { useId, useState, type FormEvent } from 'react';
 import { Link, useSearchParams } from 'react-router';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../lib/i18n';
 import { ApiError, errorText } from '../../../lib/api-client';
 import { clearSession } from '../../../lib/session';
 import { useSubmit } from '../../../lib/use-submit';

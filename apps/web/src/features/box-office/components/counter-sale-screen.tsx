@@ -1,5 +1,5 @@
 import { useId, useRef, useState, type FormEvent } from 'react';
-import { Trans, useTranslation } from 'react-i18next';
+import { Trans, useTranslation } from '../../../lib/i18n';
 import { Link } from 'react-router';
 import type { PaymentMethod, SeatType, StaffOrder } from '@cinema/contract';
 import { defaultTicketTypeOn, ticketTypesOn } from '@cinema/contract/constants';

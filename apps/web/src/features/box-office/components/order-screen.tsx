@@ -1,5 +1,5 @@
 import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
-import { Trans, useTranslation } from 'react-i18next';
+import { Trans, useTranslation } from '../../../lib/i18n';
 import { useParams } from 'react-router';
 import type { StaffOrder, StaffOrderLine } from '@cinema/contract';
 import { ApiError, errorText } from '../../../lib/api-client';

@@ -1,5 +1,5 @@
 import { useState, type FormEvent } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../lib/i18n';
 import { Link, useSearchParams } from 'react-router';
 import { formatDateTime, formatMoney } from '../../../lib/format';
 import { usePageHeading } from '../../../lib/use-page-heading';

@@ -7,7 +7,7 @@ import { useMovie } from '../api/get-movie';
 import { useMovieShowtimes } from '../api/get-movie-showtimes';
 import { movieFacts } from './movie-facts';
 import { QueryStatus } from '../../../components/ui/query-status';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../lib/i18n';
 
 const dayHeading = (iso: string) => formatDate(iso, { weekday: 'long', month: 'long', day: 'numeric' });
 

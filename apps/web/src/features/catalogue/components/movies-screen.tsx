@@ -3,7 +3,7 @@ import { Poster } from '../../../components/ui/poster';
 import { useMovies } from '../api/get-movies';
 import { movieFacts } from './movie-facts';
 import { QueryStatus } from '../../../components/ui/query-status';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../lib/i18n';
 
 /** /movies: every movie as a poster card linking to its showtimes. */
 export function MoviesScreen() {

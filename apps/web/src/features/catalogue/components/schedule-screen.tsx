@@ -7,7 +7,7 @@ import { formatDate, formatTime, useFormatMoney } from '../../../lib/format';
 import { i18n } from '../../../lib/i18n';
 import { useSchedule } from '../api/get-schedule';
 import { movieFacts } from './movie-facts';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../lib/i18n';
 
 /** A calendar day ("YYYY-MM-DD") as the day strip shows it: "Today", "Tomorrow", else "Wed 26 Nov". */
 function dayName(date: string, index: number): string {

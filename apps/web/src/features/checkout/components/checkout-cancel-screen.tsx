@@ -4,7 +4,7 @@ import type { SeatMap } from '@cinema/contract';
 import { api } from '../../../lib/api-client';
 import { getToken } from '../../../lib/session';
 import { usePageHeading } from '../../../lib/use-page-heading';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../lib/i18n';
 
 /** Kept by the seat map when checkout starts (its feature's CHECKOUT_SHOWTIME_KEY): where the seats are. */
 const CHECKOUT_SHOWTIME_KEY = 'cinema.checkoutShowtime';

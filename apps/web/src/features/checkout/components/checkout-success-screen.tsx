@@ -8,7 +8,7 @@ import { OrderSummary } from '../../../components/order/order-summary';
 import { useCheckoutLookup } from '../api/lookup-checkout';
 import { useOrder } from '../api/get-order';
 import { TicketsPdfButton } from '../../../components/ui/tickets-pdf-button';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../lib/i18n';
 
 // checkout.titles.paid: "Payment Successful", …
 const titleKey = (status: LookupResponse['status']) => `checkout.titles.${status}` as const;

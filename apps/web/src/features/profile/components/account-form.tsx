@@ -3,7 +3,7 @@ import type { User } from '@cinema/contract';
 import { errorText } from '../../../lib/api-client';
 import { useUpdateProfile } from '../api/update-profile';
 import { TextField } from '../../../components/ui/text-field';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../lib/i18n';
 
 /** Name and email with Save, plus the Logout button. */
 export function AccountForm({ user, onLogout }: { user: User; onLogout: () => void }) {

@@ -2,7 +2,7 @@ import { useState, type FormEvent } from 'react';
 import { errorText } from '../../../lib/api-client';
 import { useChangePassword } from '../api/change-password';
 import { TextField } from '../../../components/ui/text-field';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../lib/i18n';
 
 /** Current and new password; the server ends the user's other sessions when it changes. */
 export function PasswordForm() {

@@ -3,7 +3,7 @@ import { useMe } from '../api/get-me';
 import { AccountForm } from './account-form';
 import { PasswordForm } from './password-form';
 import { QueryStatus } from '../../../components/ui/query-status';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../lib/i18n';
 
 /** /profile: the Account form and the Change Password form side by side on wide screens. */
 export function ProfileScreen({ onLogout }: { onLogout: () => Promise<void> }) {

@@ -5,7 +5,7 @@ import { useFormatMoney } from '../../../lib/format';
 import { errorText } from '../../../lib/api-client';
 import { seatWithType } from '../../../lib/seat-text';
 import { useQuote, useShowtimePrices } from '../api/get-quote';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../lib/i18n';
 
 // Loaded with the basket, once seats are held.
 export { HoldCountdown } from './hold-countdown';

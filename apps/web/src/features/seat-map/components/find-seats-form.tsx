@@ -2,7 +2,7 @@ import { useId, useState, type FormEvent } from 'react';
 import { MAX_SEATS_PER_HOLD } from '@cinema/contract/constants';
 import { ApiError, errorText } from '../../../lib/api-client';
 import { useFindBestSeats } from '../api/find-best-seats';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../lib/i18n';
 import { i18n } from '../../../lib/i18n';
 
 function notFoundText(count: number, wheelchair: boolean): string {

@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState } from 'react';
 import type { MoreTimeResponse } from '@cinema/contract';
 import { api, errorText } from '../../../lib/api-client';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../lib/i18n';
 
 const remaining = (expiresAt: string) => Math.max(0, new Date(expiresAt).getTime() - Date.now());
 

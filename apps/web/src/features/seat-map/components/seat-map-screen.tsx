@@ -20,7 +20,7 @@ import { hallGrid, seatCells } from '../../../components/seat-map/seat-cells';
 import { FindSeatsForm } from './find-seats-form';
 import { SeatCounters } from './seat-counters';
 import type { BasketChoice } from './basket';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../lib/i18n';
 
 // The basket (ticket types, promo code, the server's quote) and the hold's countdown load once seats are held: the
 // map comes first (and keeps within its bundle budget).

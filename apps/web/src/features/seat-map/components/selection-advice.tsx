@@ -5,7 +5,7 @@ import { companionsWithoutWheelchair, singleSeatGapVerdict } from '@cinema/contr
 import type { SeatCell } from '../../../components/seat-map/seat-view';
 import { seatsInWords } from '../../../lib/seat-text';
 import type { HallGrid } from '../../../components/seat-map/seat-cells';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../lib/i18n';
 
 /** A choice that leaves seats alone: those seats, and the nearest choice that leaves none. */
 export interface GapAdvice {

@@ -7,7 +7,7 @@ import { QueryStatus } from '../../../components/ui/query-status';
 import { TicketsPdfButton } from '../../../components/ui/tickets-pdf-button';
 import { formatDateTime, useFormatMoney } from '../../../lib/format';
 import { i18n } from '../../../lib/i18n';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../lib/i18n';
 
 // An order's status worth saying ("Partly refunded"), else nothing.
 const statusText = (status: string): string | null =>

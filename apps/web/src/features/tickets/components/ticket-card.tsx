@@ -2,7 +2,7 @@ import type { Ticket } from '@cinema/contract';
 import { QrCode } from '../../../components/ui/qr-code';
 import { seatWithType } from '../../../lib/seat-text';
 import { formatDateTime } from '../../../lib/format';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../lib/i18n';
 
 /** One ticket: the QR code of its booking id (what the door scans) beside what and where. */
 export function TicketCard({ ticket, headingLevel = 2 }: { ticket: Ticket; headingLevel?: 2 | 3 }) {
