@@ -18,14 +18,14 @@ interface ManifestChunk {
 }
 type Manifest = Record<string, ManifestChunk>;
 
-/** The texts an English visitor's first render waits for (a chunk of its own since decision 032). */
+/** The texts an English visitor's first render waits for (a chunk of its own since decision 034). */
 const ENGLISH = 'src/locales/en/common.json';
 
 /**
  * The routes measured, each with the modules it loads lazily as soon as it renders: the English texts, its
  * screen, the query client every lazy screen gets, the seat map's Socket.IO client, the staff texts (a module
  * missing from the manifest is part of a chunk already counted: before the routes were split, everything was in the
- * entry; before decision 032, the English texts too).
+ * entry; before decision 034, the English texts too).
  */
 export const FIRST_LOAD_ROUTES = [
   { route: '/login', lazy: [ENGLISH, 'src/features/auth/components/login-screen.tsx'] },

@@ -11,7 +11,7 @@ import {
 
 // The web app's texts: i18next's JSON v4 catalogues (`{{value}}` interpolation, plurals as `_one`/`_other` keys
 // chosen by `Intl.PluralRules`, one file per namespace) read by a runtime of our own, a few hundred bytes where
-// i18next with react-i18next took 17 kB of the first load (docs/decisions/032-our-own-text-runtime.md). Only the
+// i18next with react-i18next took 17 kB of the first load (docs/decisions/034-our-own-text-runtime.md). Only the
 // viewer's language is downloaded: each catalogue is a chunk of its own, the `common` one of the detected language
 // awaited before the first render (`i18nReady`), `admin` with the first staff screen (Suspense).
 
