@@ -31,7 +31,7 @@ export interface AuditWords {
 
 const ENGLISH: AuditWords = { field: fieldName, yes: 'yes', no: 'no', none: '(none)' };
 
-/** A value as a person reads it: money in dollars, instants on the given clocks, lists joined. */
+/** A value as a person reads it: money in the cinema's currency, instants on the given clocks, lists joined. */
 export function readable(
   key: string,
   value: unknown,
