@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { IdSchema } from './common.ts';
+import { IdSchema, OneLineTextSchema } from './common.ts';
 import { ErrorSchema } from './errors.ts';
 import { OrderLineSchema, OrderSchema } from './pricing.ts';
 
@@ -55,7 +55,7 @@ export const RefundBodySchema = z.object({
   bookingIds: z.array(IdSchema).min(1, 'Choose a ticket to refund').max(100).optional(),
   /** Refund tickets that were already used at the door. */
   force: z.boolean().optional(),
-  reason: z.string().trim().max(300, 'Reason is too long').optional(),
+  reason: OneLineTextSchema('Reason', 300).optional(),
 });
 export type RefundBody = z.infer<typeof RefundBodySchema>;
 
@@ -113,7 +113,7 @@ export const CounterSaleBodySchema = z.object({
   paymentMethod: PaymentMethodSchema,
   /** The customer, when they want their tickets by email or in their account. */
   customerEmail: z.email({ message: 'Enter a valid email address' }).max(254).optional(),
-  customerName: z.string().trim().max(100, 'Name is too long').optional(),
+  customerName: OneLineTextSchema('Name', 100).optional(),
   /**
    * A key the client draws once per sale: the same sale sent again (a double click, a retry after a timeout) answers
    * with the order it made instead of selling twice.

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { DisplayTextSchema, IdSchema } from './common.ts';
+import { DisplayTextSchema, IdSchema, OneLineTextSchema } from './common.ts';
 import { BATCH_MAX_DAYS, MAX_PRICE_CENTS } from './constants.ts';
 
 export const MovieSchema = z.object({
@@ -24,7 +24,7 @@ export const MovieFieldsSchema = z.object({
     .min(1, 'Duration must be at least 1 minute')
     .max(1000, 'Duration is too long')
     .optional(),
-  rating: z.string().trim().max(20, 'Rating is too long').optional(),
+  rating: OneLineTextSchema('Rating', 20).optional(),
 });
 export type MovieFields = z.input<typeof MovieFieldsSchema>;
 

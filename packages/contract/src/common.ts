@@ -16,21 +16,28 @@ export type Ok = z.infer<typeof OkSchema>;
  * U+061C) are ordinary text and stay allowed.
  */
 export const BIDI_CONTROLS = /[\u202A-\u202E\u2066-\u2069]/;
+/**
+ * Control characters (C0 with tab, CR and LF; DEL; C1) and the Unicode line and paragraph separators: a one-line text
+ * carrying them breaks lines where it is shown (a bare CR in a calendar file's SUMMARY, a PDF, a CSV, a log line).
+ */
+export const CONTROL_CHARACTERS = /[\p{Cc}\u2028\u2029]/u;
 /** Half of a UTF-16 surrogate pair on its own: no character at all (and refused by PostgreSQL's jsonb). */
 const LONE_SURROGATE = /\p{Cs}/u;
 
+/** The checks of a one-line text: one line, no direction overrides, real characters. */
+const oneLine = (text: z.ZodString, what: string) =>
+  text
+    .refine((t) => !CONTROL_CHARACTERS.test(t), `${what} must be one line, without control characters`)
+    .refine((t) => !BIDI_CONTROLS.test(t), `${what} must not contain text-direction override characters`)
+    .refine((t) => !LONE_SURROGATE.test(t), `${what} is not valid text`);
+
 /** A one-line text a person types and others read (a name, a title): trimmed, 1..max long, no direction overrides. */
 export const DisplayTextSchema = (what: string, max: number) =>
-  z
-    .string()
-    .trim()
-    .min(1, `${what} is required`)
-    .max(max, `${what} is too long`)
-    .refine(
-      (text) => !BIDI_CONTROLS.test(text),
-      `${what} must not contain text-direction override characters`,
-    )
-    .refine((text) => !LONE_SURROGATE.test(text), `${what} is not valid text`);
+  oneLine(z.string().trim().min(1, `${what} is required`).max(max, `${what} is too long`), what);
+
+/** The same, where it may be left empty (a rating, a reason). */
+export const OneLineTextSchema = (what: string, max: number) =>
+  oneLine(z.string().trim().max(max, `${what} is too long`), what);
 
 /** What any client may know of this cinema's configuration (`GET /api/settings`). */
 export const SettingsSchema = z.object({

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { SeatTypeSchema } from './halls.ts';
-import { IdSchema } from './common.ts';
+import { DisplayTextSchema, IdSchema } from './common.ts';
 import { ErrorSchema } from './errors.ts';
 
 /** A seat as tickets, lists and the door show it: its row and number, and its row's label and type. */
@@ -93,11 +93,7 @@ export const ShowtimeTicketSchema = z.object({
 export type ShowtimeTicket = z.infer<typeof ShowtimeTicketSchema>;
 
 /** A name for the scanning device, as staff type it ("Door 1"); recorded on each check-in. */
-export const DeviceLabelSchema = z
-  .string()
-  .trim()
-  .min(1, 'Device label is required')
-  .max(60, 'Device label is too long');
+export const DeviceLabelSchema = DisplayTextSchema('Device label', 60);
 
 export const ScanBodySchema = z.object({
   bookingId: IdSchema,

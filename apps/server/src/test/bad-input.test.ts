@@ -4,6 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import {
   createTestApp,
   engines,
+  signedInAdmin,
   signedInUser,
   STRONG_PASSWORD,
   uniqueEmail,
@@ -199,6 +200,90 @@ describe('inputs refused with their own message', () => {
         });
       }
       expect((await put('\u200fסבא')).statusCode).toBe(200);
+    } finally {
+      await t.close();
+    }
+  });
+
+  it('refuses CR, LF and other control characters in one-line texts, in the client’s language', async () => {
+    const t = await createTestApp('pglite');
+    try {
+      const admin = await signedInAdmin(t.app);
+      const send = (method: 'POST' | 'PUT', url: string, payload: object, language = 'en') =>
+        t.app.inject({ method, url, headers: { ...admin.headers, 'accept-language': language }, payload });
+      const id = '00000000-0000-4000-8000-000000000031';
+      const cases: [() => Promise<{ statusCode: number; json(): { error: string } }>, string][] = [
+        [
+          () => send('POST', '/api/admin/ticket-types', { name: 'Child\rAdult' }),
+          'name: Name must be one line',
+        ],
+        [
+          () => send('POST', '/api/admin/rooms', { name: 'Hall\n1', rows: 2, cols: 2 }),
+          'name: Name must be one line',
+        ],
+        [() => send('PUT', '/api/user/profile', { name: 'Eve\r\nBcc: x', email: admin.email }), 'name: Name'],
+        [
+          () => send('POST', '/api/admin/scan', { bookingId: id, deviceLabel: 'Door\u00851' }),
+          'deviceLabel: Device label must be one line',
+        ],
+        [
+          () =>
+            send('POST', '/api/admin/box-office/sales', {
+              showtimeId: id,
+              seatIds: [id],
+              paymentMethod: 'cash',
+              customerName: 'Walk\u2028In',
+            }),
+          'customerName: Name must be one line',
+        ],
+        [
+          () => send('POST', '/api/admin/orders/ABC-DEFG/refund', { reason: 'Ill\tfeeling' }),
+          'reason: Reason must be one line',
+        ],
+      ];
+      for (const [request, error] of cases) {
+        const res = await request();
+        expect(res.statusCode, error).toBe(400);
+        expect(res.json().error).toContain(error);
+      }
+      const form = multipart([
+        { name: 'title', value: 'Night\rShift' },
+        { name: 'rating', value: 'PG\n13' },
+      ]);
+      const movie = await t.app.inject({
+        method: 'POST',
+        url: '/api/admin/movies',
+        headers: { ...admin.headers, ...form.headers, 'accept-language': 'de' },
+        payload: form.payload,
+      });
+      expect(movie.statusCode).toBe(400);
+      expect(movie.json().error).toBe('title: Der Titel muss eine einzige Zeile ohne Steuerzeichen sein');
+      // Inside a text, ordinary spaces stay; around it, whitespace (line breaks too) is trimmed as before.
+      const kept = await send('POST', '/api/admin/ticket-types', { name: ' Family  Ticket\n' });
+      expect(kept.statusCode, kept.body).toBe(201);
+      expect(kept.json()).toMatchObject({ name: 'Family  Ticket' });
+    } finally {
+      await t.close();
+    }
+  });
+
+  it('refuses text-direction overrides and isolates in device labels', async () => {
+    const t = await createTestApp('pglite');
+    try {
+      const admin = await signedInAdmin(t.app);
+      for (const deviceLabel of ['Door 1\u202Eevil', 'Door \u2067 2']) {
+        const res = await t.app.inject({
+          method: 'POST',
+          url: '/api/admin/scan',
+          headers: admin.headers,
+          payload: { bookingId: '00000000-0000-4000-8000-000000000032', deviceLabel },
+        });
+        expect(res.statusCode).toBe(400);
+        expect(res.json()).toEqual({
+          error: 'deviceLabel: Device label must not contain text-direction override characters',
+          code: 'bad_request',
+        });
+      }
     } finally {
       await t.close();
     }

@@ -8,9 +8,16 @@ export interface CalendarEvent {
   description: string;
 }
 
-// RFC 5545 §3.3.11: backslash, semicolon, comma and line breaks are escaped in TEXT values.
+// RFC 5545 §3.3.11: backslash, semicolon, comma and line breaks (CRLF, a bare CR or LF, Unicode's separators) are
+// escaped in TEXT values; other control characters have no place in one (§3.3.11 TSAFE-CHAR) and are left out. A
+// bare CR kept there ends the line for many readers, and what follows it reads as a property of its own.
 const escapeText = (s: string) =>
-  s.replace(/\\/g, '\\\\').replace(/;/g, '\\;').replace(/,/g, '\\,').replace(/\r?\n/g, '\\n');
+  s
+    .replace(/\\/g, '\\\\')
+    .replace(/;/g, '\\;')
+    .replace(/,/g, '\\,')
+    .replace(/\r\n|[\r\n\u2028\u2029]/g, '\\n')
+    .replace(/(?!\t)\p{Cc}/gu, '');
 
 const utc = (d: Date) =>
   d

@@ -5,7 +5,7 @@ import type { FastifyInstance } from 'fastify';
 import jsQR from 'jsqr';
 import { PNG } from 'pngjs';
 import type { OutboxResponse } from '@cinema/contract';
-import { mailOutbox, showtimes } from '../../db/schema/index.ts';
+import { mailOutbox, movies, showtimes } from '../../db/schema/index.ts';
 import { createShowtimeFixture, type ShowtimeFixture } from '../../test/fixtures.ts';
 import {
   createTestApp,
@@ -113,6 +113,28 @@ describe.each(engines)('email through a real SMTP server on %s', (engine) => {
       { filename: 'ticket-2.png', contentType: 'image/png', cid: images[1]!.cid },
       { filename: 'showtime.ics', contentType: 'text/calendar; charset=utf-8; method=PUBLISH' },
     ]);
+  });
+
+  it('writes a title with a bare CR (kept from before one-line texts were checked) as one escaped SUMMARY line', async () => {
+    const legacy = await createShowtimeFixture(app.database.db, { rows: 1, cols: 2, priceCents: 900 });
+    await app.database.db
+      .update(movies)
+      .set({ title: 'Night\rShift\r\nPart\nTwo\u0007' })
+      .where(eq(movies.id, legacy.movieId));
+    const dee = await signedInUser(app, { name: 'Dee' });
+    const before = smtp.received.length;
+    await buySeats(app, dee, legacy.showtimeId, [legacy.seatIds[0]![0]!]);
+    const [mail] = (await smtp.waitFor(before + 1)).slice(before);
+    const calendar = mail!.attachments
+      .find((a) => a.contentType === 'text/calendar')!
+      .content.toString('utf8');
+    // Every line of the file ends in CRLF: no CR or LF stands alone to start a line of its own.
+    expect(calendar).not.toMatch(/\r(?!\n)|(?<!\r)\n/);
+    const unfolded = calendar.replace(/\r\n /g, '');
+    expect(unfolded.split('\r\n').filter((l) => l.startsWith('SUMMARY:'))).toEqual([
+      'SUMMARY:Night\\nShift\\nPart\\nTwo',
+    ]);
+    expect(unfolded).not.toMatch(/^Shift/m);
   });
 
   it('keeps a payment working when the SMTP server is down and sends the email once it is back', async () => {
