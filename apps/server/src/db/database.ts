@@ -35,6 +35,8 @@ export interface DatabaseOptions {
   databaseUrl?: string;
   /** PGlite data directory; `memory://` keeps it in memory. */
   dataDir: string;
+  /** PGlite only: start from this data directory (a `dumpDataDir` tarball; the tests start from a migrated one). */
+  loadDataDir?: Blob;
   poolSize?: number;
   /** PostgreSQL's timeouts (ms); the defaults when absent. */
   timeouts?: Partial<DatabaseTimeouts>;
@@ -106,6 +108,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
   if (dataDir) await mkdir(dataDir, { recursive: true });
   const client = await PGlite.create(dataDir ?? 'memory://', {
     extensions: { btree_gist },
+    ...(options.loadDataDir && { loadDataDir: options.loadDataDir }),
     parsers: DRIZZLE_PARSERS,
     // PGlite's default buffer cache (160 MB) lives in this process's memory; a cinema's data fits in a fraction.
     startParams: [...PGlite.defaultStartParams, '-c', 'shared_buffers=32MB'],

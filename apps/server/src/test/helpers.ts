@@ -1,11 +1,10 @@
-import { randomBytes } from 'node:crypto';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
-import pg from 'pg';
 import { buildApp } from '../app.ts';
 import { testConfig } from '../config.ts';
 import { openDatabase, type Database } from '../db/database.ts';
 import { createUser } from '../modules/accounts/accounts.service.ts';
 import { createSession } from '../plugins/auth.ts';
+import { migratedPgliteDataDir, newPostgresDatabase } from './database-templates.ts';
 
 export type Engine = 'pglite' | 'postgres';
 
@@ -29,34 +28,23 @@ export interface TestDatabase {
   drop(): Promise<void>;
 }
 
-/** A fresh PostgreSQL database on the TEST_DATABASE_URL server, dropped afterwards. */
+/**
+ * A fresh, empty PostgreSQL database on the TEST_DATABASE_URL server, dropped afterwards: for tests of migrating
+ * itself (createTestDatabase gives a migrated one).
+ */
 export async function createPostgresDatabase(): Promise<{ url: string; drop: () => Promise<void> }> {
   if (!postgresUrl) throw new Error('TEST_DATABASE_URL is not set');
-  const name = `cinema_test_${randomBytes(6).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: postgresUrl });
-  await admin.connect();
-  await admin.query(`create database ${name}`);
-  await admin.end();
-  const url = new URL(postgresUrl);
-  url.pathname = `/${name}`;
-  return {
-    url: url.toString(),
-    drop: async () => {
-      const c = new pg.Client({ connectionString: postgresUrl });
-      await c.connect();
-      await c.query(`drop database if exists ${name} with (force)`);
-      await c.end();
-    },
-  };
+  return newPostgresDatabase(postgresUrl, 'cinema_test', { migrated: false });
 }
 
-/** A fresh, migrated database on the given engine. */
+/** A fresh, migrated database on the given engine (a copy of one migrated once: database-templates.ts). */
 export async function createTestDatabase(engine: Engine): Promise<TestDatabase> {
   if (engine === 'pglite') {
-    const database = await openDatabase({ dataDir: 'memory://' });
+    const database = await openDatabase({ dataDir: 'memory://', loadDataDir: await migratedPgliteDataDir() });
     return { engine, database, drop: async () => {} };
   }
-  const { url, drop } = await createPostgresDatabase();
+  if (!postgresUrl) throw new Error('TEST_DATABASE_URL is not set');
+  const { url, drop } = await newPostgresDatabase(postgresUrl, 'cinema_test', { migrated: true });
   const database = await openDatabase({ databaseUrl: url, dataDir: 'memory://' });
   return { engine, url, database, drop };
 }
