@@ -37,6 +37,22 @@ export async function orderTicketsOf(
 }
 
 /**
+ * Writes `text` in at most `lines` lines of `width`: at `size` when it fits, else at the largest size down to
+ * `minSize` that fits, else at `minSize` cut short with an ellipsis.
+ */
+function fitText(
+  doc: PDFKit.PDFDocument,
+  text: string,
+  o: { font: string; size: number; minSize: number; lines: number; width: number },
+) {
+  doc.font(o.font);
+  const room = () => o.lines * doc.currentLineHeight(true) + 0.5;
+  let size = o.size;
+  while (size > o.minSize && doc.fontSize(size).heightOfString(text, { width: o.width }) > room()) size -= 1;
+  doc.fontSize(size).text(text, { width: o.width, height: room(), ellipsis: true });
+}
+
+/**
  * The tickets as a PDF (DESIGN §6.6): one page each with the QR code the door scans (the booking id), the movie,
  * the start on the cinema's clock, the hall, and the row and seat; in `language`.
  */
@@ -73,25 +89,23 @@ export async function ticketsPdf(
     doc.on('error', reject);
   });
   const width = PAGE.width - 2 * MARGIN;
+  // Each text has its lines and the QR code its place: however long a title or a hall's name, a ticket is one page.
+  const fit = (text: string, font: string, size: number, lines: number) =>
+    fitText(doc, text, { font, size, minSize: Math.min(size, 8), lines, width });
+  const top = PAGE.height - MARGIN - QR_SIZE - 30;
   order.tickets.forEach((ticket, i) => {
     doc.addPage();
-    doc
-      .font('Helvetica')
-      .fontSize(9)
-      .fillColor('#555555')
-      .text(t('pdf.page', { n: i + 1, count: order.tickets.length, ref: order.ref }), { width });
+    doc.fillColor('#555555');
+    fit(t('pdf.page', { n: i + 1, count: order.tickets.length, ref: order.ref }), 'Helvetica', 9, 1);
     doc.moveDown(0.4);
-    doc.font('Helvetica-Bold').fontSize(18).fillColor('#000000').text(ticket.movie.title, { width });
+    doc.fillColor('#000000');
+    fit(ticket.movie.title, 'Helvetica-Bold', 18, 3);
     doc.moveDown(0.3);
-    doc
-      .font('Helvetica')
-      .fontSize(11)
-      .text(when.format(new Date(ticket.startsAt)), { width });
-    doc.text(ticket.auditorium, { width });
+    fit(when.format(new Date(ticket.startsAt)), 'Helvetica', 11, 1);
+    fit(ticket.auditorium, 'Helvetica', 11, 1);
     doc.moveDown(0.3);
-    doc.font('Helvetica-Bold').fontSize(16).text(seatText(ticket.seat, language), { width });
-    if (ticket.ticketType) doc.font('Helvetica').fontSize(10).text(ticket.ticketType, { width });
-    const top = Math.max(doc.y + 10, PAGE.height - MARGIN - QR_SIZE - 30);
+    fit(seatText(ticket.seat, language), 'Helvetica-Bold', 16, 1);
+    if (ticket.ticketType) fit(ticket.ticketType, 'Helvetica', 10, 1);
     doc.image(qrs[i]!, (PAGE.width - QR_SIZE) / 2, top, { width: QR_SIZE, height: QR_SIZE });
     doc
       .font('Helvetica')

@@ -3,9 +3,11 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'n
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import jsQR from 'jsqr';
 import { PNG } from 'pngjs';
+import { halls, movies } from '../../db/schema/index.ts';
 import { createShowtimeFixture, type ShowtimeFixture } from '../../test/fixtures.ts';
 import { createTestApp, engines, signedInUser, type TestApp } from '../../test/helpers.ts';
 import { buySeats } from '../../test/purchase.ts';
@@ -98,6 +100,45 @@ describe.each(engines)('tickets as a PDF on %s', (engine) => {
       expect(text[0]).toContain('Row B, Seat 3');
       expect(text[1]).toContain('Row C, Seat 5');
       expect(text[0]).toContain(`Ticket 1 of 2 · order ${orderRef}`);
+    },
+  );
+
+  it.skipIf(!hasPoppler)(
+    'keeps each ticket on one page, its booking id under the QR code, whatever the length of the title and hall',
+    async () => {
+      const long = await createShowtimeFixture(app.database.db, {
+        rows: 1,
+        cols: 3,
+        startsAt: new Date('2031-03-14T18:30:00Z'),
+      });
+      const title = 'The Extraordinarily Long and Winding Chronicle of a Ticket That Would Not Fit '.padEnd(
+        128,
+        'x',
+      );
+      const hall = `Auditorium ${'Grand'.repeat(18)}`.slice(0, 100);
+      expect([title.length, hall.length]).toEqual([128, 100]);
+      await app.database.db.update(movies).set({ title }).where(eq(movies.id, long.movieId));
+      await app.database.db.update(halls).set({ name: hall }).where(eq(halls.id, long.hallId));
+      const ona = await signedInUser(app, { name: 'Ona' });
+      const { orderRef, bookingIds } = await buySeats(app, ona, long.showtimeId, [
+        long.seatIds[0]![0]!,
+        long.seatIds[0]![1]!,
+      ]);
+      const res = await app.inject({
+        method: 'GET',
+        url: `/api/me/orders/${orderRef}/tickets.pdf`,
+        headers: ona.headers,
+      });
+      expect(res.statusCode, res.body).toBe(200);
+      const { pages, text } = readPdf(res.rawPayload);
+      expect(pages).toHaveLength(2);
+      expect(pages.map((p) => p.qr).sort()).toEqual([...bookingIds].sort());
+      // Each page has its own booking id (the line under its QR code), the start of the title and the seat.
+      for (const [i, page] of text.slice(0, 2).entries()) {
+        expect(page).toContain(pages[i]!.qr!);
+        expect(page).toContain('The Extraordinarily Long');
+        expect(page).toContain(`Row A, Seat ${i + 1}`);
+      }
     },
   );
 
