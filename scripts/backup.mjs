@@ -6,6 +6,7 @@
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
+import { tidyBackup } from './data-dir.mjs';
 
 const { values } = parseArgs({
   options: { out: { type: 'string' }, offline: { type: 'boolean', default: false } },
@@ -39,7 +40,7 @@ async function fromDataDir() {
   const dataDir = path.resolve(process.env.DATA_DIR ?? './data');
   const db = await PGlite.create(dataDir, { extensions: { btree_gist } });
   try {
-    return Buffer.from(await (await db.dumpDataDir('gzip')).arrayBuffer());
+    return await tidyBackup(await (await db.dumpDataDir('gzip')).arrayBuffer());
   } finally {
     await db.close();
   }
@@ -47,7 +48,8 @@ async function fromDataDir() {
 
 try {
   const body = values.offline ? await fromDataDir() : await fromServer();
-  await writeFile(out, body);
+  // A copy of every customer's data: readable by its owner only.
+  await writeFile(out, body, { mode: 0o600 });
   console.log(`Backup written: ${out} (${body.length} bytes)`);
 } catch (err) {
   console.error(err instanceof Error ? err.message : err);

@@ -13,6 +13,7 @@ const inputs = [
   path.join(server, 'src'),
   path.join(server, 'package.json'),
   path.join(root, 'packages/contract/src'),
+  path.join(root, 'scripts/data-dir.mjs'),
   fileURLToPath(import.meta.url),
 ];
 

@@ -5,6 +5,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { PGlite } from '@electric-sql/pglite';
 import { btree_gist } from '@electric-sql/pglite/contrib/btree_gist';
+import { lockDownDataDir } from './data-dir.mjs';
 
 const { positionals } = parseArgs({ allowPositionals: true });
 if (positionals.length !== 1) {
@@ -26,6 +27,7 @@ try {
   const db = await PGlite.create(dataDir, { loadDataDir: tarball, extensions: { btree_gist } });
   const { rows } = await db.query(`select count(*)::int as n from bookings where status = 'CONFIRMED'`);
   await db.close();
+  await lockDownDataDir(dataDir);
   console.log(`Restored ${file} into ${dataDir} (${rows[0]?.n ?? 0} paid seats)`);
 } catch (err) {
   console.error(err instanceof Error ? err.message : err);

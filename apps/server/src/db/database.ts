@@ -11,6 +11,7 @@ import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
 import pg from 'pg';
 import { serverRoot } from '../paths.ts';
 import * as schema from './schema/index.ts';
+import { lockDownDataDir } from '../../../../scripts/data-dir.mjs';
 
 export type Schema = typeof schema;
 export type Db = PgDatabase<PgQueryResultHKT, Schema, ExtractTablesWithRelations<Schema>>;
@@ -105,7 +106,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     return { db, engine: 'postgres', pool, close: () => pool.end() };
   }
   const dataDir = options.dataDir === 'memory://' ? undefined : path.resolve(options.dataDir);
-  if (dataDir) await mkdir(dataDir, { recursive: true });
+  if (dataDir) await mkdir(dataDir, { recursive: true, mode: 0o700 });
   const client = await PGlite.create(dataDir ?? 'memory://', {
     extensions: { btree_gist },
     ...(options.loadDataDir && { loadDataDir: options.loadDataDir }),
@@ -115,6 +116,8 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
   });
   const db = drizzlePglite({ client: withoutPerQueryParsers(client), schema }) as unknown as Db;
   await migratePglite(db as never, { migrationsFolder });
+  // The files PGlite wrote at its first start are world-writable: the data are the server's alone.
+  if (dataDir) await lockDownDataDir(dataDir);
   return { db, engine: 'pglite', pglite: client, close: () => client.close() };
 }
 

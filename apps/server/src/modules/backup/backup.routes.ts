@@ -3,6 +3,7 @@ import { conflict } from '../../errors.ts';
 import { actorOf } from '../../plugins/auth.ts';
 import { perUser } from '../../plugins/rate-limit.ts';
 import { recordAudit } from '../audit/audit.service.ts';
+import { tidyBackup } from '../../../../../scripts/data-dir.mjs';
 
 /**
  * A consistent copy of the embedded database while the server runs (`npm run backup`): PGlite's data directory as
@@ -27,7 +28,8 @@ export const backupRoutes: FastifyPluginAsyncZod = async (app) => {
       const pglite = app.database.pglite;
       if (!pglite) throw conflict('This server runs on PostgreSQL: back it up with pg_dump (see the README)');
       const dump = await pglite._runExclusiveTransaction(() => pglite.dumpDataDir('gzip'));
-      const body = Buffer.from(await dump.arrayBuffer());
+      // Relative member names and private modes, not PGlite's absolute names and world-writable files.
+      const body = await tidyBackup(await dump.arrayBuffer());
       request.log.info({ bytes: body.length, by: request.user?.id }, 'database backup taken');
       // A copy of every customer's data left the server: the audit log says who took it and when.
       await recordAudit(app.database.db, actorOf(request), {

@@ -1,5 +1,6 @@
 import { execFile } from 'node:child_process';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { statSync } from 'node:fs';
+import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -113,5 +114,73 @@ describe('npm run backup / npm run restore (embedded engine)', () => {
     const restored = await startOn(fresh);
     apps.push(restored);
     expect(await ticketsOf(restored)).toEqual(before);
+  }, 240_000);
+
+  it('keeps the data directory private, and writes backups with relative member names and private modes', async () => {
+    /** Paths under `dir` that anyone but the owner may read, write or enter. */
+    const shared = async (dir: string) =>
+      (await readdir(dir, { recursive: true }))
+        .concat('')
+        .filter((entry) => (statSync(path.join(dir, entry)).mode & 0o077) !== 0);
+    /** `tar -tvzf`: each member's mode and name. */
+    const members = async (file: string) =>
+      (await run('tar', ['-tvzf', file])).stdout
+        .trim()
+        .split('\n')
+        .map((line) => {
+          const parts = line.split(/\s+/);
+          return { mode: parts[0]!, name: parts.at(-1)! };
+        });
+    const expectPrivate = async (file: string) => {
+      const listed = await members(file);
+      expect(listed.length).toBeGreaterThan(100);
+      expect(listed.filter((m) => m.name.startsWith('/'))).toEqual([]);
+      expect(listed.find((m) => m.name === 'PG_VERSION')).toEqual({ mode: '-rw-------', name: 'PG_VERSION' });
+      expect(new Set(listed.map((m) => m.mode))).toEqual(new Set(['-rw-------', 'drwx------']));
+      expect(statSync(file).mode & 0o777).toBe(0o600);
+    };
+
+    const live = await tempDir('private');
+    const app = await startOn(live);
+    apps.push(app);
+    expect(statSync(live).mode & 0o777).toBe(0o700);
+    expect(await shared(live)).toEqual([]);
+
+    // Through the running server, as `npm run backup` takes it.
+    const address = await app.listen({ port: 0, host: '127.0.0.1' });
+    const admin = await signedInUser(app, { role: 'ADMIN', password: STRONG_PASSWORD });
+    const online = path.join(await tempDir('backup'), 'online.tar.gz');
+    await run(process.execPath, ['scripts/backup.mjs', '--out', online], {
+      cwd: repoRoot,
+      env: { ...process.env, BACKUP_URL: address, ADMIN_EMAIL: admin.email, ADMIN_PASSWORD: STRONG_PASSWORD },
+    });
+    await expectPrivate(online);
+    await app.close();
+    // Still private after the server wrote to it and stopped.
+    expect(await shared(live)).toEqual([]);
+
+    // Offline, from the data directory itself.
+    const offline = path.join(await tempDir('backup'), 'offline.tar.gz');
+    await run(process.execPath, ['scripts/backup.mjs', '--offline', '--out', offline], {
+      cwd: repoRoot,
+      env: { ...process.env, DATA_DIR: live },
+    });
+    await expectPrivate(offline);
+
+    // Restored: private too, and a server starts on it.
+    const fresh = path.join(await tempDir('restored'), 'data');
+    await run(process.execPath, ['scripts/restore.mjs', online], {
+      cwd: repoRoot,
+      env: { ...process.env, DATA_DIR: fresh },
+    });
+    expect(await shared(fresh)).toEqual([]);
+    const restored = await startOn(fresh);
+    apps.push(restored);
+    const login = await restored.inject({
+      method: 'POST',
+      url: '/api/auth/login',
+      payload: { email: admin.email, password: STRONG_PASSWORD },
+    });
+    expect(login.statusCode).toBe(200);
   }, 240_000);
 });
