@@ -61,6 +61,30 @@ export default tseslint.config(
     },
   },
   {
+    // Orders send email in one place, on their events after commit (decision 034); tests may call the senders.
+    files: ['apps/server/src/**/*.ts'],
+    ignores: [
+      'apps/server/src/modules/mail/mail.plugin.ts',
+      'apps/server/src/**/*.test.ts',
+      'apps/server/src/test/**',
+    ],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['**/mail/messages.ts', './messages.ts'],
+              importNames: ['sendOrderConfirmation', 'sendRefundNotice'],
+              message:
+                'Order email is sent by modules/mail/mail.plugin.ts on order events: record an event instead.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
     files: ['apps/server/src/modules/*/*.routes.ts'],
     rules: {
       'no-restricted-imports': [

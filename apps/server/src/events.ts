@@ -1,5 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { SeatStatus, SeatsUpdate } from '@cinema/contract';
+import type { Db, Tx } from './db/database.ts';
 
 /**
  * What happened to seats, told after the change has committed. Services publish; the consumers (the Socket.IO
@@ -20,10 +21,34 @@ export interface DomainEventMap {
   checkoutsClosed: {
     sessions: { provider: 'local' | 'stripe' | 'none' | 'box_office'; providerSessionId: string }[];
   };
-  /** A paid checkout session was fulfilled (once): its seats confirmed, and those lost meanwhile refunded. */
-  paymentFulfilled: { confirmed: number; refunded: number };
+  /**
+   * An order was paid, once: an online checkout fulfilled (a free order too) or a counter sale. `confirmed` seats
+   * were sold; `refunded` were lost before the payment arrived (an `orderRefunded` of kind `automatic` follows).
+   * Decision 034.
+   */
+  orderPaid: OrderRef & { channel: 'online' | 'box_office'; confirmed: number; refunded: number };
+  /**
+   * Money of an order went back: tickets refunded by staff, paid seats lost after their hold expired (`automatic`),
+   * or what a cheaper seat gave back in an exchange. `seats` is how many lines it refunded.
+   */
+  orderRefunded: OrderRef & { kind: 'staff' | 'automatic' | 'exchange'; seats: number; amountCents: number };
+  /** Tickets of an order moved to other seats (an exchange), each keeping its booking (and QR code). */
+  ticketsMoved: OrderRef & { moves: TicketMove[] };
   /** The sweeper ran once and expired this many holds (none is a run too). */
   holdsSwept: { expired: number };
+}
+
+/** The order an order event is about: its id (the checkout session's) and the reference the customer knows. */
+export interface OrderRef {
+  sessionId: string;
+  ref: string;
+}
+
+/** One ticket moved by an exchange: from the seat it had to the one it has now. */
+export interface TicketMove {
+  bookingId: string;
+  from: { showtimeId: string; seatId: string };
+  to: { showtimeId: string; seatId: string };
 }
 
 export type DomainEventName = keyof DomainEventMap;
@@ -39,7 +64,9 @@ export class DomainEvents {
     seatsChanged: [],
     seatMapStale: [],
     checkoutsClosed: [],
-    paymentFulfilled: [],
+    orderPaid: [],
+    orderRefunded: [],
+    ticketsMoved: [],
     holdsSwept: [],
   };
 
@@ -76,4 +103,43 @@ export function publishSeatChanges(events: DomainEvents, changes: readonly SeatC
     else byShowtime.set(c.showtimeId, [{ id: c.seatId, status: c.status }]);
   }
   for (const [showtimeId, seats] of byShowtime) events.publish('seatsChanged', { showtimeId, seats });
+}
+
+/**
+ * What a transaction records as it goes, to be told once it has committed: domain events and seat changes, published
+ * in the order recorded. A transaction that rolls back (a thrown error, a refused seat, a failed commit) tells nothing.
+ */
+export class AfterCommit {
+  private readonly pending: (() => void)[] = [];
+
+  constructor(private readonly events: DomainEvents) {}
+
+  /** An event to publish after commit. */
+  record<K extends DomainEventName>(name: K, event: DomainEventMap[K]): void {
+    this.pending.push(() => this.events.publish(name, event));
+  }
+
+  /** Seat changes to publish after commit, one `seatsChanged` per showtime (see publishSeatChanges). */
+  seats(changes: readonly SeatChange[]): void {
+    this.pending.push(() => publishSeatChanges(this.events, changes));
+  }
+
+  /** Publishes what was recorded, once. */
+  publish(): void {
+    for (const tell of this.pending.splice(0)) tell();
+  }
+}
+
+/**
+ * Runs `work` in one transaction with an AfterCommit to record its events in; publishes them only once the
+ * transaction has committed, and never when it threw or rolled back (decision 034).
+ */
+export async function transactionWithEvents<T>(
+  deps: { db: Db; events: DomainEvents },
+  work: (tx: Tx, after: AfterCommit) => Promise<T>,
+): Promise<T> {
+  const after = new AfterCommit(deps.events);
+  const result = await deps.db.transaction((tx) => work(tx, after));
+  after.publish();
+  return result;
 }

@@ -1,6 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createShowtimeFixture, type ShowtimeFixture } from '../test/fixtures.ts';
-import { createTestApp, engines, signedInUser, type SignedIn, type TestApp } from '../test/helpers.ts';
+import {
+  createTestApp,
+  engines,
+  signedInAdmin,
+  signedInUser,
+  type SignedIn,
+  type TestApp,
+} from '../test/helpers.ts';
 
 /** The value of one series in a Prometheus text scrape (0 when absent). */
 function sample(text: string, series: string): number {
@@ -76,6 +83,37 @@ describe.each(engines)('GET /metrics (%s)', (engine) => {
       expect(after).toMatch(/^nodejs_eventloop_lag_seconds \d/m);
       if (engine === 'postgres') expect(after).toMatch(/^db_pool_connections\{state="total"\} [1-9]/m);
       else expect(after).not.toMatch(/^db_pool_connections\{/m);
+    });
+
+    it('counts orders from their events: a counter sale, the seats a refund gave back, tickets moved', async () => {
+      const admin = await signedInAdmin(t.app);
+      const post = (url: string, payload: object) =>
+        t.app.inject({ method: 'POST', url, headers: admin.headers, payload });
+      const before = await scrape();
+      const sale = await post('/api/admin/box-office/sales', {
+        showtimeId: show.showtimeId,
+        seatIds: show.allSeatIds.slice(-3),
+        paymentMethod: 'cash',
+      });
+      expect(sale.statusCode, sale.body).toBe(200);
+      const { ref, lines } = sale.json() as { ref: string; lines: { bookingId: string }[] };
+      const refund = await post(`/api/admin/orders/${ref}/refund`, {
+        bookingIds: [lines[0]!.bookingId, lines[1]!.bookingId],
+      });
+      expect(refund.statusCode, refund.body).toBe(200);
+      // Asked again: nothing refunded, nothing counted.
+      await post(`/api/admin/orders/${ref}/refund`, { bookingIds: [lines[0]!.bookingId] });
+      const exchange = await post(`/api/admin/orders/${ref}/exchange`, {
+        moves: [{ bookingId: lines[2]!.bookingId, seatId: show.allSeatIds[5]! }],
+      });
+      expect(exchange.statusCode, exchange.body).toBe(200);
+
+      const after = await scrape();
+      const delta = (series: string) => sample(after, series) - sample(before, series);
+      expect(delta('cinema_payments_fulfilled_total{channel="box_office"}')).toBe(1);
+      expect(delta('cinema_payments_fulfilled_total{channel="online"}')).toBe(0);
+      expect(delta('cinema_refunds_total{kind="staff"}')).toBe(2);
+      expect(delta('cinema_tickets_moved_total')).toBe(1);
     });
   });
 

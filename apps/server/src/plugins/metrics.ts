@@ -54,8 +54,13 @@ export const metricsPlugin = fp(
     });
     const refunds = new Counter({
       name: 'cinema_refunds_total',
-      help: 'Refunds: by staff, or automatic (a paid seat lost after its hold expired), in seats',
+      help: 'Refunds in seats: by staff, automatic (a paid seat lost after its hold expired), or an exchange to a cheaper seat',
       labelNames: ['kind'] as const,
+      registers: [register],
+    });
+    const moved = new Counter({
+      name: 'cinema_tickets_moved_total',
+      help: 'Tickets moved to another seat by an exchange',
       registers: [register],
     });
     const checkins = new Counter({
@@ -88,11 +93,10 @@ export const metricsPlugin = fp(
       },
     });
 
-    app.events.subscribe('paymentFulfilled', ({ confirmed, refunded }) => {
-      payments.inc({ channel: 'online' });
-      if (refunded > 0) refunds.inc({ kind: 'automatic' }, refunded);
-      void confirmed;
-    });
+    // Orders are counted from their events (decision 034), once each, after commit.
+    app.events.subscribe('orderPaid', ({ channel }) => payments.inc({ channel }));
+    app.events.subscribe('orderRefunded', ({ kind, seats }) => refunds.inc({ kind }, seats));
+    app.events.subscribe('ticketsMoved', ({ moves }) => moved.inc(moves.length));
     app.events.subscribe('holdsSwept', (sweep) => {
       sweeps.inc();
       expired.inc(sweep.expired);
@@ -107,8 +111,6 @@ export const metricsPlugin = fp(
         if ((request.body as { hold?: unknown } | undefined)?.hold === true) countHold(ok, body);
       },
       'POST /api/pay/checkout': (ok) => ok && checkouts.inc(),
-      'POST /api/admin/box-office/sales': (ok) => ok && payments.inc({ channel: 'box_office' }),
-      'POST /api/admin/orders/:ref/refund': (ok) => ok && refunds.inc({ kind: 'staff' }),
       'POST /api/admin/scan': (ok, body) =>
         checkins.inc({
           result: ok ? (body?.alreadyCheckedIn ? 'already_checked_in' : 'admitted') : codeOf(body),

@@ -20,12 +20,14 @@ import {
 } from '../../db/schema/index.ts';
 import { AppError, badRequest, conflict, conflictSaying, notFound } from '../../errors.ts';
 import { namingSeats } from '../../i18n.ts';
-import { publishSeatChanges, type SeatChange } from '../../events.ts';
+import { transactionWithEvents, type SeatChange } from '../../events.ts';
 import { recordAudit, type Actor } from '../audit/audit.service.ts';
 import { insertSession, seatName } from '../payments/checkout.service.ts';
-import { lockBookingsInSeatOrder, sendPendingRefunds } from '../payments/fulfilment.service.ts';
-import { sendOrderConfirmation, sendRefundNotice } from '../mail/messages.ts';
-import { inBackground } from '../mail/outbox.service.ts';
+import {
+  lockBookingsInSeatOrder,
+  recordPayment,
+  sendPendingRefunds,
+} from '../payments/fulfilment.service.ts';
 import { presentStaffOrders } from '../payments/orders.service.ts';
 import type { PaymentDeps } from '../payments/payment-deps.ts';
 import { PriceBook } from '../pricing/pricing.service.ts';
@@ -100,6 +102,7 @@ async function present(db: Queryable, sessionId: string): Promise<StaffOrder> {
  * orders concurrent requests; `payment_refunds_whole_seat_unique` backs it), the order's status follows, and the
  * money goes back through the order's provider after commit (Stripe's refund API; recorded for test, counter and
  * free orders). Asking again for tickets already refunded changes nothing and answers 200 with nothing refunded.
+ * After commit: the seats' maps and `orderRefunded` (the refund notice, metrics).
  */
 export async function refundOrder(
   deps: PaymentDeps,
@@ -107,7 +110,7 @@ export async function refundOrder(
   ref: string,
   body: RefundBody,
 ): Promise<RefundResponse> {
-  const done = await deps.db.transaction(async (tx) => {
+  const done = await transactionWithEvents(deps, async (tx, after) => {
     const session = await findSession(tx, ref, true);
     const lines = await orderLines(tx, session.id);
     const chosen = body.bookingIds ? namedLines(lines, body.bookingIds) : lines;
@@ -118,7 +121,7 @@ export async function refundOrder(
       });
     }
     const refunding = chosen.filter((l) => l.result === 'confirmed');
-    if (refunding.length === 0) return { sessionId: session.id, refunded: [] as Line[], changes: [] };
+    if (refunding.length === 0) return { sessionId: session.id, refunded: [] as Line[] };
     refuseUsed(refunding, body.force, 'used_refund');
 
     const lineIds = refunding.map((l) => l.id);
@@ -161,18 +164,23 @@ export async function refundOrder(
         ...(body.force && { usedTicketsRefunded: true }),
       },
     });
-    const changes: SeatChange[] = refunding.flatMap((l) =>
-      l.booking
-        ? [{ showtimeId: l.booking.showtimeId, seatId: l.booking.seatId, status: 'AVAILABLE' as const }]
-        : [],
+    after.seats(
+      refunding.flatMap((l) =>
+        l.booking
+          ? [{ showtimeId: l.booking.showtimeId, seatId: l.booking.seatId, status: 'AVAILABLE' as const }]
+          : [],
+      ),
     );
-    return { sessionId: session.id, refunded: refunding, changes };
+    after.record('orderRefunded', {
+      sessionId: session.id,
+      ref: session.ref ?? ref,
+      kind: 'staff',
+      seats: refunding.length,
+      amountCents: refunding.reduce((sum, l) => sum + paidFor(l), 0),
+    });
+    return { sessionId: session.id, refunded: refunding };
   });
-  publishSeatChanges(deps.events, done.changes);
-  if (done.refunded.length > 0) {
-    await sendPendingRefunds(deps, done.sessionId);
-    inBackground(deps, 'the refund notice', () => sendRefundNotice(deps, ref));
-  }
+  if (done.refunded.length > 0) await sendPendingRefunds(deps, done.sessionId);
   return {
     order: await present(deps.db, done.sessionId),
     refundedCents: done.refunded.reduce((sum, l) => sum + paidFor(l), 0),
@@ -250,7 +258,7 @@ const seatTaken = (seatIds: string[]) =>
  * partial unique index (409 `seat_unavailable`). Each ticket is priced again as its ticket type on its new seat
  * under the new showtime's price card, less the discount it had; a cheaper seat gives the difference back (an
  * `exchange` refund), a dearer one records what is still to collect (`dueCents`). A move already made (a double
- * click, a retry) is skipped.
+ * click, a retry) is skipped. After commit: the seats' maps, `ticketsMoved`, and `orderRefunded` for money given back.
  */
 export async function exchangeTickets(
   deps: PaymentDeps,
@@ -258,7 +266,7 @@ export async function exchangeTickets(
   ref: string,
   body: ExchangeBody,
 ): Promise<ExchangeResponse> {
-  const done = await deps.db.transaction(async (tx) => {
+  const done = await transactionWithEvents(deps, async (tx, after) => {
     const session = await findSession(tx, ref, true);
     const lines = await orderLines(tx, session.id);
     const named = namedLines(
@@ -302,7 +310,7 @@ export async function exchangeTickets(
         refundCents: Math.max(0, paid - priceCents),
       });
     }
-    if (moves.length === 0) return { sessionId: session.id, moves, changes: [] as SeatChange[] };
+    if (moves.length === 0) return { sessionId: session.id, moves };
     refuseUsed(
       moves.map((m) => m.line),
       body.force,
@@ -395,17 +403,28 @@ export async function exchangeTickets(
     const taken = new Set(
       changes.filter((c) => c.status === 'CONFIRMED').map((c) => `${c.showtimeId}/${c.seatId}`),
     );
-    return {
+    after.seats(changes.filter((c) => c.status === 'CONFIRMED' || !taken.has(`${c.showtimeId}/${c.seatId}`)));
+    after.record('ticketsMoved', {
       sessionId: session.id,
-      moves,
-      changes: changes.filter((c) => c.status === 'CONFIRMED' || !taken.has(`${c.showtimeId}/${c.seatId}`)),
-    };
+      ref: session.ref ?? ref,
+      moves: moves.map((m) => ({
+        bookingId: m.booking.id,
+        from: { showtimeId: m.booking.showtimeId, seatId: m.booking.seatId },
+        to: { showtimeId: m.showtimeId, seatId: m.seat.id },
+      })),
+    });
+    if (refunds.length > 0) {
+      after.record('orderRefunded', {
+        sessionId: session.id,
+        ref: session.ref ?? ref,
+        kind: 'exchange',
+        seats: refunds.length,
+        amountCents: refunds.reduce((sum, m) => sum + m.refundCents, 0),
+      });
+    }
+    return { sessionId: session.id, moves };
   });
-  publishSeatChanges(deps.events, done.changes);
-  if (done.moves.some((m) => m.refundCents > 0)) {
-    await sendPendingRefunds(deps, done.sessionId);
-    inBackground(deps, 'the refund notice', () => sendRefundNotice(deps, ref));
-  }
+  if (done.moves.some((m) => m.refundCents > 0)) await sendPendingRefunds(deps, done.sessionId);
   return {
     order: await present(deps.db, done.sessionId),
     refundedCents: done.moves.reduce((sum, m) => sum + m.refundCents, 0),
@@ -465,7 +484,9 @@ async function replayedSale(
  * Blocked seats may be sold (house seats are the box office's to give); a seat anyone holds or bought is refused by
  * the partial unique index (409 `seat_unavailable`), never sold twice. The tickets belong to the customer's account
  * when their email has one, else to the walk-in account (with the email kept to send them). With `requestId`, the
- * same sale sent again answers with the order it made.
+ * same sale sent again answers with the order it made. Paid at once, it tells what fulfilment tells after commit
+ * (recordPayment: seat maps, the confirmation email to the customer's address, metrics); a sale that fails tells
+ * nothing.
  */
 export async function counterSale(
   deps: PaymentDeps,
@@ -495,9 +516,9 @@ export async function counterSale(
     : [];
   const userId = account?.id ?? (await walkInUserId(db));
 
-  let sold: { sessionId: string; changes: SeatChange[] };
+  let sold: { sessionId: string };
   try {
-    sold = await db.transaction(async (tx) => {
+    sold = await transactionWithEvents(deps, async (tx, after) => {
       const showtime = await sellableShowtime(tx, showtimeId);
       const found = await hallSeats(tx, showtime.hallId, seatIds);
       const pricing = (await PriceBook.load(tx, deps.config.timeZone)).forShowtime(showtime);
@@ -577,10 +598,13 @@ export async function counterSale(
           customerEmail: email,
         },
       });
-      return {
+      recordPayment(after, {
         sessionId: session.id,
-        changes: made.map((b) => ({ showtimeId, seatId: b.seatId, status: 'CONFIRMED' as const })),
-      };
+        ref: session.ref,
+        channel: 'box_office',
+        confirmed: made.map((b) => ({ showtimeId, seatId: b.seatId })),
+      });
+      return { sessionId: session.id };
     });
   } catch (err) {
     if (pgErrorCode(err) !== PG_UNIQUE_VIOLATION) throw err;
@@ -589,8 +613,5 @@ export async function counterSale(
     if (again) return again;
     throw seatTaken(await takenSeats(db, showtimeId, seatIds));
   }
-  publishSeatChanges(deps.events, sold.changes);
-  // The customer's tickets by email when they gave an address (or the account has one).
-  inBackground(deps, 'the order confirmation', () => sendOrderConfirmation(deps, sold.sessionId));
   return present(db, sold.sessionId);
 }

@@ -1,17 +1,32 @@
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { runPeriodically } from '../../periodic.ts';
-import { deliverDueMail, settleMail } from './outbox.service.ts';
+import { sendOrderConfirmation, sendRefundNotice } from './messages.ts';
+import { deliverDueMail, inBackground, settleMail } from './outbox.service.ts';
 
 /** How often emails that could not be sent are tried again (each one waits its own growing pause). */
 const RETRY_EVERY_MS = 30_000;
 
 /**
+ * The one place orders send email (decision 034): an order paid with seats sold gets its confirmation (seats lost
+ * before the payment arrived are named in it, so an automatic refund sends nothing more); a refund by staff or an
+ * exchange's difference gets a refund notice. Written after the order's transaction committed and never awaited: email
+ * never holds up or fails a sale (a send that fails is retried from the outbox).
+ *
  * With SMTP_URL: retries the outbox's pending emails every 30 s. On close, the sends already started may finish
  * (a few seconds at most) before the database closes; an unfinished one is retried by the next start.
  */
 export const mailPlugin = fp(
   async function mailPlugin(app: FastifyInstance) {
+    const { deps } = app;
+    app.events.subscribe('orderPaid', ({ sessionId, confirmed }) => {
+      if (confirmed > 0) {
+        inBackground(deps, 'the order confirmation', () => sendOrderConfirmation(deps, sessionId));
+      }
+    });
+    app.events.subscribe('orderRefunded', ({ ref, kind }) => {
+      if (kind !== 'automatic') inBackground(deps, 'the refund notice', () => sendRefundNotice(deps, ref));
+    });
     if (app.config.smtpUrl) {
       runPeriodically(app, RETRY_EVERY_MS, 'retrying emails', () => deliverDueMail(app.deps));
     }

@@ -9,10 +9,14 @@ import {
   checkoutSessions,
   paymentRefunds,
 } from '../../db/schema/index.ts';
-import { publishSeatChanges, type SeatChange } from '../../events.ts';
+import {
+  publishSeatChanges,
+  transactionWithEvents,
+  type AfterCommit,
+  type OrderRef,
+  type SeatChange,
+} from '../../events.ts';
 import { releasePromoUses, usePromo } from '../pricing/promo.service.ts';
-import { inBackground } from '../mail/outbox.service.ts';
-import { sendOrderConfirmation } from '../mail/messages.ts';
 import type { PaymentDeps } from './payment-deps.ts';
 
 export interface FulfilmentOutcome {
@@ -136,16 +140,60 @@ async function confirmOrRefund(
   return { confirmed, lost };
 }
 
+/** A seat sold by a payment. */
+interface SoldSeat {
+  showtimeId: string;
+  seatId: string;
+}
+
+/**
+ * What paying an order tells, recorded inside the payment's transaction and published after it commits, for every
+ * way an order is paid (online, free, at the counter; decision 034): its seats now sold and those lost before the
+ * payment arrived (with their map status now), `orderPaid`, and for lost seats an `automatic` `orderRefunded`.
+ */
+export function recordPayment(
+  after: AfterCommit,
+  paid: OrderRef & {
+    channel: 'online' | 'box_office';
+    confirmed: readonly SoldSeat[];
+    lost?: { lines: number; amountCents: number; seats: readonly SeatChange[] };
+  },
+): void {
+  const { sessionId, ref, channel, confirmed } = paid;
+  const lost = paid.lost ?? { lines: 0, amountCents: 0, seats: [] };
+  after.seats([
+    ...confirmed.map((c) => ({ showtimeId: c.showtimeId, seatId: c.seatId, status: 'CONFIRMED' as const })),
+    ...lost.seats,
+  ]);
+  after.record('orderPaid', {
+    sessionId,
+    ref,
+    channel,
+    confirmed: confirmed.length,
+    refunded: lost.lines,
+  });
+  if (lost.lines > 0) {
+    after.record('orderRefunded', {
+      sessionId,
+      ref,
+      kind: 'automatic',
+      seats: lost.lines,
+      amountCents: lost.amountCents,
+    });
+  }
+}
+
 /**
  * THE fulfilment path (webhook, local Pay button, success-page lookup): marks a paid session paid exactly once
- * and confirms its bookings; a seat lost after its hold expired is refunded after the transaction commits.
+ * and confirms its bookings; a seat lost after its hold expired is refunded after the transaction commits. What it
+ * did is told after commit (recordPayment): seat maps, the confirmation email, metrics.
  */
 export async function fulfilCheckout(
   deps: PaymentDeps,
   sessionId: string,
   payment: { paymentId: string | null },
 ): Promise<FulfilmentOutcome> {
-  const outcome = await deps.db.transaction(async (tx) => {
+  const outcome = await transactionWithEvents(deps, async (tx, after) => {
     // The guard: only one caller moves the session to paid; every other call (a replay, the lookup racing the
     // webhook) finds nothing to update. An expired, cancelled or superseded session was still paid for if the
     // provider says so, so its seats are confirmed when free and refunded otherwise.
@@ -162,7 +210,7 @@ export async function fulfilCheckout(
           inArray(checkoutSessions.status, ['open', 'expired', 'cancelled', 'superseded']),
         ),
       )
-      .returning({ id: checkoutSessions.id });
+      .returning({ id: checkoutSessions.id, ref: checkoutSessions.ref });
     if (!session) return null;
     await usePromo(tx, sessionId);
 
@@ -211,33 +259,25 @@ export async function fulfilCheckout(
         .where(eq(checkoutSessions.id, sessionId));
     }
     const lostSeats = lost.flatMap((l) => (l.booking ? [l.booking] : []));
-    return { confirmed, lost, changes: await currentSeatStatuses(tx, lostSeats) };
+    recordPayment(after, {
+      sessionId,
+      ref: session.ref!,
+      channel: 'online',
+      confirmed,
+      lost: {
+        lines: lost.length,
+        amountCents: lost.reduce((sum, l) => sum + l.item.priceCents, 0),
+        seats: await currentSeatStatuses(tx, lostSeats),
+      },
+    });
+    return { confirmed: confirmed.length, refunded: lost.length };
   });
 
-  if (outcome) {
-    publishSeatChanges(deps.events, [
-      ...outcome.confirmed.map((c) => ({
-        showtimeId: c.showtimeId,
-        seatId: c.seatId,
-        status: 'CONFIRMED' as const,
-      })),
-      ...outcome.changes,
-    ]);
-    deps.events.publish('paymentFulfilled', {
-      confirmed: outcome.confirmed.length,
-      refunded: outcome.lost.length,
-    });
-  }
   await sendPendingRefunds(deps, sessionId);
-  // The confirmation is written and sent after the commit and never awaited: email never holds up or fails a
-  // payment (a send that fails is retried from the outbox).
-  if (outcome && outcome.confirmed.length > 0) {
-    inBackground(deps, 'the order confirmation', () => sendOrderConfirmation(deps, sessionId));
-  }
   return {
     fulfilled: outcome !== null,
-    confirmed: outcome?.confirmed.length ?? 0,
-    refunded: outcome?.lost.length ?? 0,
+    confirmed: outcome?.confirmed ?? 0,
+    refunded: outcome?.refunded ?? 0,
   };
 }
 
