@@ -1,5 +1,6 @@
-// `npm run db:function -- <function> <migration-name>`: a new migration that (re)creates an SQL function from its
-// canonical text in apps/server/src/db/functions/<function>.sql. Edit that file first; src/db/functions.test.ts
+// `npm run db:function -- <function> <migration-name>`: a new migration that (re)creates an SQL function, and the
+// triggers that run it, from its canonical text in apps/server/src/db/functions/<function>.sql (statements split by
+// `--> statement-breakpoint`, triggers as CREATE OR REPLACE TRIGGER). Edit that file first; src/db/functions.test.ts
 // fails until a migration carries the change.
 import { spawnSync } from 'node:child_process';
 import { readFileSync, readdirSync, writeFileSync } from 'node:fs';
