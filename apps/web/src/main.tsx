@@ -1,6 +1,7 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './app/app';
+import { preloadScreen } from './app/router';
 import { i18nReady } from './lib/i18n';
 import './styles.css';
 
@@ -14,7 +15,8 @@ window.addEventListener('vite:preloadError', (event) => {
   window.location.reload();
 });
 
-// English is in the entry and ready at once; another language's texts are one small chunk away.
+// The first render waits for the language's texts (one small chunk); the screen's code comes meanwhile.
+preloadScreen(window.location.pathname);
 void i18nReady.finally(() =>
   createRoot(document.getElementById('root')!).render(
     <StrictMode>

@@ -1,14 +1,20 @@
-import { lazy, Suspense, type ComponentType, type ReactNode } from 'react';
-import { Outlet, Route, Routes } from 'react-router';
+import { lazy, Suspense, type ComponentType, type ReactElement, type ReactNode } from 'react';
+import { createRoutesFromChildren, matchRoutes, Outlet, Route, Routes } from 'react-router';
 import { ComingSoon } from '../components/ui/coming-soon';
 import { PageLoading } from '../components/ui/page-loading';
 import { HomeRedirect, RequireAdmin, RequireStaff, RequireUser, RequireVisitor } from './guards';
 import { Layout } from './layout';
 import { logout } from './logout';
-// A visitor's first load: the shell and the sign-in and register screens, without react-query.
+// A visitor's first load: the shell and the sign-in screen, without react-query.
 import { LoginScreen } from '../features/auth/components/login-screen';
-import { RegisterScreen } from '../features/auth/components/register-screen';
 import { i18n, useTranslation, type Namespace } from '../lib/i18n';
+
+/** React.lazy whose code can be asked for before the screen renders (`preloadScreen`), once either way. */
+function preloadable<Props extends object>(load: () => Promise<{ default: ComponentType<Props> }>) {
+  let loading: ReturnType<typeof load> | undefined;
+  const preload = () => (loading ??= load());
+  return Object.assign(lazy(preload), { preload });
+}
 
 /**
  * A screen whose code loads when it is first shown (behind its guard; the layout shows PageLoading meanwhile),
@@ -19,7 +25,7 @@ function lazyScreen<Name extends string, Props extends object>(
   name: Name,
   texts: Namespace[] = [],
 ) {
-  return lazy(async () => {
+  return preloadable(async () => {
     const [screens, { QueryProvider }] = await Promise.all([
       load(),
       import('../lib/query-client'),
@@ -36,11 +42,14 @@ function lazyScreen<Name extends string, Props extends object>(
   });
 }
 
-// The password reset screens need no react-query: plain lazy screens.
-const ForgotPasswordScreen = lazy(async () => ({
+// Registering and the password reset screens need no react-query: plain lazy screens.
+const RegisterScreen = preloadable(async () => ({
+  default: (await import('../features/auth/components/register-screen')).RegisterScreen,
+}));
+const ForgotPasswordScreen = preloadable(async () => ({
   default: (await import('../features/auth/components/forgot-password-screen')).ForgotPasswordScreen,
 }));
-const ResetPasswordScreen = lazy(async () => ({
+const ResetPasswordScreen = preloadable(async () => ({
   default: (await import('../features/auth/components/reset-password-screen')).ResetPasswordScreen,
 }));
 const MoviesScreen = lazyScreen(
@@ -168,66 +177,82 @@ const ScannerPage = lazyScreen(() => import('../features/scanner/components/scan
   'admin',
 ]);
 
+function NotFound() {
+  const { t } = useTranslation('common');
+  return <ComingSoon title={t('ui.notFound')} />;
+}
+
 // Each feature contributes its screens here, under the guard of who may see them; features never import one
 // another. A screen that fails to render falls to the app's error boundary ('Something went wrong.').
+const routes = (
+  <Route element={<Layout />}>
+    <Route path="/" element={<HomeRedirect />} />
+    <Route element={guarded(RequireVisitor)}>
+      <Route path="/login" element={<LoginScreen />} />
+      <Route path="/register" element={<RegisterScreen />} />
+      <Route path="/forgot-password" element={<ForgotPasswordScreen />} />
+    </Route>
+    {/* Whoever holds the emailed link, signed in or not: the reset signs every session out. */}
+    <Route path="/reset-password" element={<ResetPasswordScreen />} />
+    <Route element={guarded(RequireUser)}>
+      <Route path="/movies" element={<MoviesScreen />} />
+      <Route path="/movies/:id" element={<MovieShowtimesScreen />} />
+      <Route path="/showtimes/:id/seats" element={<SeatMapScreen />} />
+      <Route path="/tickets" element={<MyTicketsScreen />} />
+      <Route path="/profile" element={<ProfileScreen onLogout={logout} />} />
+    </Route>
+    <Route element={guarded(RequireAdmin)}>
+      <Route path="/admin" element={<AdminDashboard />} />
+      <Route path="/admin/showtimes" element={<ManageShowtimesScreen />} />
+      <Route path="/admin/schedule" element={<ScheduleShowtimesScreen />} />
+      <Route path="/admin/week" element={<HallWeekScreen />} />
+      <Route path="/admin/audit" element={<AuditScreen />} />
+      <Route path="/admin/showtimes/:id/tickets" element={<ShowtimeQrCodesScreen />} />
+      <Route path="/admin/halls" element={<HallsScreen />} />
+      <Route path="/admin/halls/new" element={<HallEditorScreen />} />
+      <Route path="/admin/halls/:id" element={<HallEditorScreen />} />
+      <Route path="/admin/reports" element={<ReportsScreen />} />
+      <Route path="/admin/pricing" element={<PricingScreen />} />
+      <Route path="/admin/promo-codes" element={<PromoCodesScreen />} />
+      <Route path="/admin/users" element={<UsersScreen />} />
+      <Route path="/admin/orders" element={<OrdersScreen />} />
+      <Route path="/admin/orders/:ref" element={<OrderScreen />} />
+    </Route>
+    {/* The door and counter sales: staff and admins (DESIGN §6.4, §6.5). */}
+    <Route element={guarded(RequireStaff)}>
+      <Route path="/admin/showtimes/:id/booked" element={<BookedSeatsScreen />} />
+      <Route path="/admin/box-office" element={<CounterSaleScreen />} />
+      <Route path="/admin/outbox" element={<OutboxScreen />} />
+      <Route
+        path="/admin/scan"
+        element={
+          <Suspense fallback={<PageLoading what="scanner" />}>
+            <ScannerPage />
+          </Suspense>
+        }
+      />
+    </Route>
+    <Route path="/schedule" element={<ScheduleScreen />} />
+    <Route path="/checkout/success" element={<CheckoutSuccessScreen />} />
+    <Route path="/checkout/cancel" element={<CheckoutCancelScreen />} />
+    <Route path="*" element={<NotFound />} />
+  </Route>
+);
+
 export function AppRoutes() {
-  const { t } = useTranslation('common');
-  return (
-    <Routes>
-      <Route element={<Layout />}>
-        <Route path="/" element={<HomeRedirect />} />
-        <Route element={guarded(RequireVisitor)}>
-          <Route path="/login" element={<LoginScreen />} />
-          <Route path="/register" element={<RegisterScreen />} />
-          <Route path="/forgot-password" element={<ForgotPasswordScreen />} />
-        </Route>
-        {/* Whoever holds the emailed link, signed in or not: the reset signs every session out. */}
-        <Route path="/reset-password" element={<ResetPasswordScreen />} />
-        <Route element={guarded(RequireUser)}>
-          <Route path="/movies" element={<MoviesScreen />} />
-          <Route path="/movies/:id" element={<MovieShowtimesScreen />} />
-          <Route path="/showtimes/:id/seats" element={<SeatMapScreen />} />
-          <Route path="/tickets" element={<MyTicketsScreen />} />
-          <Route path="/profile" element={<ProfileScreen onLogout={logout} />} />
-        </Route>
-        <Route element={guarded(RequireAdmin)}>
-          <Route path="/admin" element={<AdminDashboard />} />
-          <Route path="/admin/showtimes" element={<ManageShowtimesScreen />} />
-          <Route path="/admin/schedule" element={<ScheduleShowtimesScreen />} />
-          <Route path="/admin/week" element={<HallWeekScreen />} />
-          <Route path="/admin/audit" element={<AuditScreen />} />
-          <Route path="/admin/showtimes/:id/tickets" element={<ShowtimeQrCodesScreen />} />
-          <Route path="/admin/halls" element={<HallsScreen />} />
-          <Route path="/admin/halls/new" element={<HallEditorScreen />} />
-          <Route path="/admin/halls/:id" element={<HallEditorScreen />} />
-          <Route path="/admin/reports" element={<ReportsScreen />} />
-          <Route path="/admin/pricing" element={<PricingScreen />} />
-          <Route path="/admin/promo-codes" element={<PromoCodesScreen />} />
-          <Route path="/admin/users" element={<UsersScreen />} />
-          <Route path="/admin/orders" element={<OrdersScreen />} />
-          <Route path="/admin/orders/:ref" element={<OrderScreen />} />
-        </Route>
-        {/* The door and counter sales: staff and admins (DESIGN §6.4, §6.5). */}
-        <Route element={guarded(RequireStaff)}>
-          <Route path="/admin/showtimes/:id/booked" element={<BookedSeatsScreen />} />
-          <Route path="/admin/box-office" element={<CounterSaleScreen />} />
-          <Route path="/admin/outbox" element={<OutboxScreen />} />
-          <Route
-            path="/admin/scan"
-            element={
-              <Suspense fallback={<PageLoading what="scanner" />}>
-                <ScannerPage />
-              </Suspense>
-            }
-          />
-        </Route>
-        <Route path="/schedule" element={<ScheduleScreen />} />
-        <Route path="/checkout/success" element={<CheckoutSuccessScreen />} />
-        <Route path="/checkout/cancel" element={<CheckoutCancelScreen />} />
-        <Route path="*" element={<ComingSoon title={t('ui.notFound')} />} />
-      </Route>
-    </Routes>
-  );
+  return <Routes>{routes}</Routes>;
+}
+
+/**
+ * Starts loading the code (and texts) of the screen at `pathname`, so that a first load fetches it together with
+ * the language's texts rather than after them (the first render waits for the texts).
+ */
+export function preloadScreen(pathname: string) {
+  for (const { route } of matchRoutes(createRoutesFromChildren(routes), pathname) ?? []) {
+    const screen = (route.element as ReactElement | undefined)?.type as
+      { preload?: () => unknown } | undefined;
+    void screen?.preload?.();
+  }
 }
 
 /** A guard around whichever of its routes matched. */
