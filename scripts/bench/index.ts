@@ -90,6 +90,13 @@ import {
   type LatencyResult,
   type WorkersResult,
 } from './scale.ts';
+import {
+  BEST_AVAILABLE_SECTION_TITLE,
+  bestAvailableRows,
+  bestAvailableRush,
+  renderBestAvailableSection,
+  type BestAvailableRun,
+} from './best-available.ts';
 import { GZIP_AFTER_READS } from '../../apps/server/src/modules/seating/seat-map-cache.ts';
 
 const only = process.env.BENCH_ONLY;
@@ -294,6 +301,7 @@ async function main() {
     const highWin = await highWinRush();
     const workers = await workersRush();
     const latency = await holdLatency();
+    const bestAvailable = await bestAvailableRush();
 
     const web = await measureWebFirstLoad({ runs: settings.lighthouseRuns, log });
 
@@ -380,6 +388,7 @@ async function main() {
       ...highWinRows(highWin),
       ...workersRows(workers),
       ...latencyRows(latency),
+      ...bestAvailableRows(bestAvailable),
       ...webRows(web),
     ];
 
@@ -409,6 +418,8 @@ async function main() {
           highWin,
           workers,
           latency,
+          bestAvailable,
+          bestAvailableKept: keptOf(sectionOf(previous, BEST_AVAILABLE_SECTION_TITLE)),
           handWritten: HAND_WRITTEN.map((title) => sectionOf(previous, title))
             .filter(Boolean)
             .map((section) => `${section.trimEnd()}\n\n`)
@@ -462,6 +473,8 @@ function renderDocument(r: {
   reads: ReadsResult;
   fanOne: FanoutResult;
   fanTwo: FanoutResult;
+  bestAvailable: BestAvailableRun[];
+  bestAvailableKept: string;
   postgresVersion: string;
   web: WebFirstLoad;
   reports: ReportsResult;
@@ -583,6 +596,7 @@ ${renderGrowthSection(r.growth, new Date().toISOString().slice(0, 10))}
 ${renderHighWinSection(r.highWin, new Date().toISOString().slice(0, 10))}
 ${renderWorkersSection(r.workers, new Date().toISOString().slice(0, 10))}
 ${renderLatencySection(r.latency, new Date().toISOString().slice(0, 10))}
+${renderBestAvailableSection(r.bestAvailable, new Date().toISOString().slice(0, 10), r.bestAvailableKept)}
 ## What it does
 
 1. Creates a fresh PostgreSQL database (and a scratch one for \`pgbench -i\`), runs \`pgbench -N\` and times pgbench -N's
@@ -603,7 +617,8 @@ ${renderLatencySection(r.latency, new Date().toISOString().slice(0, 10))}
 6. Does the rush again on the embedded engine (a fresh \`DATA_DIR\`, no \`DATABASE_URL\`).
 7. Times the sales report on a year of data (a database of its own), then, each on a database of its own: the data
    growth part (PostgreSQL and the embedded engine, empty then filled), the high-win rush, the rush through
-   \`WORKERS=1\`, 2 and 4, and the rush at 25–200 customers in flight. Their timed rounds start once the server is
+   \`WORKERS=1\`, 2 and 4, the rush at 25–200 customers in flight, and best available for 160 customers at once in a
+   1,500-seat hall on both engines, each on a freshly started server (cold, then warm). Their timed rounds start once the server is
    idle (the previous round's confirmation emails drawn), and the CPU of each hold is read from \`/proc\`.
 8. Builds the web app, counts what a first load of each route downloads, and runs Lighthouse against a server with
    the demo catalogue (see above).
@@ -619,6 +634,7 @@ BENCH_ONLY=growth npm run bench       # empty, then a year (a month embedded) of
 BENCH_ONLY=highwin npm run bench      # winning holds beside all holds, and a rush where most win
 BENCH_ONLY=workers npm run bench      # the rush through WORKERS=1, 2 and 4
 BENCH_ONLY=latency npm run bench      # hold latency at 25, 50, 100 and 200 customers in flight
+BENCH_ONLY=best-available npm run bench  # 160 customers at once asking for the best seats, both engines, cold and warm
 \`\`\`
 
 A full run keeps the page's hand-written sections ("Before and after …", "The rush since the morning", "What the
@@ -692,8 +708,27 @@ async function latencyOnly() {
   await rewriteSection(LATENCY_SECTION_TITLE, renderLatencySection(r, today()));
 }
 
+/**
+ * `BENCH_ONLY=best-available`: 160 customers at once asking for the best seats, on both engines. The section keeps
+ * its hand-written part (from "### Before" on) as it was.
+ */
+async function bestAvailableOnly() {
+  const runs = await bestAvailableRush();
+  console.log(`\n${textTable(bestAvailableRows(runs))}\n`);
+  const page = settings.out && existsSync(settings.out) ? await readFile(settings.out, 'utf8') : '';
+  const kept = keptOf(sectionOf(page, BEST_AVAILABLE_SECTION_TITLE));
+  await rewriteSection(BEST_AVAILABLE_SECTION_TITLE, renderBestAvailableSection(runs, today(), kept));
+}
+
+/** The hand-written end of a measured section: from its first "### " heading on. */
+function keptOf(section: string): string {
+  const at = section.indexOf('\n### ');
+  return at < 0 ? '' : section.slice(at + 1);
+}
+
 const parts: Record<string, () => Promise<void>> = {
   lighthouse: webOnly,
+  'best-available': bestAvailableOnly,
   reports: reportsOnly,
   growth: growthOnly,
   highwin: highWinOnly,
