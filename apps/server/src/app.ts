@@ -34,6 +34,7 @@ import { seatingRoutes } from './modules/seating/seating.routes.ts';
 import { seatingSocket } from './modules/seating/seating.socket.ts';
 import { seatMapCachePlugin } from './modules/seating/seat-map-cache.ts';
 import { seatEvents } from './modules/seating/seat-events.ts';
+import { bestSeatsPlugin } from './modules/seating/best-seats.ts';
 import { checkinRoutes } from './modules/checkin/checkin.routes.ts';
 import { paymentsRoutes } from './modules/payments/payments.routes.ts';
 import { pricingRoutes } from './modules/pricing/pricing.routes.ts';
@@ -116,6 +117,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(realtimePlugin, { redisUrl: config.redisUrl });
   await app.register(socketGuardPlugin);
   await app.register(seatMapCachePlugin);
+  await app.register(bestSeatsPlugin);
   await app.register(seatEvents);
   await app.register(paymentProvidersPlugin);
   await app.register(paymentEvents);

@@ -86,7 +86,7 @@ export function bestAvailable(
   const hall = readHall(rows, count, options.type);
   if (!enoughSeats(hall)) return null;
   const blocks = singleBlocks(hall);
-  const block = blocks.find((b) => !b.leavesSeatAlone) ?? bestExcusedBlock(hall, blocks);
+  const block = cheapest(blocks, (b) => !b.leavesSeatAlone) ?? bestExcusedBlock(hall, sortedByCost(blocks));
   if (block) {
     const ids = hall.rows[block.row]!.ids;
     return ids.slice(block.first, block.first + count);
@@ -123,9 +123,22 @@ function enoughSeats(hall: Hall): boolean {
   return seats >= hall.count && (hall.needs === 1 || space);
 }
 
+/** The first block of the least cost that `fits`, in the blocks' order (row, then column), or undefined. */
+function cheapest(blocks: readonly Block[], fits: (block: Block) => boolean): Block | undefined {
+  let best: Block | undefined;
+  for (const block of blocks) if (fits(block) && (!best || block.cost < best.cost)) best = block;
+  return best;
+}
+
+/** The blocks best first: by cost, then row, then column (a stable sort keeps the order among equal costs). */
+function sortedByCost(blocks: Block[]): Block[] {
+  return blocks.sort((a, b) => a.cost - b.cost);
+}
+
 /**
- * Every block of `count` adjacent pool seats (whole sofa pairs; a wheelchair space among them when needed), best
- * first: by cost, then row, then column. A block can only leave alone the seat just beyond either end.
+ * Every block of `count` adjacent pool seats (whole sofa pairs; a wheelchair space among them when needed), by row,
+ * then column. A block can only leave alone the seat just beyond either end. Step 1 takes the cheapest of them in
+ * one pass; only step 2, where every block leaves a seat alone, needs them sorted.
  */
 function singleBlocks(hall: Hall): Block[] {
   const { count } = hall;
@@ -156,8 +169,7 @@ function singleBlocks(hall: Hall): Block[] {
       blocks.push({ row: r, first, cost, leavesSeatAlone });
     }
   });
-  // A stable sort keeps row and column order among equal costs.
-  return blocks.sort((a, b) => a.cost - b.cost);
+  return blocks;
 }
 
 /** Step 2: the best block that leaves a seat alone only where its row has no choice of the same seats leaving none. */

@@ -11,17 +11,22 @@ import { sweepExpiredHolds } from './sweeper.ts';
  */
 export const seatEvents = fp(
   async function seatEvents(app: FastifyInstance) {
-    const { events, seatMaps, realtime } = app;
+    const { events, seatMaps, realtime, bestSeats } = app;
     events.subscribe('seatsChanged', (update) => {
       if (update.seats.length > 0) void seatMaps.invalidate(update.showtimeId);
     });
+    // Best available's view of the seats (best-seats.ts): held and sold seats are taken in it at once.
+    events.subscribe('seatsChanged', (update) => bestSeats.seatsChanged(update.showtimeId, update.seats));
     events.subscribe('seatsChanged', (update) => realtime.broadcastSeats(update));
-    events.subscribe('seatMapStale', ({ showtimeId }) => void seatMaps.invalidate(showtimeId));
+    events.subscribe('seatMapStale', ({ showtimeId }) => {
+      void seatMaps.invalidate(showtimeId);
+      bestSeats.stale(showtimeId);
+    });
 
     runPeriodically(app, app.config.sweepSeconds * 1000, 'sweeping expired holds', async () => {
       const expired = await sweepExpiredHolds(app.deps);
       events.publish('holdsSwept', { expired });
     });
   },
-  { name: 'seat-events', dependencies: ['events', 'realtime', 'seat-map-cache'] },
+  { name: 'seat-events', dependencies: ['events', 'realtime', 'seat-map-cache', 'best-seats'] },
 );

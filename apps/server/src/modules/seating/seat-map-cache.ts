@@ -33,6 +33,8 @@ export const GZIP_AFTER_READS = 8;
 
 interface Entry {
   snapshot: SeatMapSnapshot;
+  /** Local clock (ms) when the map was asked of the database: every change made here before then is in it. */
+  requestedAt: number;
   /** The shared versions the map was read under ('' with no Redis). */
   version: string;
   /** Local clock (ms) from which the entry must not be served: the earliest hold expiry, or MAX_AGE. */
@@ -81,7 +83,7 @@ function buildEntry(
   const head = `{"showtime":${JSON.stringify(snapshot.showtime)},"layout":${JSON.stringify(snapshot.layout)},"rules":${JSON.stringify(rules)},"seats":[`;
   const seatJson = snapshot.seats.map((s) => JSON.stringify(presentSeat(s, null)));
   const visitorBody = Buffer.from(`${head}${seatJson.join(',')}]}`);
-  return { snapshot, version, staleAt, head, seatJson, visitorBody, gzipReads: 0, holdsByUser };
+  return { snapshot, requestedAt, version, staleAt, head, seatJson, visitorBody, gzipReads: 0, holdsByUser };
 }
 
 /**
@@ -185,6 +187,12 @@ export class SeatMapCache {
     return (await this.current(showtimeId)).entry.snapshot;
   }
 
+  /** The same, with the moment (local clock) the map was asked of the database: for views kept on top of it. */
+  async snapshotRead(showtimeId: string): Promise<{ snapshot: SeatMapSnapshot; requestedAt: number }> {
+    const { entry } = await this.current(showtimeId);
+    return { snapshot: entry.snapshot, requestedAt: entry.requestedAt };
+  }
+
   /** The current entry of a map, and whether it is kept (false: read past the cache, Redis being away). */
   private async current(showtimeId: string): Promise<{ entry: Entry; kept: boolean }> {
     const id = showtimeId.toLowerCase();
@@ -201,15 +209,9 @@ export class SeatMapCache {
       } catch (err) {
         // Without the versions nothing here can be trusted: read the database, keep nothing.
         this.distrust(err);
-        return {
-          entry: buildEntry(
-            await loadSeatMap(this.deps.db, id, this.deps.timeZone),
-            this.deps.rules,
-            '',
-            Date.now(),
-          ),
-          kept: false,
-        };
+        const requestedAt = Date.now();
+        const snapshot = await loadSeatMap(this.deps.db, id, this.deps.timeZone);
+        return { entry: buildEntry(snapshot, this.deps.rules, '', requestedAt), kept: false };
       }
     }
     let entry = this.entries.get(id);

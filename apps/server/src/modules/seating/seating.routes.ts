@@ -20,7 +20,7 @@ import { cancelHolds, findBestAvailable, holdSeats, moreTime, type SeatingDeps }
 
 /** Seat maps, holds and cancelling holds. */
 export const seatingRoutes: FastifyPluginAsyncZod = async (app) => {
-  const deps: SeatingDeps = { ...app.deps, seatMaps: app.seatMaps };
+  const deps: SeatingDeps = { ...app.deps, seatMaps: app.seatMaps, bestSeats: app.bestSeats };
   // Accept-Encoding, as RFC 9110 has it (q-values, `*`, `identity`; codings are case-insensitive).
   const ENCODINGS = ['gzip', 'identity'];
   app.get(

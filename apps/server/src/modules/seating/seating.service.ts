@@ -9,7 +9,7 @@ import {
   type RuleCell,
   type RuleRow,
 } from '@cinema/contract';
-import { bestAvailable, singleSeatGapVerdict, type BestAvailableResponse } from '@cinema/contract';
+import { singleSeatGapVerdict, type BestAvailableResponse } from '@cinema/contract';
 import type { Deps } from '../../deps.ts';
 import {
   PG_DEADLOCK,
@@ -27,6 +27,7 @@ import { seatText, textsIn, type Language } from '../../i18n.ts';
 import { publishSeatChanges } from '../../events.ts';
 import { PriceBook } from '../pricing/pricing.service.ts';
 import { closeOpenCheckouts, publishClosedCheckouts } from '../payments/checkout.service.ts';
+import type { BestSeats } from './best-seats.ts';
 
 /** One seat of a stored seat map, with the live booking that occupies it (if any), whoever holds it. */
 export interface SnapshotSeat {
@@ -195,9 +196,10 @@ export async function getSeatMap(
   };
 }
 
-/** What the seat services use: the services' usual dependencies and the current seat maps. */
+/** What the seat services use: the services' usual dependencies, the current seat maps and best available's view. */
 export interface SeatingDeps extends Deps {
   seatMaps: { snapshot(showtimeId: string): Promise<SeatMapSnapshot> };
+  bestSeats: Pick<BestSeats, 'choose'>;
 }
 
 /** A seat map as the selection rules read it: each row of the grid, seats where they stand, gaps between. */
@@ -381,15 +383,33 @@ export async function holdSeats(
   deps: SeatingDeps,
   input: { showtimeId: string; userId: string; seatIds: string[]; clientAddress: string },
 ): Promise<HoldResponse> {
-  const { db, events, config } = deps;
-  const { userId } = input;
   // Room names and comparisons use the database's lower-case spelling of ids.
   const showtimeId = input.showtimeId.toLowerCase();
-  // A fixed order: overlapping requests then wait for each other instead of deadlocking.
-  const seatIds = [...new Set(input.seatIds.map((id) => id.toLowerCase()))].sort();
+  const seatIds = [...new Set(input.seatIds.map((id) => id.toLowerCase()))];
   if (seatIds.length !== input.seatIds.length) throw badRequest('Each seat may be listed only once');
-  if (config.seatGapRule === 'enforce') await refuseSingleSeatGaps(deps, showtimeId, seatIds);
+  if (deps.config.seatGapRule === 'enforce') await refuseSingleSeatGaps(deps, showtimeId, seatIds);
+  const result = await holdInDatabase(deps, { ...input, showtimeId, seatIds });
+  if (result.outcome !== 'held') throw holdRefusal(result);
+  return holdResponse(result);
+}
 
+const holdResponse = (held: Extract<HoldResult, { outcome: 'held' }>): HoldResponse => ({
+  bookingIds: held.bookings.map((b) => b.id),
+  expiresAt: held.expiresAt.toISOString(),
+});
+
+/**
+ * The hold itself (hold_seats), for seats already checked against the selection rules: what the database answered,
+ * and seatsChanged published when it held them. Ids in the database's lower-case spelling, each once.
+ */
+async function holdInDatabase(
+  deps: Deps,
+  input: { showtimeId: string; userId: string; seatIds: string[]; clientAddress: string },
+): Promise<HoldResult> {
+  const { db, events, config } = deps;
+  const { showtimeId, userId } = input;
+  // A fixed order: overlapping requests then wait for each other instead of deadlocking.
+  const seatIds = [...input.seatIds].sort();
   let statement = holdStatements.get(db);
   if (!statement) holdStatements.set(db, (statement = prepareHold(db)));
   const rows = await withRetry(() =>
@@ -411,13 +431,13 @@ export async function holdSeats(
     throw err;
   });
   const result = readHoldRows(rows);
-  if (result.outcome !== 'held') throw holdRefusal(result);
-
-  publishSeatChanges(
-    events,
-    result.bookings.map((b) => ({ showtimeId, seatId: b.seatId, status: 'HELD' as const })),
-  );
-  return { bookingIds: result.bookings.map((b) => b.id), expiresAt: result.expiresAt.toISOString() };
+  if (result.outcome === 'held') {
+    publishSeatChanges(
+      events,
+      result.bookings.map((b) => ({ showtimeId, seatId: b.seatId, status: 'HELD' as const })),
+    );
+  }
+  return result;
 }
 
 /**
@@ -506,10 +526,19 @@ export async function showtimeExists(db: Queryable, showtimeId: string): Promise
   return rows.length > 0;
 }
 
+/** How many times best available chooses again after losing seats to someone its view did not know of. */
+const BEST_AVAILABLE_CHOICES = 5;
+
 /**
  * Best available (DESIGN §6.2): `count` seats together in one row, leaving no seat alone, nearest the centre two
  * thirds back; never wheelchair or companion seats unless asked (`type`), sofas whole. With `hold`, holds them for
  * the customer at once. 409 no_seats_together when there are not that many such seats left.
+ *
+ * The seats are chosen from this process's view of the showtime (best-seats.ts), where every choice is claimed the
+ * moment it is made, so requests arriving together are given different seats; the hold decides, as for any hold. A
+ * hold refused for seats someone else took (another process, a view a moment old) marks them taken and chooses again,
+ * up to BEST_AVAILABLE_CHOICES times. The choice keeps the single-seat-gap rule itself (against the view it chose
+ * from), so the hold does not read the map again to check it.
  */
 export async function findBestAvailable(
   deps: SeatingDeps,
@@ -520,18 +549,36 @@ export async function findBestAvailable(
     hold?: { userId: string; clientAddress: string };
   },
 ): Promise<BestAvailableResponse> {
-  const snapshot = await deps.seatMaps.snapshot(input.showtimeId);
-  const seatIds = bestAvailable(ruleRows(snapshot), input.count, { type: input.type });
-  if (!seatIds) {
-    const { count, type } = input;
-    const say = (language: Language) => {
-      const t = textsIn(language);
-      return type
-        ? t('errors.no_typed_seats_together', { count, type: t(`seat.types.${type}`) })
-        : t('errors.no_seats_together', { count });
-    };
-    throw conflictSaying(say, 'no_seats_together');
+  const showtimeId = input.showtimeId.toLowerCase();
+  for (let attempt = 1; ; attempt++) {
+    const choice = await deps.bestSeats.choose(showtimeId, input.count, input.type, { claim: !!input.hold });
+    if (!choice) throw noSeatsTogether(input.count, input.type);
+    const { seatIds } = choice;
+    if (!input.hold) return { seatIds };
+    let result: HoldResult;
+    try {
+      result = await holdInDatabase(deps, { showtimeId, seatIds, ...input.hold });
+    } catch (err) {
+      choice.settle({ held: false });
+      throw err;
+    }
+    if (result.outcome === 'held') {
+      choice.settle({ held: true });
+      return { seatIds, hold: holdResponse(result) };
+    }
+    const lost = result.outcome === 'seat_unavailable' ? result.seatIds : undefined;
+    choice.settle({ held: false, lost });
+    if (!lost || attempt >= BEST_AVAILABLE_CHOICES) throw holdRefusal(result);
   }
-  if (!input.hold) return { seatIds };
-  return { seatIds, hold: await holdSeats(deps, { showtimeId: input.showtimeId, seatIds, ...input.hold }) };
+}
+
+/** 409 no_seats_together: not that many seats (of that type) together. */
+function noSeatsTogether(count: number, type: SeatType | undefined): AppError {
+  const say = (language: Language) => {
+    const t = textsIn(language);
+    return type
+      ? t('errors.no_typed_seats_together', { count, type: t(`seat.types.${type}`) })
+      : t('errors.no_seats_together', { count });
+  };
+  return conflictSaying(say, 'no_seats_together');
 }
