@@ -58,12 +58,52 @@ interface View {
 
 interface Showtime {
   view?: View;
+  layout?: Layout;
   /** Seats seen taken (held or sold, or refused to a hold) since, by local clock. */
   marks: Map<string, number>;
   /** Seats of holds on their way, chosen here. */
   claims: Set<string>;
   /** A read of the map under way (shared by the requests that need it). */
   reading?: Promise<void>;
+}
+
+/** The hall's grid of cells, kept from one read of the map to the next while the hall's seats stay the same. */
+interface Layout {
+  rows: View['rows'];
+  cells: Map<string, SeatCell>;
+  /** The cells in the map's seat order. */
+  order: SeatCell[];
+}
+
+function buildLayout(snapshot: SeatMapSnapshot): Layout {
+  const rows: View['rows'] = snapshot.layout.rows.map(() =>
+    Array.from({ length: snapshot.layout.cols }, () => ({ kind: 'GAP' as const })),
+  );
+  const cells = new Map<string, SeatCell>();
+  const order = snapshot.seats.map((seat) => {
+    const cell: SeatCell = { kind: 'SEAT', id: seat.id, type: seat.type, state: 'free', takenInMap: false };
+    if (seat.pairId) cell.pairId = seat.pairId;
+    rows[seat.row - 1]![seat.col] = cell;
+    cells.set(seat.id, cell);
+    return cell;
+  });
+  return { rows, cells, order };
+}
+
+/** Whether a map has the very seats of a layout, in the same places (a hall edited since has not). */
+function sameLayout(layout: Layout | undefined, snapshot: SeatMapSnapshot): boolean {
+  if (!layout || layout.order.length !== snapshot.seats.length) return false;
+  if (layout.rows.length !== snapshot.layout.rows.length || layout.rows[0]?.length !== snapshot.layout.cols)
+    return false;
+  return snapshot.seats.every((seat, i) => {
+    const cell = layout.order[i]!;
+    return (
+      cell.id === seat.id &&
+      cell.type === seat.type &&
+      cell.pairId === (seat.pairId ?? undefined) &&
+      layout.rows[seat.row - 1]?.[seat.col] === cell
+    );
+  });
 }
 
 /** Where the view's map comes from: the seat-map cache, with when the map it gives was asked for. */
@@ -184,25 +224,14 @@ export class BestSeats {
     }
     // Changes seen before the map was asked for are in it.
     for (const [seatId, at] of show.marks) if (at < requestedAt) show.marks.delete(seatId);
-    const rows: View['rows'] = snapshot.layout.rows.map(() =>
-      Array.from({ length: snapshot.layout.cols }, () => ({ kind: 'GAP' as const })),
-    );
-    const cells = new Map<string, SeatCell>();
-    for (const seat of snapshot.seats) {
-      const takenInMap = seat.status !== 'AVAILABLE';
-      const cell: SeatCell = {
-        kind: 'SEAT',
-        id: seat.id,
-        type: seat.type,
-        ...(seat.pairId && { pairId: seat.pairId }),
-        state: 'free',
-        takenInMap,
-      };
+    const layout = sameLayout(show.layout, snapshot) ? show.layout! : buildLayout(snapshot);
+    show.layout = layout;
+    snapshot.seats.forEach((seat, i) => {
+      const cell = layout.order[i]!;
+      cell.takenInMap = seat.status !== 'AVAILABLE';
       cell.state = this.taken(show, cell) ? 'taken' : 'free';
-      rows[seat.row - 1]![seat.col] = cell;
-      cells.set(seat.id, cell);
-    }
-    show.view = { requestedAt, checkedAt, rows, cells };
+    });
+    show.view = { requestedAt, checkedAt, rows: layout.rows, cells: layout.cells };
   }
 
   private taken(show: Showtime, cell: SeatCell): boolean {
