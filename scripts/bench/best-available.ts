@@ -228,7 +228,7 @@ const refusedText = (r: BestAvailableRound) =>
 const met = (r: BestAvailableRound) =>
   r.seated / r.customers >= 0.95 && r.max <= 2000 && r.problems.length === 0;
 
-export function renderBestAvailableSection(runs: BestAvailableRun[], date: string, before = ''): string {
+export function renderBestAvailableSection(runs: BestAvailableRun[], date: string, kept = ''): string {
   const lines = runs
     .flatMap((run) =>
       [run.cold, ...run.warm].map(
@@ -241,18 +241,17 @@ export function renderBestAvailableSection(runs: BestAvailableRun[], date: strin
   return `${BEST_AVAILABLE_SECTION_TITLE}
 
 Measured by \`BENCH_ONLY=best-available npm run bench\` on ${date}: ${BEST_AVAILABLE.customers} customers press "Find me N seats" at once
-(\`POST /api/showtimes/{id}/best-available {count, hold: true}\`, 2, 3 or 4 seats each) in a ${BEST_AVAILABLE.rows * BEST_AVAILABLE.cols}-seat hall
+(\`POST /api/showtimes/{id}/best-available {count, hold: true}\`, 2, 3 or 4 seats each) in a ${(BEST_AVAILABLE.rows * BEST_AVAILABLE.cols).toLocaleString('en-US')}-seat hall
 (${BEST_AVAILABLE.rows} rows of ${BEST_AVAILABLE.cols}), on a server started afresh on a fresh database (the cold round, its first requests of the kind),
 then ${BEST_AVAILABLE.warmRounds} more rounds on the same server (warm), each on a showtime of its own. CPU per request from /proc over the round
 (the server process; on PostgreSQL also the backends of the benchmark's database). The checks: no seat held twice,
 every answer adjacent seats in one row, and the seats held are exactly those the customers were told of (checked
-once the server has stopped). Target (DESIGN §7.7): every
-answer within 2 s and at least 95% seated, cold too.
+once the server has stopped). Target (DESIGN §7.7): every answer within 2 s and at least 95% seated, cold too.
 
 | engine | round | seated | refused | p50 | slowest answer | CPU per request | checks | target met |
 | --- | --- | --- | --- | --- | --- | --- | --- | --- |
 ${lines}
-${before ? `\n${before.trimEnd()}\n` : ''}`;
+${kept ? `\n${kept.trimEnd()}\n` : ''}`;
 }
 
 export function bestAvailableRows(runs: BestAvailableRun[]): Row[] {
@@ -261,7 +260,7 @@ export function bestAvailableRows(runs: BestAvailableRun[]): Row[] {
     const worst = all.reduce((a, b) => (b.seated / b.customers < a.seated / a.customers ? b : a));
     const slowest = Math.max(...all.map((r) => r.max));
     return {
-      figure: `Best available, ${BEST_AVAILABLE.customers} at once in ${BEST_AVAILABLE.rows * BEST_AVAILABLE.cols} seats (${run.engine}): seated, slowest, CPU`,
+      figure: `Best available, ${BEST_AVAILABLE.customers} at once in ${(BEST_AVAILABLE.rows * BEST_AVAILABLE.cols).toLocaleString('en-US')} seats (${run.engine}): seated, slowest, CPU`,
       measured: `${share(worst)} at worst, slowest ${ms(slowest)}, cold ${ms(run.cold.max)}; CPU ${round2(run.cold.serverCpu + run.cold.postgresCpu)} ms cold, ${round2(run.warm.at(-1)!.serverCpu + run.warm.at(-1)!.postgresCpu)} ms warm`,
       reference: '',
       ratio: '',
