@@ -1,4 +1,4 @@
-// Best available under a rush (issue 32, decision 036). Every request used to choose from the same seat map, outside
+// Best available under a rush (issue 32, decision 037). Every request used to choose from the same seat map, outside
 // any lock, then race the others to hold what it chose: 160 customers at once were all sent to the same best seats,
 // and on PostgreSQL one in ten was seated. Here each server process keeps, per showtime, one view of the seats that
 // every request chooses from, and a choice claims its seats in that view in the same synchronous step (no await
