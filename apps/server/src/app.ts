@@ -20,7 +20,13 @@ import { realtimePlugin } from './plugins/realtime.ts';
 import { webPlugin } from './plugins/web.ts';
 import { metricsPlugin } from './plugins/metrics.ts';
 import { requestIdMixin, requestIdOf, requestIdPlugin } from './request-id.ts';
-import { LOG_REDACT_PATHS, logSerializers, securityPlugin, swaggerCsp } from './plugins/security.ts';
+import {
+  LOG_HOOKS,
+  LOG_REDACT_PATHS,
+  logSerializers,
+  securityPlugin,
+  swaggerCsp,
+} from './plugins/security.ts';
 import { socketGuardPlugin } from './plugins/socket-guard.ts';
 import { embeddedMaintenance } from './plugins/embedded-maintenance.ts';
 import { healthRoutes } from './modules/health/health.routes.ts';
@@ -41,6 +47,7 @@ import { pricingRoutes } from './modules/pricing/pricing.routes.ts';
 import { auditRoutes } from './modules/audit/audit.routes.ts';
 import { reportsRoutes } from './modules/reports/reports.routes.ts';
 import { boxOfficeRoutes } from './modules/box-office/box-office.routes.ts';
+import { guestOrdersRoutes } from './modules/box-office/guest-orders.routes.ts';
 import { usersRoutes } from './modules/users/users.routes.ts';
 import { paymentProvidersPlugin } from './modules/payments/providers/registry.ts';
 import { paymentEvents } from './modules/payments/payment-events.ts';
@@ -69,6 +76,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       level: config.logLevel,
       redact: { paths: LOG_REDACT_PATHS, censor: '[redacted]' },
       serializers: logSerializers,
+      hooks: LOG_HOOKS,
       mixin: requestIdMixin,
       ...(options.logStream ? { stream: options.logStream } : {}),
     },
@@ -153,6 +161,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       await api.register(auditRoutes);
       await api.register(reportsRoutes);
       await api.register(boxOfficeRoutes);
+      await api.register(guestOrdersRoutes);
       await api.register(usersRoutes);
       await api.register(ticketsRoutes);
       await api.register(backupRoutes);

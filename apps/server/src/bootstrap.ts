@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { ensureAdmin } from './modules/accounts/admin-bootstrap.ts';
+import { lockWalkInAccount, WALK_IN_EMAIL } from './modules/box-office/walk-in.ts';
 import { seedDemoSales } from './modules/demo/demo-sales.ts';
 import { seedDemo } from './modules/demo/demo.service.ts';
 import { ensureDefaultHalls } from './modules/halls/halls.service.ts';
@@ -12,11 +13,20 @@ export interface BootstrapReport {
 }
 
 /**
- * Runs once when the server starts (not in buildApp, so tests stay quiet): ensures the admin account, the
- * default halls and, on an empty database, the demo catalogue.
+ * Runs once when the server starts (not in buildApp, so tests stay quiet): locks the box office's walk-in account,
+ * ensures the admin account, the default halls and, on an empty database, the demo catalogue.
  */
 export async function bootstrap(app: FastifyInstance): Promise<BootstrapReport> {
   const messages: string[] = [];
+  // Before the admin: a walk-in account someone had made an admin is demoted, and an admin is then ensured.
+  const walkIn = await lockWalkInAccount(app.database.db);
+  if (walkIn?.wasReachable) {
+    app.log.warn(
+      { userId: walkIn.id, email: WALK_IN_EMAIL },
+      'walk-in account locked: it had a password, a staff role, sessions or links; nobody can sign in to it now',
+    );
+    messages.push(`Walk-in account ${WALK_IN_EMAIL} locked: nobody can sign in to it any more`);
+  }
   const admin = await ensureAdmin(app.database.db, app.config);
   if (admin) messages.push(admin.message);
   const converted = await convertLegacyPosters(app.database.db);

@@ -26,7 +26,13 @@ export interface DomainEventMap {
    * were sold; `refunded` were lost before the payment arrived (an `orderRefunded` of kind `automatic` follows).
    * Decision 034.
    */
-  orderPaid: OrderRef & { channel: 'online' | 'box_office'; confirmed: number; refunded: number };
+  orderPaid: OrderRef & {
+    channel: 'online' | 'box_office';
+    confirmed: number;
+    refunded: number;
+    /** A guest order's link token (a counter sale no verified account received), for its confirmation only. */
+    guestToken?: string;
+  };
   /**
    * Money of an order went back: tickets refunded by staff, paid seats lost after their hold expired (`automatic`),
    * or what a cheaper seat gave back in an exchange. `seats` is how many lines it refunded.

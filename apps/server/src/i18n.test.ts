@@ -3,7 +3,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { languageOf, namingSeats, translateMessage } from './i18n.ts';
 import { ConfigError, loadConfig, testConfig } from './config.ts';
-import { eq, inArray, sql } from 'drizzle-orm';
+import { and, eq, inArray, sql } from 'drizzle-orm';
 import { bookings, mailOutbox } from './db/schema/index.ts';
 import { settleMail } from './modules/mail/outbox.service.ts';
 import { createShowtimeFixture } from './test/fixtures.ts';
@@ -398,7 +398,10 @@ describe.each(engines)('a cinema selling in euros on %s', (engine) => {
     });
     expect(order.json()).toMatchObject({ currency: 'EUR', totalCents: 900 });
     await settleMail();
-    const [mail] = await t.app.database.db.select().from(mailOutbox).where(eq(mailOutbox.to, email));
+    const [mail] = await t.app.database.db
+      .select()
+      .from(mailOutbox)
+      .where(and(eq(mailOutbox.to, email), eq(mailOutbox.kind, 'order_confirmation')));
     expect(mail!.text).toContain('Total paid: €9.00');
   });
 });

@@ -11,6 +11,11 @@ export const UserSchema = z.object({
   name: z.string(),
   email: z.string(),
   role: RoleSchema,
+  /**
+   * Whether the owner opened a verification link sent to this email (on the caller's own account: register,
+   * sign-in, /user/me, profile). Counter sales reach only a verified account (README, "Walk-in orders").
+   */
+  emailVerified: z.boolean().optional(),
 });
 export type User = z.infer<typeof UserSchema>;
 

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { IdSchema, OneLineTextSchema } from './common.ts';
 import { ErrorSchema } from './errors.ts';
 import { OrderLineSchema, OrderSchema } from './pricing.ts';
+import { TicketSchema } from './tickets.ts';
 
 // DESIGN §6.4: orders as staff see them, refunds, exchanges and counter sales.
 
@@ -127,3 +128,19 @@ export const BoxOfficeErrorSchema = ErrorSchema.extend({
   seatIds: z.array(z.string()).optional(),
   bookingIds: z.array(z.string().nullable()).optional(),
 });
+
+/**
+ * A guest order (a counter sale to an email no verified account has): `GET /api/guest-order?token=…`, the token
+ * its emailed link carries, shows it and its tickets without signing in (`/guest-order?token=…` in the web app).
+ */
+export const GuestOrderQuerySchema = z.object({
+  token: z.string().min(1, 'The order link is incomplete').max(200),
+});
+export type GuestOrderQuery = z.input<typeof GuestOrderQuerySchema>;
+
+export const GuestOrderSchema = z.object({
+  order: OrderSchema,
+  /** Its paid tickets (the QR codes the door scans); none once refunded. */
+  tickets: z.array(TicketSchema),
+});
+export type GuestOrder = z.infer<typeof GuestOrderSchema>;

@@ -73,6 +73,10 @@ export const ErrorCodes = [
   'request_headers_too_large',
   /** 408: the request did not arrive in time. */
   'request_timeout',
+  /** 400: an email verification link used, expired, ended by a change of email or password, or unknown. */
+  'invalid_verification_link',
+  /** 400: the address belongs to the cinema (the box office's walk-in account): nobody registers or takes it. */
+  'email_reserved',
 ] as const;
 export type ErrorCode = (typeof ErrorCodes)[number];
 

@@ -4,7 +4,7 @@ import { PasswordSchema } from './auth.ts';
 /** One email as the outbox keeps it (DESIGN §6.6): `GET /api/admin/outbox`, newest first. */
 export const OutboxMessageSchema = z.object({
   id: z.string(),
-  /** order_confirmation, refund_notice or password_reset. */
+  /** order_confirmation, refund_notice, password_reset or email_verification. */
   kind: z.string(),
   to: z.string(),
   subject: z.string(),
@@ -39,3 +39,18 @@ export const ResetPasswordBodySchema = z.object({
   newPassword: PasswordSchema,
 });
 export type ResetPasswordBody = z.input<typeof ResetPasswordBodySchema>;
+
+/** `POST /api/auth/verify-email`: the token from the emailed verification link. */
+export const VerifyEmailBodySchema = z.object({
+  token: z.string().min(1, 'The verification link is incomplete').max(200),
+});
+export type VerifyEmailBody = z.input<typeof VerifyEmailBodySchema>;
+
+/** The answer to a used verification link: the address now verified and the box-office orders it brought in. */
+export const VerifyEmailResponseSchema = z.object({
+  ok: z.literal(true),
+  email: z.string(),
+  /** Counter sales to this email that were kept as guest orders and now belong to the account. */
+  claimedOrders: z.number().int(),
+});
+export type VerifyEmailResponse = z.infer<typeof VerifyEmailResponseSchema>;

@@ -34,14 +34,34 @@ export const LOG_REDACT_PATHS = [
   '*.*.webhookSecret',
 ];
 
-// A checkout session id opens its hosted payment page (like a provider's checkout URL): logs keep a prefix only.
-const SESSION_IN_PATH = /(\/pay\/local\/)([^/?#]{8})[^/?#]*/;
-const SESSION_IN_QUERY = /([?&]session_id=)([^&#]{0,8})[^&#]*/;
+// Secrets a URL can carry (issue 31), which no log line may hold. A checkout session id opens its hosted payment
+// page (like a provider's checkout URL): logs keep a prefix only (UUID v7: its first 8 digits are a clock). A link's
+// token (password reset, email verification, guest order, and any later link: every one is a query parameter named
+// `token` or `…token`) is cut whole, percent-encoded too. A long opaque path segment (40 or more URL-safe characters:
+// longer than a UUID) is cut whole as well, so a token a future route puts in its path is masked before anyone
+// remembers to list it.
+const SESSION_IN_PATH = /(\/pay\/local\/)([^/?#"\s\\]{8})[^/?#"\s\\]*/g;
+const SESSION_IN_QUERY = /([?&]session_id=)([^&#"\s\\]{0,8})[^&#"\s\\]*/gi;
+const TOKEN_IN_QUERY = /((?:[?&;]|%3F|%26)[\w.-]*token(?:=|%3D))[^&#"\s\\]*/gi;
+const OPAQUE_SEGMENT = /(\/)[A-Za-z0-9_-]{40,}(?=[/?#"\s\\]|$)/g;
 
-/** The request URL as logged: checkout session ids cut to a prefix. */
-export function loggableUrl(url: string): string {
-  return url.replace(SESSION_IN_PATH, '$1$2…').replace(SESSION_IN_QUERY, '$1$2…');
+/** A text (a URL, a whole log line) with every secret a URL can carry masked. */
+export function maskUrlSecrets(text: string): string {
+  return text
+    .replace(SESSION_IN_PATH, '$1$2…')
+    .replace(SESSION_IN_QUERY, '$1$2…')
+    .replace(TOKEN_IN_QUERY, '$1[redacted]')
+    .replace(OPAQUE_SEGMENT, '$1[redacted]');
 }
+
+/** The request URL as logged: checkout session ids cut to a prefix, link tokens cut whole. */
+export const loggableUrl = maskUrlSecrets;
+
+/**
+ * pino's last step before a line is written: whatever logged it (fastify's request lines, a plugin, a service's
+ * error with a URL in its message), the line leaves with its URL secrets masked.
+ */
+export const LOG_HOOKS = { streamWrite: maskUrlSecrets };
 
 /**
  * Pino serializers: requests log method, shortened URL and addresses (never headers or bodies); a failed

@@ -1,4 +1,7 @@
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
+import { and, desc, eq } from 'drizzle-orm';
+import { mailOutbox, users } from '../db/schema/index.ts';
+import { settleMail } from '../modules/mail/outbox.service.ts';
 import { buildApp } from '../app.ts';
 import { testConfig } from '../config.ts';
 import { openDatabase, type Database } from '../db/database.ts';
@@ -90,10 +93,16 @@ export interface SignedIn {
   headers: { authorization: string };
 }
 
-/** Creates a user directly (no HTTP, no rate limit) and signs them in. */
+/** Creates a user directly (no HTTP, no rate limit) and signs them in; `verified`: as if the email link was opened. */
 export async function signedInUser(
   app: FastifyInstance,
-  opts: { role?: 'ADMIN' | 'STAFF' | 'USER'; email?: string; name?: string; password?: string } = {},
+  opts: {
+    role?: 'ADMIN' | 'STAFF' | 'USER';
+    email?: string;
+    name?: string;
+    password?: string;
+    verified?: boolean;
+  } = {},
 ): Promise<SignedIn> {
   const email = opts.email ?? uniqueEmail(opts.role?.toLowerCase() ?? 'user');
   const name =
@@ -104,6 +113,9 @@ export async function signedInUser(
     password: opts.password ?? STRONG_PASSWORD,
     role: opts.role ?? 'USER',
   });
+  if (opts.verified) {
+    await app.database.db.update(users).set({ emailVerifiedAt: new Date() }).where(eq(users.id, user.id));
+  }
   const token = await createSession(app.database.db, user.id);
   return { id: user.id, email: user.email, name, token, headers: { authorization: `Bearer ${token}` } };
 }
@@ -115,4 +127,16 @@ export const signedInStaff = (app: FastifyInstance, name?: string) =>
 /** The parsed JSON body of an injected response. */
 export function json<T = any>(res: LightMyRequestResponse): T {
   return res.json() as T;
+}
+
+/** The newest email of this kind to this address in the outbox, once the mail work started so far settled. */
+export async function newestMail(app: FastifyInstance, to: string, kind: string) {
+  await settleMail();
+  const [mail] = await app.database.db
+    .select()
+    .from(mailOutbox)
+    .where(and(eq(mailOutbox.to, to), eq(mailOutbox.kind, kind)))
+    .orderBy(desc(mailOutbox.createdAt))
+    .limit(1);
+  return mail;
 }

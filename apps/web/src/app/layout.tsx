@@ -1,6 +1,7 @@
 import { Suspense } from 'react';
 import { Link, NavLink, Outlet, useNavigate } from 'react-router';
 import { LanguageSwitcher } from '../components/ui/language-switcher';
+import { VerifyEmailBanner } from '../features/auth/components/verify-email-banner';
 import { PageLoading } from '../components/ui/page-loading';
 import { useSession } from '../lib/session';
 import { useSettings } from '../lib/settings';
@@ -142,6 +143,7 @@ export function Layout() {
           </nav>
         </div>
       </header>
+      <VerifyEmailBanner />
       <main
         id="main"
         tabIndex={-1}

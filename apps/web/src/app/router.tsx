@@ -52,6 +52,13 @@ const ForgotPasswordScreen = preloadable(async () => ({
 const ResetPasswordScreen = preloadable(async () => ({
   default: (await import('../features/auth/components/reset-password-screen')).ResetPasswordScreen,
 }));
+const VerifyEmailScreen = preloadable(async () => ({
+  default: (await import('../features/auth/components/verify-email-screen')).VerifyEmailScreen,
+}));
+const GuestOrderScreen = lazyScreen(
+  () => import('../features/tickets/components/guest-order-screen'),
+  'GuestOrderScreen',
+);
 const MoviesScreen = lazyScreen(
   () => import('../features/catalogue/components/movies-screen'),
   'MoviesScreen',
@@ -194,6 +201,9 @@ const routes = (
     </Route>
     {/* Whoever holds the emailed link, signed in or not: the reset signs every session out. */}
     <Route path="/reset-password" element={<ResetPasswordScreen />} />
+    {/* The emailed links of verification and of a guest order: whoever holds them, signed in or not. */}
+    <Route path="/verify-email" element={<VerifyEmailScreen />} />
+    <Route path="/guest-order" element={<GuestOrderScreen />} />
     <Route element={guarded(RequireUser)}>
       <Route path="/movies" element={<MoviesScreen />} />
       <Route path="/movies/:id" element={<MovieShowtimesScreen />} />

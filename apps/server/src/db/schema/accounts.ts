@@ -8,13 +8,16 @@ export const users = pgTable(
     name: text('name').notNull(),
     /** Stored trimmed and lower-cased, so the unique constraint is case-insensitive. */
     email: text('email').notNull().unique('users_email_unique'),
-    passwordHash: text('password_hash').notNull(),
+    /** Null: nobody can sign in to the account (the box office's walk-in account, see box-office/walk-in.ts). */
+    passwordHash: text('password_hash'),
     /** ADMIN runs the cinema; STAFF works the door and the counter (DESIGN §6.5); USER is a customer. */
     role: text('role', { enum: ['ADMIN', 'STAFF', 'USER'] })
       .notNull()
       .default('USER'),
     /** The language of the customer's emails (en, es, de): the web app's, as of register, sign-in and checkout. */
     language: text('language').notNull().default('en'),
+    /** When the owner opened a verification link sent to the current email; null: not verified (since the change). */
+    emailVerifiedAt: timestamp('email_verified_at', { withTimezone: true }),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [check('users_role_check', sql`${t.role} in ('ADMIN', 'STAFF', 'USER')`)],

@@ -25,7 +25,7 @@ export const mailOutbox = pgTable(
   'mail_outbox',
   {
     id: uuid('id').primaryKey().defaultRandom(),
-    /** order_confirmation, refund_notice, password_reset. */
+    /** order_confirmation, refund_notice, password_reset, email_verification. */
     kind: text('kind').notNull(),
     /** One message per key (e.g. the confirmation of one order), however often it is asked for. */
     dedupeKey: text('dedupe_key').unique('mail_outbox_dedupe_key_unique'),
@@ -64,4 +64,24 @@ export const passwordResets = pgTable(
     usedAt: timestamp('used_at', { withTimezone: true }),
   },
   (t) => [index('password_resets_user_idx').on(t.userId, t.createdAt)],
+);
+
+/**
+ * Email verification links: only a hash of the token is stored; single use, for the email they were sent to (a
+ * change of email or password ends them, as it ends reset links).
+ */
+export const emailVerifications = pgTable(
+  'email_verifications',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    email: text('email').notNull(),
+    tokenHash: text('token_hash').notNull().unique('email_verifications_token_hash_unique'),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    usedAt: timestamp('used_at', { withTimezone: true }),
+  },
+  (t) => [index('email_verifications_user_idx').on(t.userId, t.createdAt)],
 );

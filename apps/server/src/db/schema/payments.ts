@@ -58,6 +58,11 @@ export const checkoutSessions = pgTable(
     soldBy: uuid('sold_by').references(() => users.id, { onDelete: 'set null' }),
     customerEmail: text('customer_email'),
     customerName: text('customer_name'),
+    /**
+     * A guest order (a counter sale to an email no verified account has): the hash of the token its emailed link
+     * carries, which shows the order and its tickets without signing in.
+     */
+    guestTokenHash: text('guest_token_hash').unique('checkout_sessions_guest_token_hash_unique'),
   },
   (t) => [
     index('checkout_sessions_user_idx').on(t.userId),

@@ -14,6 +14,8 @@ import {
   RegisterBodySchema,
   ResetPasswordBodySchema,
   UserSchema,
+  VerifyEmailBodySchema,
+  VerifyEmailResponseSchema,
 } from '@cinema/contract';
 import { AppError } from '../../errors.ts';
 import { perUser } from '../../plugins/rate-limit.ts';
@@ -21,7 +23,7 @@ import {
   LOGIN_LOCK_FAILURES,
   LOGIN_LOCK_MINUTES,
   changePassword,
-  presentUser,
+  ownAccount,
   registerUser,
   signIn,
   signOut,
@@ -34,6 +36,12 @@ import {
   requestPasswordReset,
   resetPassword,
 } from './password-reset.service.ts';
+import {
+  VERIFY_EMAILS_PER_HOUR,
+  VERIFY_LINK_HOURS,
+  requestEmailVerification,
+  verifyEmail,
+} from './email-verification.service.ts';
 import { askedLanguage, textsIn, type Language } from '../../i18n.ts';
 
 /** Per-address request limits (lifted with RATE_LIMIT=off; the login-failure lock is separate and stays on). */
@@ -43,6 +51,7 @@ export const ACCOUNT_RATE_LIMITS = {
   password: { max: 20, timeWindow: '15 minutes' },
   forgotPassword: { max: 5, timeWindow: '15 minutes' },
   resetPassword: { max: 20, timeWindow: '15 minutes' },
+  verifyEmail: { max: 20, timeWindow: '15 minutes' },
 } as const;
 
 const PASSWORD_FIELDS = new Set(['/password', '/newPassword']);
@@ -105,10 +114,15 @@ export const accountsRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 201: AuthResponseSchema, 400: ErrorSchema, 409: ErrorSchema, 429: ErrorSchema },
       },
     },
-    async (request, reply) =>
-      reply
-        .status(201)
-        .send(await registerUser(app.database.db, { ...request.body, language: askedLanguage(request) })),
+    async (request, reply) => {
+      const language = askedLanguage(request);
+      const registered = await registerUser(app.database.db, { ...request.body, language });
+      // Registration is never held up by it: the link is sent after the answer.
+      inBackground(app.deps, 'an email verification', () =>
+        requestEmailVerification(app.deps, registered.user.id, language),
+      );
+      return reply.status(201).send(registered);
+    },
   );
 
   app.post(
@@ -206,7 +220,45 @@ export const accountsRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: UserSchema, 401: ErrorSchema },
       },
     },
-    async (request) => presentUser(request.user!),
+    async (request) => ownAccount(app.database.db, request.user!.id),
+  );
+
+  app.post(
+    '/auth/verify-email',
+    {
+      config: { rateLimit: ACCOUNT_RATE_LIMITS.verifyEmail },
+      schema: {
+        tags: ['accounts'],
+        summary: "Verify an account's email with the emailed link's token (no sign-in needed)",
+        description: `The token works once and for ${VERIFY_LINK_HOURS} hours, and only while the account keeps that email and password: otherwise a 400 \`invalid_verification_link\`. Counter sales to the email kept as guest orders join the account (\`claimedOrders\`).`,
+        body: VerifyEmailBodySchema,
+        response: { 200: VerifyEmailResponseSchema, 400: ErrorSchema, 429: ErrorSchema },
+      },
+    },
+    async (request) => verifyEmail(app.deps, request.body.token),
+  );
+
+  app.post(
+    '/auth/verify-email/resend',
+    {
+      onRequest: app.requireUser,
+      config: { rateLimit: perUser(10, '15 minutes') },
+      schema: {
+        tags: ['accounts'],
+        summary: "Email a new verification link to the signed-in user's address",
+        description: `202 always; nothing is sent for a verified email or past ${VERIFY_EMAILS_PER_HOUR} links an hour.`,
+        ...signedIn,
+        response: { 202: OkSchema, 401: ErrorSchema, 429: ErrorSchema },
+      },
+    },
+    async (request, reply) => {
+      const userId = request.user!.id;
+      const language = askedLanguage(request);
+      inBackground(app.deps, 'an email verification', () =>
+        requestEmailVerification(app.deps, userId, language),
+      );
+      return reply.status(202).send({ ok: true as const });
+    },
   );
 
   app.put(
@@ -222,8 +274,20 @@ export const accountsRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: UserSchema, 400: ErrorSchema, 401: ErrorSchema, 409: ErrorSchema, 429: ErrorSchema },
       },
     },
-    async (request) =>
-      updateProfile(app.database.db, { userId: request.user!.id, ip: request.ip }, request.body),
+    async (request) => {
+      const { emailChanged, ...user } = await updateProfile(
+        app.database.db,
+        { userId: request.user!.id, ip: request.ip },
+        request.body,
+      );
+      if (emailChanged) {
+        const language = askedLanguage(request);
+        inBackground(app.deps, 'an email verification', () =>
+          requestEmailVerification(app.deps, user.id, language),
+        );
+      }
+      return user;
+    },
   );
 
   app.put(

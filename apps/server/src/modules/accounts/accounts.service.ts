@@ -6,6 +6,8 @@ import { loginFailures, sessions, users } from '../../db/schema/index.ts';
 import { AppError, conflict, unauthorized } from '../../errors.ts';
 import { createSession } from '../../plugins/auth.ts';
 import type { Language } from '../../i18n.ts';
+import { isReservedEmail } from '../box-office/walk-in.ts';
+import { endAccountLinks } from './account-links.ts';
 
 // argon2id with the library's defaults (19 MiB, 2 passes): OWASP's recommended minimum.
 export const hashPassword = (password: string) => hash(password);
@@ -18,17 +20,39 @@ export const LOGIN_LOCK_FAILURES = 10;
 /** …for this many minutes after the failures. */
 export const LOGIN_LOCK_MINUTES = 15;
 
-export function presentUser(u: { id: string; name: string; email: string; role: Role }): User {
-  return { id: u.id, name: u.name, email: u.email, role: u.role };
+export function presentUser(u: {
+  id: string;
+  name: string;
+  email: string;
+  role: Role;
+  emailVerifiedAt?: Date | null;
+}): User {
+  return {
+    id: u.id,
+    name: u.name,
+    email: u.email,
+    role: u.role,
+    // Only where the row was read whole (the caller's own account): a session's user does not carry it.
+    ...(u.emailVerifiedAt !== undefined && { emailVerified: u.emailVerifiedAt !== null }),
+  };
+}
+
+/** The account as its owner sees it (`GET /api/user/me`), with whether its email is verified. */
+export async function ownAccount(db: Queryable, userId: string): Promise<User> {
+  const [row] = await db.select().from(users).where(eq(users.id, userId)).limit(1);
+  if (!row) throw unauthorized();
+  return presentUser(row);
 }
 
 const emailTaken = () => conflict('Email is already registered', 'email_taken');
+const emailReserved = () => new AppError(400, 'email_reserved', 'This address belongs to the cinema');
 
 /** Creates a user; a taken email (in any letter case, even under a simultaneous insert) is a 409. */
 export async function createUser(
   db: Queryable,
   input: { name: string; email: string; password: string; role?: Role; language?: Language },
 ): Promise<User> {
+  if (isReservedEmail(input.email)) throw emailReserved();
   const passwordHash = await hashPassword(input.password);
   try {
     const [row] = await db
@@ -125,7 +149,9 @@ export async function signIn(
   input: { email: string; password: string; ip: string; language?: Language },
 ): Promise<AuthResponse> {
   const email = normalizeEmail(input.email);
-  const user = await findUserByEmail(db, email);
+  const found = await findUserByEmail(db, email);
+  // An account without a password (the box office's walk-in account) is checked like an unknown email: never in.
+  const user = found?.passwordHash ? { ...found, passwordHash: found.passwordHash } : null;
   const ok = await lockedPasswordAttempt(db, { email, ip: input.ip }, async () => {
     const matches = await verifyPassword(user?.passwordHash ?? (await getDummyHash()), input.password);
     return matches && user !== null;
@@ -151,33 +177,41 @@ export async function signOut(db: Queryable, sessionId: string): Promise<void> {
 /**
  * Changes a user's name and email. A new email needs the current password, checked under the sign-in failure lock
  * before anything else: until it matched, a taken email and a free one get the same answer. An email another
- * account uses is then a 409.
+ * account uses is then a 409. A new email is unverified, and every reset or verification link of the account ends
+ * (`emailChanged`: the caller sends a verification link to the new address).
  */
 export async function updateProfile(
   db: Queryable,
   who: { userId: string; ip: string },
   input: { name: string; email: string; currentPassword?: string },
-): Promise<User> {
+): Promise<User & { emailChanged: boolean }> {
   const [user] = await db.select().from(users).where(eq(users.id, who.userId)).limit(1);
-  if (!user) throw unauthorized();
+  if (!user?.passwordHash) throw unauthorized();
+  const passwordHash = user.passwordHash;
   const email = normalizeEmail(input.email);
-  if (email !== user.email) {
+  const emailChanged = email !== user.email;
+  if (emailChanged) {
     if (!input.currentPassword) {
       throw new AppError(400, 'wrong_password', 'Enter your current password to change your email');
     }
     const ok = await lockedPasswordAttempt(db, { email: user.email, ip: who.ip }, () =>
-      verifyPassword(user.passwordHash, input.currentPassword!),
+      verifyPassword(passwordHash, input.currentPassword!),
     );
     if (!ok) throw new AppError(400, 'wrong_password', 'Current password is incorrect');
+    if (isReservedEmail(email)) throw emailReserved();
   }
   try {
-    const [row] = await db
-      .update(users)
-      .set({ name: input.name.trim(), email })
-      .where(eq(users.id, who.userId))
-      .returning();
+    const row = await db.transaction(async (tx) => {
+      const [changed] = await tx
+        .update(users)
+        .set({ name: input.name.trim(), email, ...(emailChanged && { emailVerifiedAt: null }) })
+        .where(eq(users.id, who.userId))
+        .returning();
+      if (changed && emailChanged) await endAccountLinks(tx, changed.id);
+      return changed;
+    });
     if (!row) throw unauthorized();
-    return presentUser(row);
+    return { ...presentUser(row), emailChanged };
   } catch (err) {
     if (pgErrorCode(err) === PG_UNIQUE_VIOLATION) throw emailTaken();
     throw err;
@@ -193,14 +227,16 @@ export async function changePassword(
   input: { userId: string; sessionId: string; currentPassword: string; newPassword: string; ip: string },
 ): Promise<void> {
   const [user] = await db.select().from(users).where(eq(users.id, input.userId)).limit(1);
-  if (!user) throw unauthorized();
+  if (!user?.passwordHash) throw unauthorized();
+  const current = user.passwordHash;
   const ok = await lockedPasswordAttempt(db, { email: user.email, ip: input.ip }, () =>
-    verifyPassword(user.passwordHash, input.currentPassword),
+    verifyPassword(current, input.currentPassword),
   );
   if (!ok) throw new AppError(400, 'wrong_password', 'Current password is incorrect');
   const passwordHash = await hashPassword(input.newPassword);
   await db.transaction(async (tx) => {
     await tx.update(users).set({ passwordHash }).where(eq(users.id, user.id));
     await tx.delete(sessions).where(and(eq(sessions.userId, user.id), ne(sessions.id, input.sessionId)));
+    await endAccountLinks(tx, user.id);
   });
 }

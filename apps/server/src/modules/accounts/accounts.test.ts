@@ -53,7 +53,7 @@ describe.each(engines)('accounts API on %s (RATE_LIMIT=off)', (engine) => {
       expect(res.statusCode).toBe(201);
       const body = json(res);
       expect(body).toEqual({
-        user: { id: expect.any(String), name: 'Rita Register', email, role: 'USER' },
+        user: { id: expect.any(String), name: 'Rita Register', email, role: 'USER', emailVerified: false },
         token: expect.any(String),
       });
       const who = await me(body.token);
@@ -203,7 +203,7 @@ describe.each(engines)('accounts API on %s (RATE_LIMIT=off)', (engine) => {
       expect(res.statusCode).toBe(200);
       const body = json(res);
       expect(body).toEqual({
-        user: { id: u.id, name: u.name, email: u.email, role: 'USER' },
+        user: { id: u.id, name: u.name, email: u.email, role: 'USER', emailVerified: false },
         token: expect.any(String),
       });
       expect(body.token).not.toBe(u.token);
@@ -347,7 +347,13 @@ describe.each(engines)('accounts API on %s (RATE_LIMIT=off)', (engine) => {
       const u = await signedInUser(t.app, { name: 'Mia Me' });
       const res = await me(u.token);
       expect(res.statusCode).toBe(200);
-      expect(json(res)).toEqual({ id: u.id, name: 'Mia Me', email: u.email, role: 'USER' });
+      expect(json(res)).toEqual({
+        id: u.id,
+        name: 'Mia Me',
+        email: u.email,
+        role: 'USER',
+        emailVerified: false,
+      });
     });
 
     it('is 401 without a token or with an unknown one', async () => {
@@ -368,7 +374,7 @@ describe.each(engines)('accounts API on %s (RATE_LIMIT=off)', (engine) => {
         currentPassword: STRONG_PASSWORD,
       });
       expect(res.statusCode).toBe(200);
-      expect(json(res)).toEqual({ id: u.id, name: 'Nora New', email, role: 'USER' });
+      expect(json(res)).toEqual({ id: u.id, name: 'Nora New', email, role: 'USER', emailVerified: false });
       expect(json(await me(u.token))).toMatchObject({ name: 'Nora New', email });
       expect((await login(email, STRONG_PASSWORD)).statusCode).toBe(200);
       expect((await login(u.email, STRONG_PASSWORD)).statusCode).toBe(401);

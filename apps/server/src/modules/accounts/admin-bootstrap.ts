@@ -5,6 +5,8 @@ import { ConfigError, type Config } from '../../config.ts';
 import type { Db } from '../../db/database.ts';
 import { sessions, users } from '../../db/schema/index.ts';
 import { hashPassword, normalizeEmail, verifyPassword } from './accounts.service.ts';
+import { endAccountLinks } from './account-links.ts';
+import { isReservedEmail } from '../box-office/walk-in.ts';
 
 export const DEFAULT_ADMIN_EMAIL = 'admin@localhost';
 
@@ -66,6 +68,11 @@ export async function ensureAdmin(
       if (admin) return null;
     }
     const email = config.adminEmail ? normalizeEmail(config.adminEmail) : DEFAULT_ADMIN_EMAIL;
+    if (isReservedEmail(email)) {
+      throw new ConfigError(
+        `ADMIN_EMAIL=${email} is the box office's walk-in address: choose another address.`,
+      );
+    }
     const [existing] = await tx.select().from(users).where(eq(users.email, email)).limit(1);
 
     if (!existing) {
@@ -86,12 +93,18 @@ export async function ensureAdmin(
     // Setting the same ADMIN_PASSWORD at every start must not sign the admin out every time; a promotion always
     // sets the password and ends the account's sessions (they were signed in as a customer).
     const unchanged =
-      !promoting && fromEnv !== undefined && (await verifyPassword(existing.passwordHash, fromEnv));
+      !promoting &&
+      fromEnv !== undefined &&
+      existing.passwordHash !== null &&
+      (await verifyPassword(existing.passwordHash, fromEnv));
     await tx
       .update(users)
       .set(unchanged ? { role: 'ADMIN' } : { role: 'ADMIN', passwordHash })
       .where(eq(users.id, existing.id));
-    if (!unchanged) await tx.delete(sessions).where(eq(sessions.userId, existing.id));
+    if (!unchanged) {
+      await tx.delete(sessions).where(eq(sessions.userId, existing.id));
+      await endAccountLinks(tx, existing.id);
+    }
     return fromEnv
       ? { email, message: `Admin login: ${email} (password from ADMIN_PASSWORD)` }
       : shownOnce(email);

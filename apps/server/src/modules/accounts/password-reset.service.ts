@@ -1,10 +1,11 @@
 import { randomBytes } from 'node:crypto';
-import { and, eq, gt, isNull, sql } from 'drizzle-orm';
+import { and, eq, gt, isNotNull, isNull, sql } from 'drizzle-orm';
 import { loginFailures, passwordResets, sessions, users } from '../../db/schema/index.ts';
 import type { Deps } from '../../deps.ts';
 import { AppError } from '../../errors.ts';
 import { hashToken } from '../../plugins/auth.ts';
 import { sendPasswordReset } from '../mail/messages.ts';
+import { endAccountLinks } from './account-links.ts';
 import { findUserByEmail, hashPassword, normalizeEmail } from './accounts.service.ts';
 import { isLanguage, type Language } from '../../i18n.ts';
 
@@ -25,7 +26,8 @@ export async function requestPasswordReset(
   language?: Language,
 ) {
   const user = await findUserByEmail(deps.db, normalizeEmail(email));
-  if (!user) return;
+  // No link for an account nobody may sign in to (the box office's walk-in account has no password).
+  if (!user?.passwordHash) return;
   const token = randomBytes(32).toString('base64url');
   const created = await deps.db.transaction(async (tx) => {
     // One request at a time per account, so simultaneous requests cannot pass the hourly limit together.
@@ -59,7 +61,8 @@ const invalidLink = () =>
 
 /**
  * Sets a new password with a reset link's token: the token is used up (whatever happens next it never works
- * again), every other link of the account dies with it, and every session of the account ends.
+ * again), every other reset and verification link of the account dies with it, and every session of the account
+ * ends.
  */
 export async function resetPassword(
   deps: Pick<Deps, 'db'>,
@@ -82,13 +85,11 @@ export async function resetPassword(
     const [user] = await tx
       .update(users)
       .set({ passwordHash })
-      .where(eq(users.id, used.userId))
+      .where(and(eq(users.id, used.userId), isNotNull(users.passwordHash)))
       .returning({ email: users.email });
     if (!user) throw invalidLink();
-    await tx
-      .update(passwordResets)
-      .set({ usedAt: sql`now()` })
-      .where(and(eq(passwordResets.userId, used.userId), isNull(passwordResets.usedAt)));
+    // A new password ends every other reset and verification link of the account (issue 31).
+    await endAccountLinks(tx, used.userId);
     await tx.delete(sessions).where(eq(sessions.userId, used.userId));
     // The owner proved themselves by email: earlier wrong guesses no longer lock them out.
     await tx.delete(loginFailures).where(eq(loginFailures.email, user.email));

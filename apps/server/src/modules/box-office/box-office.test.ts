@@ -85,7 +85,7 @@ describe.each(engines)('the box office on %s', (engine) => {
     t = await createTestApp(engine, QUIET);
     app = t.app;
     admin = await signedInAdmin(app);
-    alice = await signedInUser(app, { name: 'Alice' });
+    alice = await signedInUser(app, { name: 'Alice', verified: true });
     bob = await signedInUser(app, { name: 'Bob' });
     show = await createShowtimeFixture(app.database.db, { priceCents: PRICE, rows: 5, cols: 8 });
   });
@@ -359,7 +359,7 @@ describe.each(engines)('the box office on %s', (engine) => {
       customerEmail: alice.email,
     });
     expect(late.statusCode, late.body).toBe(200);
-    // Sold to a customer with an account: it is in their orders and tickets.
+    // Sold to a customer with a verified account: it is in their orders and tickets.
     const ref = (late.json() as StaffOrder).ref;
     expect((await myOrder(app, alice, ref)).lines).toHaveLength(1);
     expect((late.json() as StaffOrder).customer).toMatchObject({ email: alice.email });

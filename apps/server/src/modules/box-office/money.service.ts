@@ -1,4 +1,5 @@
-import { and, eq, inArray, isNull, sql } from 'drizzle-orm';
+import { randomBytes } from 'node:crypto';
+import { and, eq, inArray, isNotNull, isNull, sql } from 'drizzle-orm';
 import type {
   CounterSaleBody,
   ExchangeBody,
@@ -18,6 +19,7 @@ import {
   showtimes,
   users,
 } from '../../db/schema/index.ts';
+import { hashToken } from '../../plugins/auth.ts';
 import { AppError, badRequest, conflict, conflictSaying, notFound } from '../../errors.ts';
 import { namingSeats } from '../../i18n.ts';
 import { transactionWithEvents, type SeatChange } from '../../events.ts';
@@ -483,8 +485,9 @@ async function replayedSale(
  * `POST /api/admin/box-office/sales`: sells seats at the counter, paid at once in cash or on the card terminal.
  * Blocked seats may be sold (house seats are the box office's to give); a seat anyone holds or bought is refused by
  * the partial unique index (409 `seat_unavailable`), never sold twice. The tickets belong to the customer's account
- * when their email has one, else to the walk-in account (with the email kept to send them). With `requestId`, the
- * same sale sent again answers with the order it made. Paid at once, it tells what fulfilment tells after commit
+ * when a verified account has their email; else to the walk-in account, as a guest order whose emailed link (a
+ * token only its hash is kept of) shows it, until an account verifies that email and claims it. With `requestId`,
+ * the same sale sent again answers with the order it made. Paid at once, it tells what fulfilment tells after commit
  * (recordPayment: seat maps, the confirmation email to the customer's address, metrics); a sale that fails tells
  * nothing.
  */
@@ -508,13 +511,21 @@ export async function counterSale(
   if (stray.length > 0)
     throw badRequest('A ticket type was given for a seat that is not sold', { seatIds: stray });
   const email = body.customerEmail?.trim() || null;
+  // Only an address its owner proved reaches an account: anyone may register any email (issue 31).
   const [account] = email
     ? await db
         .select({ id: users.id })
         .from(users)
-        .where(eq(sql`lower(${users.email})`, email.toLowerCase()))
+        .where(
+          and(
+            eq(sql`lower(${users.email})`, email.toLowerCase()),
+            isNotNull(users.emailVerifiedAt),
+            isNotNull(users.passwordHash),
+          ),
+        )
     : [];
   const userId = account?.id ?? (await walkInUserId(db));
+  const guestToken = email && !account ? randomBytes(32).toString('base64url') : null;
 
   let sold: { sessionId: string };
   try {
@@ -555,6 +566,7 @@ export async function counterSale(
         soldBy: actor.id,
         customerEmail: email,
         customerName: body.customerName?.trim() || null,
+        guestTokenHash: guestToken ? hashToken(guestToken) : null,
       });
       const made = await tx
         .insert(bookings)
@@ -603,6 +615,7 @@ export async function counterSale(
         ref: session.ref,
         channel: 'box_office',
         confirmed: made.map((b) => ({ showtimeId, seatId: b.seatId })),
+        ...(guestToken && { guestToken }),
       });
       return { sessionId: session.id };
     });

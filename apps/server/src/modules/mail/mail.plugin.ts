@@ -19,9 +19,11 @@ const RETRY_EVERY_MS = 30_000;
 export const mailPlugin = fp(
   async function mailPlugin(app: FastifyInstance) {
     const { deps } = app;
-    app.events.subscribe('orderPaid', ({ sessionId, confirmed }) => {
+    app.events.subscribe('orderPaid', ({ sessionId, confirmed, guestToken }) => {
       if (confirmed > 0) {
-        inBackground(deps, 'the order confirmation', () => sendOrderConfirmation(deps, sessionId));
+        inBackground(deps, 'the order confirmation', () =>
+          sendOrderConfirmation(deps, sessionId, guestToken ? { guestToken } : {}),
+        );
       }
     });
     app.events.subscribe('orderRefunded', ({ ref, kind }) => {

@@ -82,7 +82,12 @@ function showings(tickets: Ticket[], language: Language) {
  * The order confirmation (DESIGN §6.6): every ticket with its QR code as an inline PNG, and an .ics file with the
  * showings. Sent once per order (later calls change nothing); nothing when the order confirmed no ticket.
  */
-export async function sendOrderConfirmation(deps: MailDeps, sessionId: string): Promise<string | null> {
+export async function sendOrderConfirmation(
+  deps: MailDeps,
+  sessionId: string,
+  /** A guest order's token (a counter sale no verified account received): its link shows the order to whoever has it. */
+  opts: { guestToken?: string } = {},
+): Promise<string | null> {
   const who = await recipientOf(deps, sessionId);
   if (!who) return null;
   const tickets = await orderTickets(deps, sessionId);
@@ -100,6 +105,9 @@ export async function sendOrderConfirmation(deps: MailDeps, sessionId: string): 
     ),
   );
   const ticketsPage = absolutePage(deps, '/tickets');
+  const guestPage = opts.guestToken
+    ? absolutePage(deps, `/guest-order?token=${encodeURIComponent(opts.guestToken)}`)
+    : null;
   const refunded = order.lines.filter((l) => l.status === 'refunded');
   const refundedSeats = refunded.map((l) => seat(l.seat)).join(', ');
   const testNote = order.testMode ? t('mail.order.testNote') : '';
@@ -120,7 +128,9 @@ export async function sendOrderConfirmation(deps: MailDeps, sessionId: string): 
       : []),
     '',
     t('mail.order.showQr'),
-    t('mail.order.ticketsLink', { url: ticketsPage }),
+    ...(guestPage
+      ? [t('mail.order.guestLink', { url: guestPage }), '', t('mail.order.guestClaim')]
+      : [t('mail.order.ticketsLink', { url: ticketsPage })]),
   ];
   const cards = tickets
     .map(
@@ -131,7 +141,7 @@ export async function sendOrderConfirmation(deps: MailDeps, sessionId: string): 
   const subject = t('mail.order.subject', { ref: who.ref });
   const html = layout(
     subject,
-    `<h1 style="font-size:20px">${escapeHtml(t('mail.order.heading'))}</h1><p>${escapeHtml(t('mail.hello', { name: who.name }))}</p><p>${t('mail.order.thanksHtml', { ref: `<strong>${escapeHtml(who.ref)}</strong>` })}</p><table role="presentation">${cards}</table><p>${escapeHtml(t('mail.order.totalPaidLabel'))} <strong>${escapeHtml(money(order.totalCents))}</strong>${escapeHtml(testNote)}</p>${refunded.length > 0 ? `<p>${escapeHtml(t('mail.order.refundedHtml', { seats: refundedSeats }))}</p>` : ''}<p><a href="${escapeHtml(ticketsPage)}">${escapeHtml(t('mail.myTickets'))}</a> ${escapeHtml(t('mail.order.andPdf'))}</p>`,
+    `<h1 style="font-size:20px">${escapeHtml(t('mail.order.heading'))}</h1><p>${escapeHtml(t('mail.hello', { name: who.name }))}</p><p>${t('mail.order.thanksHtml', { ref: `<strong>${escapeHtml(who.ref)}</strong>` })}</p><table role="presentation">${cards}</table><p>${escapeHtml(t('mail.order.totalPaidLabel'))} <strong>${escapeHtml(money(order.totalCents))}</strong>${escapeHtml(testNote)}</p>${refunded.length > 0 ? `<p>${escapeHtml(t('mail.order.refundedHtml', { seats: refundedSeats }))}</p>` : ''}${guestPage ? `<p><a href="${escapeHtml(guestPage)}">${escapeHtml(t('mail.order.guestLinkHtml'))}</a> ${escapeHtml(t('mail.order.andPdf'))}</p><p>${escapeHtml(t('mail.order.guestClaim'))}</p>` : `<p><a href="${escapeHtml(ticketsPage)}">${escapeHtml(t('mail.myTickets'))}</a> ${escapeHtml(t('mail.order.andPdf'))}</p>`}`,
     language,
   );
   const events = showings(tickets, language).map(({ first, seats }) => ({
@@ -251,4 +261,31 @@ export function sendPasswordReset(
     text,
     html,
   });
+}
+
+/** The email verification message: a single-use link for the address it was sent to, in the account's language. */
+export function sendEmailVerification(
+  deps: MailDeps,
+  input: { to: string; name: string; token: string; hours: number; language?: Language },
+): Promise<string | null> {
+  const language = input.language ?? 'en';
+  const t = textsIn(language);
+  const link = absolutePage(deps, `/verify-email?token=${encodeURIComponent(input.token)}`);
+  const text = [
+    t('mail.hello', { name: input.name }),
+    '',
+    `${t('mail.verify.asked', { email: input.to })} ${t('mail.verify.confirmHere')}`,
+    link,
+    '',
+    t('mail.verify.once', { count: input.hours }),
+    t('mail.verify.boxOffice'),
+    t('mail.verify.ignore'),
+  ].join('\n');
+  const subject = t('mail.verify.subject');
+  const html = layout(
+    subject,
+    `<h1 style="font-size:20px">${escapeHtml(subject)}</h1><p>${escapeHtml(t('mail.hello', { name: input.name }))}</p><p>${escapeHtml(t('mail.verify.asked', { email: input.to }))}</p><p><a href="${escapeHtml(link)}">${escapeHtml(t('mail.verify.confirm'))}</a></p><p>${escapeHtml(t('mail.verify.once', { count: input.hours }))} ${escapeHtml(t('mail.verify.boxOffice'))}</p><p>${escapeHtml(t('mail.verify.ignore'))}</p>`,
+    language,
+  );
+  return queueMail(deps, { kind: 'email_verification', to: input.to, subject, text, html });
 }

@@ -526,7 +526,14 @@ export async function insertSession(
   } & Partial<
     Pick<
       typeof checkoutSessions.$inferInsert,
-      'id' | 'status' | 'paidAt' | 'paymentMethod' | 'soldBy' | 'customerEmail' | 'customerName'
+      | 'id'
+      | 'status'
+      | 'paidAt'
+      | 'paymentMethod'
+      | 'soldBy'
+      | 'customerEmail'
+      | 'customerName'
+      | 'guestTokenHash'
     >
   >,
 ) {

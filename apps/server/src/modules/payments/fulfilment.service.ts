@@ -157,9 +157,10 @@ export function recordPayment(
     channel: 'online' | 'box_office';
     confirmed: readonly SoldSeat[];
     lost?: { lines: number; amountCents: number; seats: readonly SeatChange[] };
+    guestToken?: string;
   },
 ): void {
-  const { sessionId, ref, channel, confirmed } = paid;
+  const { sessionId, ref, channel, confirmed, guestToken } = paid;
   const lost = paid.lost ?? { lines: 0, amountCents: 0, seats: [] };
   after.seats([
     ...confirmed.map((c) => ({ showtimeId: c.showtimeId, seatId: c.seatId, status: 'CONFIRMED' as const })),
@@ -171,6 +172,7 @@ export function recordPayment(
     channel,
     confirmed: confirmed.length,
     refunded: lost.lines,
+    ...(guestToken && { guestToken }),
   });
   if (lost.lines > 0) {
     after.record('orderRefunded', {

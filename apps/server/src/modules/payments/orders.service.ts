@@ -208,3 +208,17 @@ export async function getMyOrder(db: Queryable, userId: string, ref: string): Pr
   if (!row) throw notFound('Order not found');
   return (await presentOrders(db, [row]))[0]!;
 }
+
+/** The order a guest link's token opens (a counter sale kept for an unverified email), by the token's hash; or null. */
+export async function orderByGuestToken(
+  db: Queryable,
+  tokenHash: string,
+): Promise<{ sessionId: string; order: Order } | null> {
+  const [row] = await db
+    .select()
+    .from(checkoutSessions)
+    .where(eq(checkoutSessions.guestTokenHash, tokenHash))
+    .limit(1);
+  if (!row?.ref) return null;
+  return { sessionId: row.id, order: (await presentOrders(db, [row]))[0]! };
+}

@@ -71,6 +71,26 @@ export const ROUTES: RouteSpec[] = [
     body: 'json',
     validBody: () => ({ token: 'an-unknown-reset-token', newPassword: 'Changed#Pass1' }),
   },
+  {
+    method: 'POST',
+    path: '/api/auth/verify-email',
+    access: 'public',
+    body: 'json',
+    validBody: () => ({ token: 'an-unknown-verification-token' }),
+  },
+  { method: 'POST', path: '/api/auth/verify-email/resend', access: 'customer' },
+  {
+    method: 'GET',
+    path: '/api/guest-order',
+    access: 'public',
+    query: () => ({ token: 'an-unknown-guest-token' }),
+  },
+  {
+    method: 'GET',
+    path: '/api/guest-order/tickets.pdf',
+    access: 'public',
+    query: () => ({ token: 'an-unknown-guest-token' }),
+  },
   { method: 'POST', path: '/api/auth/logout', access: 'customer' },
   { method: 'GET', path: '/api/user/me', access: 'customer' },
   {

@@ -11,6 +11,7 @@ const KINDS: Record<string, string> = {
   order_confirmation: 'outbox.kinds.orderConfirmation',
   refund_notice: 'outbox.kinds.refundNotice',
   password_reset: 'outbox.kinds.passwordReset',
+  email_verification: 'outbox.kinds.emailVerification',
 };
 
 function Delivery({ message: m }: { message: OutboxMessage }) {

@@ -2,18 +2,12 @@ import { Link } from 'react-router';
 import { useMyTickets } from '../api/get-my-tickets';
 import { useMyOrders } from '../api/get-my-orders';
 import { groupByOrder, type OrderGroup } from '../lib/group-by-order';
+import { OrderFacts } from './order-facts';
 import { TicketCard } from './ticket-card';
 import { QueryStatus } from '../../../components/ui/query-status';
 import { TicketsPdfButton } from '../../../components/ui/tickets-pdf-button';
 import { formatDateTime, useFormatMoney } from '../../../lib/format';
-import { i18n } from '../../../lib/i18n';
 import { useTranslation } from '../../../lib/i18n';
-
-// An order's status worth saying ("Partly refunded"), else nothing.
-const statusText = (status: string): string | null =>
-  ['partially_refunded', 'refunded', 'pending'].includes(status)
-    ? i18n.t(`common:tickets.status.${status}`)
-    : null;
 
 /** One order: its reference, date and total, its tickets, and each refund as a line. */
 function OrderSection({ group }: { group: OrderGroup }) {
@@ -34,21 +28,7 @@ function OrderSection({ group }: { group: OrderGroup }) {
             t('tickets.other')
           )}
         </h2>
-        {order && (
-          <p className="text-sm text-slate-200">
-            <time dateTime={order.paidAt ?? order.createdAt}>
-              {formatDateTime(order.paidAt ?? order.createdAt)}
-            </time>
-            {' · '}
-            {t('tickets.seats', { count: order.lines.length })}
-            {order.discountCents > 0 && ` · ${t('tickets.off', { amount: money(order.discountCents) })}`}
-            {' · '}
-            <span className="font-semibold text-white">
-              {t('tickets.total', { amount: money(order.totalCents) })}
-            </span>
-            {statusText(order.status) && ` · ${statusText(order.status)}`}
-          </p>
-        )}
+        {order && <OrderFacts order={order} />}
       </div>
       {ref && group.tickets.length > 0 && <TicketsPdfButton orderRef={ref} />}
       {group.tickets.length > 0 ? (
