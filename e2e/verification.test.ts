@@ -69,9 +69,9 @@ describe.skipIf(!hasChromium)('email verification and guest orders in the browse
     await useAccount(page, customer);
     await page.goto('/tickets');
     const banner = page.getByRole('complementary', { name: 'Email verification' });
-    await expect
-      .poll(() => banner.textContent())
-      .toContain(`Please verify your email: we sent a link to ${email}.`);
+    await banner
+      .getByText(`Please verify your email: we sent a link to ${email}.`, { exact: false })
+      .waitFor();
     await page.getByText('No tickets yet.').waitFor();
     await banner.getByRole('button', { name: 'Send the link again' }).click();
     await banner.getByText('Sent. Check your inbox.').waitFor();
@@ -82,14 +82,13 @@ describe.skipIf(!hasChromium)('email verification and guest orders in the browse
     const guestLink = await emailedLink(email, 'order_confirmation', 'guest-order');
     const guest = await openPage(browser, server.url, PHONE);
     await guest.page.goto(guestLink);
-    await expect
-      .poll(() => guest.page.getByRole('heading', { level: 1 }).textContent())
-      .toBe(`Order ${sale.ref}`);
+    await guest.page.getByRole('heading', { level: 1, name: `Order ${sale.ref}` }).waitFor();
     expect(await guest.page.title()).toBe(`Order ${sale.ref} · Cinema`);
     const tickets = guest.page
       .getByRole('list', { name: `Tickets of order ${sale.ref}` })
       .getByRole('listitem');
-    await expect.poll(() => tickets.count()).toBe(2);
+    await tickets.nth(1).waitFor();
+    expect(await tickets.count()).toBe(2);
     expect(await tickets.first().getByRole('img').count()).toBe(1);
     await expectNoAxeViolations(guest.page);
     await screenshot(guest.page, 'guest-order-phone');
@@ -100,14 +99,17 @@ describe.skipIf(!hasChromium)('email verification and guest orders in the browse
     expect(download.suggestedFilename()).toBe(`tickets-${sale.ref}.pdf`);
     expect((await readFile((await download.path())!)).subarray(0, 5).toString()).toBe('%PDF-');
     await guest.page.goto('/guest-order?token=not-the-token');
-    await expect.poll(() => guest.page.getByRole('alert').textContent()).toBe('This order link is invalid');
+    await guest.page
+      .getByRole('alert')
+      .filter({ hasText: /^This order link is invalid$/ })
+      .waitFor();
     expect(guest.pageErrors).toEqual([]);
     await guest.close();
 
     // The verification link: the email is verified and the order joins My Tickets.
     const verifyLink = await emailedLink(email, 'email_verification', 'verify-email');
     await page.goto(verifyLink);
-    await expect.poll(() => page.getByRole('heading', { level: 1 }).textContent()).toBe('Email verified');
+    await page.getByRole('heading', { level: 1, name: 'Email verified' }).waitFor();
     await page.getByText('One order from the box office is now under My Tickets.').waitFor();
     expect(await banner.count()).toBe(0);
     await expectNoAxeViolations(page);
@@ -115,14 +117,16 @@ describe.skipIf(!hasChromium)('email verification and guest orders in the browse
     await page.getByRole('link', { name: 'See my tickets' }).click();
     await page.waitForURL('**/tickets');
     const mine = page.getByRole('list', { name: `Tickets of order ${sale.ref}` }).getByRole('listitem');
-    await expect.poll(() => mine.count()).toBe(2);
+    await mine.nth(1).waitFor();
+    expect(await mine.count()).toBe(2);
     expect(await banner.count()).toBe(0);
 
     // Opened again, the link says it is used.
     await page.goto(verifyLink);
-    await expect
-      .poll(() => page.getByRole('alert').textContent())
-      .toBe('This verification link is invalid, used or expired.');
+    await page
+      .getByRole('alert')
+      .filter({ hasText: /^This verification link is invalid, used or expired\.$/ })
+      .waitFor();
     await expectNoAxeViolations(page);
     expect(pageErrors).toEqual([]);
     await close();
