@@ -7,7 +7,7 @@ import { endAccountLinks } from '../accounts/account-links.ts';
  * The account counter sales to walk-in customers belong to (a booking always has an owner). It is the cinema's, not
  * a person's: it has no password (a null hash, which no sign-in path accepts), no sessions, no reset or verification
  * links, and its address is refused wherever a person gives an email (register, profile, ADMIN_EMAIL); see
- * docs/decisions/037-the-walk-in-account-and-verified-emails.md.
+ * docs/decisions/038-the-walk-in-account-and-verified-emails.md.
  */
 export const WALK_IN_EMAIL = 'walk-in@box-office.invalid';
 
