@@ -70,15 +70,26 @@ export async function extendHoldsForCheckout(
 /** The open checkout sessions that pay for any of these bookings: those a new checkout of them closes. */
 async function openCheckoutsOf(q: Queryable, bookingIds: string[]): Promise<string[]> {
   if (bookingIds.length === 0) return [];
-  // The checkouts of these holds, by their lines, still open.
-  const rows = await q
+  // The checkouts of these holds first, by their lines, then those still open by their keys: a join lets the planner
+  // walk every checkout session (keyed-plans.test.ts).
+  const lines = await q
     .selectDistinct({ id: checkoutSessionBookings.sessionId })
     .from(checkoutSessionBookings)
-    .innerJoin(checkoutSessions, eq(checkoutSessions.id, checkoutSessionBookings.sessionId))
+    .where(inArray(checkoutSessionBookings.bookingId, bookingIds));
+  if (lines.length === 0) return [];
+  const open = await q
+    .select({ id: checkoutSessions.id })
+    .from(checkoutSessions)
     .where(
-      and(inArray(checkoutSessionBookings.bookingId, bookingIds), statusIs(checkoutSessions.status, 'open')),
+      and(
+        inArray(
+          checkoutSessions.id,
+          lines.map((l) => l.id),
+        ),
+        statusIs(checkoutSessions.status, 'open'),
+      ),
     );
-  return rows.map((r) => r.id);
+  return open.map((r) => r.id);
 }
 
 /**
