@@ -214,6 +214,32 @@ const CASES: Case[] = [
     }),
   },
   {
+    // Anyone may open a verification link (any device, signed in or not); an unknown one is refused alike.
+    route: 'POST /api/auth/verify-email',
+    expect: allRoles(400),
+    request: () => ({
+      method: 'POST',
+      url: '/api/auth/verify-email',
+      ...json({ token: 'an-unknown-verification-token' }),
+    }),
+  },
+  {
+    route: 'POST /api/auth/verify-email/resend',
+    expect: signedIn(202),
+    request: () => ({ method: 'POST', url: '/api/auth/verify-email/resend' }),
+  },
+  {
+    // A guest order's link is its own key: nobody reaches an order without its token, whoever they are.
+    route: 'GET /api/guest-order',
+    expect: allRoles(404),
+    request: () => ({ method: 'GET', url: '/api/guest-order?token=an-unknown-guest-token' }),
+  },
+  {
+    route: 'GET /api/guest-order/tickets.pdf',
+    expect: allRoles(404),
+    request: () => ({ method: 'GET', url: '/api/guest-order/tickets.pdf?token=an-unknown-guest-token' }),
+  },
+  {
     route: 'POST /api/auth/logout',
     expect: signedIn(204),
     request: () => ({ method: 'POST', url: '/api/auth/logout' }),
