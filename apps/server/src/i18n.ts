@@ -1,7 +1,7 @@
 import i18next, { type TFunction, type TOptions } from 'i18next';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import { rowLabel } from '@cinema/contract';
+import { rowLabel, SUBTITLES_PREFIX } from '@cinema/contract';
 import { z } from 'zod';
 import type { $ZodErrorMap } from 'zod/v4/core';
 import en from './locales/en/server.json' with { type: 'json' };
@@ -56,6 +56,23 @@ export const seatText = (
     row: seat.rowLabel ?? rowLabel(seat.row),
     number: seat.number,
   });
+
+/**
+ * A showtime's attributes as its badges read, "IMAX · Captioned · Subtitles: English"; empty without any.
+ */
+export const attributesText = (attributes: readonly string[], language: Language): string =>
+  attributes
+    .map((a) =>
+      a.startsWith(SUBTITLES_PREFIX)
+        ? textsIn(language)('attributes.SUBTITLES', {
+            language:
+              new Intl.DisplayNames([localeOf(language)], { type: 'language' }).of(
+                a.slice(SUBTITLES_PREFIX.length).toLowerCase(),
+              ) ?? a.slice(SUBTITLES_PREFIX.length),
+          })
+        : textsIn(language)(`attributes.${a}`, { defaultValue: a }),
+    )
+    .join(' · ');
 
 /**
  * A catalogue error that names seats ("Already paid for: Row C Seat 7, Row C Seat 8"), written in any language with

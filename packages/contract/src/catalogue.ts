@@ -1,6 +1,12 @@
 import { z } from 'zod';
 import { DisplayTextSchema, IdSchema, OneLineTextSchema } from './common.ts';
-import { BATCH_MAX_DAYS, MAX_PRICE_CENTS } from './constants.ts';
+import {
+  BATCH_MAX_DAYS,
+  MAX_PRICE_CENTS,
+  SHOWTIME_ATTRIBUTES,
+  sortAttributes,
+  SUBTITLES_PATTERN,
+} from './constants.ts';
 
 export const MovieSchema = z.object({
   id: z.string(),
@@ -50,6 +56,26 @@ export const SeatSchema = z.object({ id: z.string(), row: z.number().int(), numb
 export const HallWithSeatsSchema = HallSchema.extend({ seats: z.array(SeatSchema) });
 export type HallWithSeats = z.infer<typeof HallWithSeatsSchema>;
 
+// ---------------------------------------------------------------------------------------------------------------
+// Showtime attributes (DESIGN §7.5)
+
+export const ShowtimeAttributeSchema = z
+  .string()
+  .trim()
+  .toUpperCase()
+  .refine((a) => (SHOWTIME_ATTRIBUTES as readonly string[]).includes(a) || SUBTITLES_PATTERN.test(a), {
+    message:
+      'An attribute is one of 2D, 3D, IMAX, 4DX, DOLBY_ATMOS, ORIGINAL, DUBBED, CAPTIONED, AUDIO_DESCRIBED, ' +
+      'RELAXED, PARENT_AND_BABY, SENIOR or SUBTITLES_ and a language code',
+  });
+export type ShowtimeAttribute = z.infer<typeof ShowtimeAttributeSchema>;
+
+/** A showtime's attributes as a body gives them: each once, in the order badges show them. */
+export const ShowtimeAttributesSchema = z
+  .array(ShowtimeAttributeSchema)
+  .max(12, 'At most 12 attributes')
+  .transform(sortAttributes);
+
 export const ShowtimeSchema = z.object({
   id: z.string(),
   movieId: z.string(),
@@ -59,6 +85,8 @@ export const ShowtimeSchema = z.object({
   /** The lowest price of the default ticket type (every seat's price when no price card applies). */
   priceCents: z.number().int(),
   priceCardId: z.string().nullable().optional(),
+  /** Format, language, accessibility, audience (`IMAX`, `CAPTIONED`, `SUBTITLES_EN`, …), in badge order. */
+  attributes: z.array(z.string()),
 });
 export type Showtime = z.infer<typeof ShowtimeSchema>;
 
@@ -69,6 +97,7 @@ export const AdminShowtimeSchema = z.object({
   startsAt: z.string(),
   priceCents: z.number().int(),
   priceCardId: z.string().nullable().optional(),
+  attributes: z.array(z.string()),
   Movie: z.object({ title: z.string() }),
   Auditorium: z.object({ name: z.string() }),
 });
@@ -85,6 +114,7 @@ export const CreateShowtimeBodySchema = z.object({
     .max(MAX_PRICE_CENTS, 'Price is too high'),
   /** Its price card (DESIGN §6.3); without one, the card valid at its start, else every seat at priceCents. */
   priceCardId: IdSchema.optional(),
+  attributes: ShowtimeAttributesSchema.optional(),
 });
 export type CreateShowtimeBody = z.infer<typeof CreateShowtimeBodySchema>;
 
@@ -102,6 +132,7 @@ export const ManagedShowtimeSchema = z.object({
   endsAt: z.string().optional(),
   /** Seats that can be sold (blocked seats excluded). */
   capacity: z.number().int().optional(),
+  attributes: z.array(z.string()),
 });
 export type ManagedShowtime = z.infer<typeof ManagedShowtimeSchema>;
 
@@ -176,6 +207,8 @@ export const BatchShowtimesBodySchema = z
       .max(MAX_PRICE_CENTS, 'Price is too high')
       .optional(),
     priceCardId: IdSchema.optional(),
+    /** Every showtime's attributes (IMAX, CAPTIONED, …). */
+    attributes: ShowtimeAttributesSchema.optional(),
     /** Only list what would be created and every clash; write nothing. */
     dryRun: z.boolean().optional(),
   })
@@ -229,8 +262,19 @@ export const SCHEDULE_DAYS = 14;
 /** A showtime is "selling fast" when fewer than this share of its seats for sale is left. */
 export const SELLING_FAST_SHARE = 0.2;
 
-/** `GET /api/schedule?date=`: one day of the cinema's clocks; today when not given. */
-export const ScheduleQuerySchema = z.object({ date: CalendarDaySchema.optional() });
+/**
+ * `GET /api/schedule?date=&attributes=`: one day of the cinema's clocks (today when not given), only the showtimes
+ * having every attribute listed (comma-separated).
+ */
+export const ScheduleQuerySchema = z.object({
+  date: CalendarDaySchema.optional(),
+  attributes: z
+    .string()
+    .max(300)
+    .transform((list) => list.split(',').filter((a) => a.trim() !== ''))
+    .pipe(ShowtimeAttributesSchema)
+    .optional(),
+});
 export type ScheduleQuery = z.infer<typeof ScheduleQuerySchema>;
 
 export const AvailabilitySchema = z.enum(['AVAILABLE', 'SELLING_FAST', 'SOLD_OUT']);

@@ -160,3 +160,35 @@ export function seatLabel(
 
 /** The longest span a sales report covers, in days: a leap year, both ends included. */
 export const REPORT_MAX_DAYS = 366;
+
+// ---------------------------------------------------------------------------------------------------------------
+// Showtime attributes (DESIGN §7.5)
+
+/** Format, language, accessibility and audience of a showtime, in the order badges show them. */
+export const SHOWTIME_FORMATS = ['2D', '3D', 'IMAX', '4DX', 'DOLBY_ATMOS'] as const;
+export const SHOWTIME_LANGUAGES = ['ORIGINAL', 'DUBBED'] as const;
+export const ACCESSIBLE_ATTRIBUTES = ['CAPTIONED', 'AUDIO_DESCRIBED', 'RELAXED'] as const;
+export const AUDIENCE_ATTRIBUTES = ['PARENT_AND_BABY', 'SENIOR'] as const;
+export const SHOWTIME_ATTRIBUTES = [
+  ...SHOWTIME_FORMATS,
+  ...SHOWTIME_LANGUAGES,
+  ...ACCESSIBLE_ATTRIBUTES,
+  ...AUDIENCE_ATTRIBUTES,
+] as const;
+/** Subtitles in a language: `SUBTITLES_` and its ISO 639-1 code (`SUBTITLES_EN`). */
+export const SUBTITLES_PREFIX = 'SUBTITLES_';
+export const SUBTITLES_PATTERN = /^SUBTITLES_[A-Z]{2}$/;
+
+/** Attributes each once, in badge order: formats, language, subtitles, accessibility, audience. */
+export function sortAttributes(attributes: readonly string[]): string[] {
+  const rank = (a: string) => {
+    const i = (SHOWTIME_ATTRIBUTES as readonly string[]).indexOf(a);
+    if (i < 0) return SHOWTIME_FORMATS.length + SHOWTIME_LANGUAGES.length;
+    return i < SHOWTIME_FORMATS.length + SHOWTIME_LANGUAGES.length ? i : i + 1;
+  };
+  return [...new Set(attributes)].sort((a, b) => rank(a) - rank(b) || a.localeCompare(b));
+}
+
+/** Whether a showtime is an accessible screening: captioned, audio described or relaxed. */
+export const isAccessibleScreening = (attributes: readonly string[]): boolean =>
+  attributes.some((a) => (ACCESSIBLE_ATTRIBUTES as readonly string[]).includes(a));

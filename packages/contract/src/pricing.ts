@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ShowtimeAttributeSchema } from './catalogue.ts';
 import { DisplayTextSchema, IdSchema } from './common.ts';
 import { MAX_AMOUNT_OFF_CENTS, MAX_PRICE_CENTS } from './constants.ts';
 import { ErrorSchema } from './errors.ts';
@@ -56,6 +57,8 @@ export const CreatePriceCardBodySchema = z
           message: 'One price for each ticket type and seat type',
         },
       ),
+    /** A card for showtimes with this attribute only (3D, IMAX), chosen before any card without one. */
+    attribute: ShowtimeAttributeSchema.nullable().optional(),
   })
   .refine((c) => c.from < c.to, { message: 'The window must end after it starts', path: ['to'] });
 export type CreatePriceCardBody = z.infer<typeof CreatePriceCardBodySchema>;
@@ -69,6 +72,7 @@ export const PriceCardSchema = z.object({
   prices: z.array(
     z.object({ ticketTypeId: z.string(), seatType: SeatTypeSchema, priceCents: z.number().int() }),
   ),
+  attribute: z.string().nullable().optional(),
 });
 export type PriceCard = z.infer<typeof PriceCardSchema>;
 

@@ -33,6 +33,8 @@ export const SeatMapSchema = z.object({
     priceCents: z.number().int(),
     auditoriumId: z.string(),
     auditorium: z.string(),
+    /** Format, language, accessibility, audience (`IMAX`, `CAPTIONED`, …). */
+    attributes: z.array(z.string()).optional(),
     movie: z.object({ id: z.string(), title: z.string() }),
   }),
   seats: z.array(SeatMapSeatSchema),

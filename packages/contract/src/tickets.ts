@@ -27,6 +27,8 @@ export const TicketSchema = z.object({
   /** The order the ticket was bought in, and the type it was sold as. */
   orderRef: z.string().nullable().optional(),
   ticketType: z.string().nullable().optional(),
+  /** The showtime's attributes (`IMAX`, `CAPTIONED`, …). */
+  attributes: z.array(z.string()).optional(),
 });
 export type Ticket = z.infer<typeof TicketSchema>;
 export const TicketsResponseSchema = z.object({ tickets: z.array(TicketSchema) });
@@ -80,6 +82,8 @@ export const BookedSeatSchema = z.object({
   startsAt: z.string(),
   auditorium: z.string(),
   checkedInAt: z.string().nullable(),
+  /** The showtime's attributes (`IMAX`, `CAPTIONED`, …). */
+  attributes: z.array(z.string()).optional(),
 });
 export type BookedSeat = z.infer<typeof BookedSeatSchema>;
 

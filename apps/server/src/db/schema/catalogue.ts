@@ -127,6 +127,11 @@ export const showtimes = pgTable(
     priceCents: integer('price_cents').notNull(),
     /** The price card chosen for this showtime; null: the card valid at its start, or priceCents for every seat. */
     priceCardId: uuid('price_card_id'),
+    /** Format, language, accessibility and audience (DESIGN §7.5): `IMAX`, `CAPTIONED`, `SUBTITLES_EN`, … */
+    attributes: text('attributes')
+      .array()
+      .notNull()
+      .default(sql`'{}'::text[]`),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [

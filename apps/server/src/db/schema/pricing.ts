@@ -39,6 +39,8 @@ export const priceCards = pgTable(
     weekdays: integer('weekdays').array().notNull(),
     startsAt: text('starts_at').notNull(),
     endsAt: text('ends_at').notNull(),
+    /** A card for showtimes with this attribute (`3D`, `IMAX`): only those, before any card without one. */
+    attribute: text('attribute'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [

@@ -200,6 +200,7 @@ async function sellableShowtime(q: Queryable, showtimeId: string) {
       ended: sql<boolean>`${showtimes.endsAt} <= now()`,
       priceCents: showtimes.priceCents,
       priceCardId: showtimes.priceCardId,
+      attributes: showtimes.attributes,
     })
     .from(showtimes)
     .where(eq(showtimes.id, showtimeId));

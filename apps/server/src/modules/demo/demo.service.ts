@@ -1,4 +1,5 @@
 import { count, sql } from 'drizzle-orm';
+import { sortAttributes } from '@cinema/contract';
 import type { Db } from '../../db/database.ts';
 import { movies, showtimes } from '../../db/schema/index.ts';
 import { listHalls } from '../halls/halls.service.ts';
@@ -84,6 +85,21 @@ function demoPrice(start: Date, hallIndex: number): number {
   return base + (hallIndex === 2 ? 300 : 0);
 }
 
+/**
+ * What a demo showtime is (DESIGN §7.5): the largest hall shows IMAX, every third showtime elsewhere 3D; the
+ * evening's late show in its original version with subtitles; a captioned, an audio described and a relaxed
+ * screening each day, and parent-and-baby and seniors' mornings.
+ */
+function demoAttributes(start: Date, hallIndex: number, nth: number): string[] {
+  const attributes: string[] = [hallIndex === 2 ? 'IMAX' : nth % 3 === 1 ? '3D' : '2D'];
+  if (start.getHours() >= 21) attributes.push('ORIGINAL', 'SUBTITLES_EN');
+  if (hallIndex === 0 && nth === 1) attributes.push('CAPTIONED');
+  if (hallIndex === 1 && nth === 2) attributes.push('AUDIO_DESCRIBED');
+  if (hallIndex === 1 && nth === 0) attributes.push(start.getDay() % 2 ? 'RELAXED' : 'PARENT_AND_BABY');
+  if (hallIndex === 0 && nth === 0 && start.getDay() === 3) attributes.push('SENIOR');
+  return attributes;
+}
+
 const roundUpToQuarter = (d: Date) => new Date(Math.ceil(d.getTime() / (15 * 60_000)) * 15 * 60_000);
 
 export interface SeedReport {
@@ -131,6 +147,7 @@ export async function seedDemo(db: Db, now = new Date()): Promise<SeedReport | n
         date.setDate(date.getDate() + day);
         let start = date;
         let pick = day * 2 + hallIndex;
+        let nth = 0;
         while (start.getHours() < LAST_START_HOUR && start.getDate() === date.getDate()) {
           const movie = created[pick++ % created.length]!;
           const endsAt = showtimeEndsAt(start, movie.durationMinutes);
@@ -141,8 +158,10 @@ export async function seedDemo(db: Db, now = new Date()): Promise<SeedReport | n
               startsAt: start,
               endsAt,
               priceCents: demoPrice(start, hallIndex),
+              attributes: sortAttributes(demoAttributes(start, hallIndex, nth)),
             });
           }
+          nth++;
           start = roundUpToQuarter(endsAt);
         }
       }

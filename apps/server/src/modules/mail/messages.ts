@@ -8,7 +8,7 @@ import { selectTickets } from '../tickets/tickets.service.ts';
 import { WALK_IN_EMAIL } from '../box-office/walk-in.ts';
 import { calendarFile } from './ics.ts';
 import { queueMail, type MailDeps } from './outbox.service.ts';
-import { isLanguage, localeOf, seatText, textsIn, type Language } from '../../i18n.ts';
+import { attributesText, isLanguage, localeOf, seatText, textsIn, type Language } from '../../i18n.ts';
 import { orderRefIs } from '../payments/order-ref.ts';
 
 const escapeHtml = (s: string) =>
@@ -99,6 +99,8 @@ export async function sendOrderConfirmation(
     formatMoney(cents, { currency: order.currency.toUpperCase(), locale: localeOf(language) });
   const seat = (s: Ticket['seat']) => seatText(s, language);
   const when = (iso: string) => cinemaTime(deps, iso, language);
+  const badges = (ticket: Ticket) =>
+    ticket.attributes?.length ? ` (${attributesText(ticket.attributes, language)})` : '';
   const qrs = await Promise.all(
     tickets.map((t) =>
       QRCode.toBuffer(t.bookingId, { type: 'png', width: 240, margin: 2, errorCorrectionLevel: 'M' }),
@@ -119,7 +121,7 @@ export async function sendOrderConfirmation(
     '',
     ...tickets.map(
       (ticket) =>
-        `- ${ticket.movie.title}, ${when(ticket.startsAt)}, ${ticket.auditorium}, ${seat(ticket.seat)}`,
+        `- ${ticket.movie.title}${badges(ticket)}, ${when(ticket.startsAt)}, ${ticket.auditorium}, ${seat(ticket.seat)}`,
     ),
     '',
     `${t('mail.order.totalPaid', { amount: money(order.totalCents) })}${testNote}`,
@@ -135,7 +137,7 @@ export async function sendOrderConfirmation(
   const cards = tickets
     .map(
       (ticket, i) =>
-        `<tr><td style="padding:8px 0"><img src="cid:ticket-${i + 1}" width="160" height="160" alt="${escapeHtml(t('mail.order.qrAlt', { ticket: `${ticket.movie.title}, ${seat(ticket.seat)}` }))}"></td><td style="padding:8px 12px"><strong>${escapeHtml(ticket.movie.title)}</strong><br>${escapeHtml(when(ticket.startsAt))}<br>${escapeHtml(ticket.auditorium)} · ${escapeHtml(seat(ticket.seat))}${ticket.ticketType ? `<br>${escapeHtml(ticket.ticketType)}` : ''}</td></tr>`,
+        `<tr><td style="padding:8px 0"><img src="cid:ticket-${i + 1}" width="160" height="160" alt="${escapeHtml(t('mail.order.qrAlt', { ticket: `${ticket.movie.title}, ${seat(ticket.seat)}` }))}"></td><td style="padding:8px 12px"><strong>${escapeHtml(ticket.movie.title)}</strong>${escapeHtml(badges(ticket))}<br>${escapeHtml(when(ticket.startsAt))}<br>${escapeHtml(ticket.auditorium)} · ${escapeHtml(seat(ticket.seat))}${ticket.ticketType ? `<br>${escapeHtml(ticket.ticketType)}` : ''}</td></tr>`,
     )
     .join('');
   const subject = t('mail.order.subject', { ref: who.ref });

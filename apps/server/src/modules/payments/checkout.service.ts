@@ -188,6 +188,7 @@ async function readHolds(q: Queryable, userId: string, bookingIds: string[], loc
       started: sql<boolean>`${showtimes.startsAt} <= now()`,
       showtimePriceCents: showtimes.priceCents,
       priceCardId: showtimes.priceCardId,
+      showtimeAttributes: showtimes.attributes,
       startsAt: showtimes.startsAt,
       movieId: movies.id,
       movie: movies.title,
@@ -282,6 +283,7 @@ async function priceHolds(
       priceCardId: hold.priceCardId,
       startsAt: hold.startsAt,
       priceCents: hold.showtimePriceCents,
+      attributes: hold.showtimeAttributes,
     });
     const ticketTypeId = chosen.get(hold.id) ?? pricing.defaultTypeFor(hold.seatType);
     if (ticketTypeId === null) {

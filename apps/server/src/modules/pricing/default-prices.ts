@@ -30,8 +30,18 @@ const bySeat = (base: number): Record<SeatType, number> => ({
   COMPANION: base,
 });
 
-/** The demo's two price cards: every day, and cheaper matinees on weekday afternoons (it wins in its window). */
-const DEMO_CARDS = [
+/**
+ * The demo's price cards: every day, cheaper matinees on weekday afternoons (it wins in its window), and dearer
+ * cards for 3D and IMAX showtimes (chosen by the attribute before any other).
+ */
+const DEMO_CARDS: {
+  name: string;
+  weekdays: number[];
+  from: string;
+  to: string;
+  base: Record<string, number>;
+  attribute?: string;
+}[] = [
   {
     name: 'Standard',
     weekdays: [1, 2, 3, 4, 5, 6, 7],
@@ -46,9 +56,25 @@ const DEMO_CARDS = [
     to: '17:00',
     base: { Adult: 900, Child: 700, Senior: 700, Student: 800 } as Record<string, number>,
   },
+  {
+    name: '3D',
+    weekdays: [1, 2, 3, 4, 5, 6, 7],
+    from: '00:00',
+    to: '24:00',
+    base: { Adult: 1550, Child: 1150, Senior: 1250, Student: 1300 },
+    attribute: '3D',
+  },
+  {
+    name: 'IMAX',
+    weekdays: [1, 2, 3, 4, 5, 6, 7],
+    from: '00:00',
+    to: '24:00',
+    base: { Adult: 1850, Child: 1350, Senior: 1450, Student: 1550 },
+    attribute: 'IMAX',
+  },
 ];
 
-/** On a cinema without price cards: the demo's Standard and Matinee cards for its ticket types. */
+/** On a cinema without price cards: the demo's Standard, Matinee, 3D and IMAX cards for its ticket types. */
 export async function seedDemoPriceCards(db: Db): Promise<string[]> {
   return db.transaction(async (tx) => {
     await tx.execute(sql`select pg_advisory_xact_lock(${CARDS_LOCK})`);
@@ -58,7 +84,13 @@ export async function seedDemoPriceCards(db: Db): Promise<string[]> {
     for (const card of DEMO_CARDS) {
       const [row] = await tx
         .insert(priceCards)
-        .values({ name: card.name, weekdays: card.weekdays, startsAt: card.from, endsAt: card.to })
+        .values({
+          name: card.name,
+          weekdays: card.weekdays,
+          startsAt: card.from,
+          endsAt: card.to,
+          attribute: card.attribute ?? null,
+        })
         .returning({ id: priceCards.id });
       const prices = types.flatMap((t) => {
         const base = card.base[t.name];

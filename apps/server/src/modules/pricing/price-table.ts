@@ -11,6 +11,8 @@ export interface CardRules {
   /** "HH:MM" ("24:00" for the end of the day), exclusive. */
   to: string;
   prices: { ticketTypeId: string; seatType: SeatType; priceCents: number }[];
+  /** Only for showtimes with this attribute (3D, IMAX); null: for any showtime. */
+  attribute: string | null;
 }
 
 const dayTimeFormats = new Map<string, Intl.DateTimeFormat>();

@@ -15,7 +15,7 @@ import {
   type Db,
   type Queryable,
 } from '../../db/database.ts';
-import { intArray } from '../../db/arrays.ts';
+import { intArray, textArray } from '../../db/arrays.ts';
 import { priceCardPrices, priceCards, showtimes, ticketTypes } from '../../db/schema/index.ts';
 import { badRequest, conflict, notFound } from '../../errors.ts';
 import { recordAudit, type Actor } from '../audit/audit.service.ts';
@@ -136,6 +136,7 @@ export async function loadPriceCards(db: Queryable): Promise<CardRules[]> {
     weekdays: intArray(c.weekdays),
     from: c.startsAt,
     to: c.endsAt,
+    attribute: c.attribute,
     prices: prices
       .filter((p) => p.priceCardId === c.id)
       .map((p) => ({ ticketTypeId: p.ticketTypeId, seatType: p.seatType, priceCents: p.priceCents })),
@@ -150,7 +151,13 @@ export async function createPriceCard(db: Db, actor: Actor, input: CreatePriceCa
     const id = await db.transaction(async (tx) => {
       const [card] = await tx
         .insert(priceCards)
-        .values({ name: input.name, weekdays: input.weekdays, startsAt: input.from, endsAt: input.to })
+        .values({
+          name: input.name,
+          weekdays: input.weekdays,
+          startsAt: input.from,
+          endsAt: input.to,
+          attribute: input.attribute ?? null,
+        })
         .returning({ id: priceCards.id });
       await tx.insert(priceCardPrices).values(input.prices.map((p) => ({ ...p, priceCardId: card!.id })));
       await recordAudit(tx, actor, {
@@ -191,7 +198,13 @@ export async function updatePriceCard(
       const before = (await loadPriceCards(tx)).find((c) => c.id === id);
       await tx
         .update(priceCards)
-        .set({ name: input.name, weekdays: input.weekdays, startsAt: input.from, endsAt: input.to })
+        .set({
+          name: input.name,
+          weekdays: input.weekdays,
+          startsAt: input.from,
+          endsAt: input.to,
+          attribute: input.attribute ?? null,
+        })
         .where(eq(priceCards.id, id));
       await tx.delete(priceCardPrices).where(eq(priceCardPrices.priceCardId, id));
       await tx.insert(priceCardPrices).values(input.prices.map((p) => ({ ...p, priceCardId: id })));
@@ -242,6 +255,8 @@ export interface PricedShowtime {
   priceCardId: string | null;
   startsAt: Date;
   priceCents: number;
+  /** Its attributes: a card for one of them (3D, IMAX) comes before the cards for any showtime. */
+  attributes: readonly string[] | string;
 }
 
 /** How one showtime is priced: its card (or none), the ticket types sold and the price of each on each seat type. */
@@ -299,10 +314,29 @@ export class PriceBook {
     );
   }
 
+  /**
+   * The card valid at a showtime's start that was not chosen for it: one for an attribute it has (3D, IMAX) before
+   * one for any showtime; a card for an attribute never prices a showtime without it.
+   */
+  private cardFor(showtime: PricedShowtime): CardRules | null {
+    const attributes = textArray(showtime.attributes);
+    const forItsAttributes = this.cards.filter(
+      (c) => c.attribute !== null && attributes.includes(c.attribute),
+    );
+    return (
+      cardValidAt(forItsAttributes, showtime.startsAt, this.timeZone) ??
+      cardValidAt(
+        this.cards.filter((c) => c.attribute === null),
+        showtime.startsAt,
+        this.timeZone,
+      )
+    );
+  }
+
   forShowtime(showtime: PricedShowtime): ShowtimePricing {
     const card = showtime.priceCardId
       ? (this.cards.find((c) => c.id === showtime.priceCardId) ?? null)
-      : cardValidAt(this.cards, showtime.startsAt, this.timeZone);
+      : this.cardFor(showtime);
     if (!card) {
       return {
         card: null,
@@ -342,6 +376,7 @@ export async function showtimePrices(
       priceCardId: showtimes.priceCardId,
       startsAt: showtimes.startsAt,
       priceCents: showtimes.priceCents,
+      attributes: showtimes.attributes,
     })
     .from(showtimes)
     .where(eq(showtimes.id, showtimeId))

@@ -72,6 +72,7 @@ export async function planBatch(db: Db, timeZone: string, input: BatchShowtimesB
         priceCardId: input.priceCardId ?? null,
         startsAt: at,
         priceCents: 0,
+        attributes: input.attributes ?? [],
       });
       const priceCents = input.priceCents ?? (pricing.card ? pricing.displayPriceCents : 0);
       for (const hall of hallsInOrder) {
@@ -194,6 +195,7 @@ export async function createBatch(
             endsAt: new Date(s.endsAt),
             priceCents: s.priceCents,
             priceCardId: input.priceCardId ?? null,
+            attributes: input.attributes ?? [],
           })),
         )
         .returning({ id: showtimes.id, hallId: showtimes.hallId, startsAt: showtimes.startsAt });
@@ -212,6 +214,7 @@ export async function createBatch(
           except: input.except ?? [],
           priceCents: input.priceCents ?? null,
           priceCardId: input.priceCardId ?? null,
+          attributes: input.attributes ?? [],
         },
       });
       return new Map(rows.map((r) => [`${r.hallId}|${r.startsAt.toISOString()}`, r.id]));

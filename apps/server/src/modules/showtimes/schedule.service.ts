@@ -18,13 +18,14 @@ export function availabilityOf(seatsLeft: number, capacity: number): Availabilit
 /**
  * The public schedule (DESIGN §6.6): one day of the cinema's clocks (today unless chosen, at most 13 days ahead),
  * its showtimes still to start in start order with seats left and availability, the movies they show, and each
- * day on offer with the number of showtimes it has left.
+ * day on offer with the number of showtimes it has left; with `attributes`, only the showtimes having all of them.
  */
 export async function getSchedule(
   db: Queryable,
   timeZone: string,
   date: string | undefined,
   posterBase = '',
+  attributes: readonly string[] = [],
 ): Promise<Schedule> {
   const now = new Date();
   const today = localDate(now, timeZone);
@@ -37,10 +38,18 @@ export async function getSchedule(
   const dayStart = instantAt(day, '00:00', timeZone).at;
   const dayEnd = instantAt(addDays(day, 1), '00:00', timeZone).at;
 
+  // Only the showtimes having every attribute asked for, the days' counts too.
+  const having =
+    attributes.length > 0
+      ? sql`${showtimes.attributes} @> array[${sql.join(
+          attributes.map((a) => sql`${a}`),
+          sql`, `,
+        )}]::text[]`
+      : undefined;
   const upcoming = await db
     .select({ startsAt: showtimes.startsAt })
     .from(showtimes)
-    .where(and(gt(showtimes.startsAt, now), lt(showtimes.startsAt, end)));
+    .where(and(gt(showtimes.startsAt, now), lt(showtimes.startsAt, end), having));
   const perDay = new Map(offered.map((d) => [d, 0]));
   for (const { startsAt } of upcoming) {
     const d = localDate(startsAt, timeZone);
@@ -63,6 +72,7 @@ export async function getSchedule(
       and(
         dayStart > now ? gte(showtimes.startsAt, dayStart) : gt(showtimes.startsAt, now),
         lt(showtimes.startsAt, dayEnd),
+        having,
       ),
     )
     .orderBy(asc(showtimes.startsAt), asc(halls.name));

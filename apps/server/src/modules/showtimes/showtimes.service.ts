@@ -11,6 +11,7 @@ import {
   type ShowtimeClash,
 } from '@cinema/contract';
 import type { Deps } from '../../deps.ts';
+import { textArray } from '../../db/arrays.ts';
 import { liveHold } from '../../db/live-booking.ts';
 import {
   isStillReferenced,
@@ -40,22 +41,38 @@ export const showtimeColumns = {
   startsAt: showtimes.startsAt,
   priceCents: showtimes.priceCents,
   priceCardId: showtimes.priceCardId,
+  attributes: showtimes.attributes,
 };
 
-/** A showtime row for the API: its start as ISO text, its price card only when it has chosen one. */
-export const present = <T extends { startsAt: Date; priceCardId?: string | null }>({
+/**
+ * A showtime row for the API: its start as ISO text, its price card only when it has chosen one, its attributes as
+ * a list (PGlite reads an array as text).
+ */
+export const present = <
+  T extends { startsAt: Date; priceCardId?: string | null; attributes: readonly string[] | string },
+>({
   priceCardId,
   ...row
 }: T) => ({
   ...row,
   startsAt: row.startsAt.toISOString(),
+  attributes: textArray(row.attributes),
   ...(priceCardId && { priceCardId }),
 });
 
 /** A showtime's price as lists show it: the lowest price of the default ticket type under its price card. */
 export const priced =
   (book: PriceBook) =>
-  <T extends { startsAt: Date; priceCents: number; priceCardId: string | null }>(row: T) => ({
+  <
+    T extends {
+      startsAt: Date;
+      priceCents: number;
+      priceCardId: string | null;
+      attributes: readonly string[] | string;
+    },
+  >(
+    row: T,
+  ) => ({
     ...row,
     priceCents: book.forShowtime(row).displayPriceCents,
   });
@@ -92,6 +109,7 @@ export async function listAdminShowtimes(
       startsAt: showtimes.startsAt,
       priceCents: showtimes.priceCents,
       priceCardId: showtimes.priceCardId,
+      attributes: showtimes.attributes,
       title: movies.title,
       hall: halls.name,
     })
@@ -173,6 +191,7 @@ export async function createShowtime(db: Db, actor: Actor, input: CreateShowtime
           endsAt,
           priceCents: input.priceCents,
           priceCardId: input.priceCardId ?? null,
+          attributes: input.attributes ?? [],
         })
         .returning({
           id: showtimes.id,
@@ -181,6 +200,7 @@ export async function createShowtime(db: Db, actor: Actor, input: CreateShowtime
           startsAt: showtimes.startsAt,
           priceCents: showtimes.priceCents,
           priceCardId: showtimes.priceCardId,
+          attributes: showtimes.attributes,
         });
       await recordAudit(tx, actor, {
         action: 'showtime.create',
@@ -231,6 +251,7 @@ export async function deleteShowtime(
           endsAt: showtimes.endsAt,
           priceCents: showtimes.priceCents,
           priceCardId: showtimes.priceCardId,
+          attributes: showtimes.attributes,
         })
         .from(showtimes)
         .where(eq(showtimes.id, id))
@@ -297,6 +318,7 @@ export async function listManagedShowtimes(
       endsAt: showtimes.endsAt,
       priceCents: showtimes.priceCents,
       priceCardId: showtimes.priceCardId,
+      attributes: showtimes.attributes,
       capacity: sql<number>`(select count(*) from ${seats} s
         where s.hall_id = ${showtimes.hallId} and not s.blocked and s.retired_at is null)`.mapWith(Number),
       confirmed: sql<number>`count(${bookings.id}) filter (where ${bookings.status} = 'CONFIRMED')`.mapWith(

@@ -57,6 +57,7 @@ describe.each(engines)('showtimes on %s', (engine) => {
       auditorium: 'Hall 1',
       startsAt,
       priceCents: 1350,
+      attributes: [],
     });
     const list = await t.app.inject({
       method: 'GET',
@@ -206,6 +207,7 @@ describe.each(engines)('showtimes on %s', (engine) => {
       auditoriumId: hall2,
       startsAt: sooner.startsAt,
       priceCents: 1200,
+      attributes: [],
       Movie: { title: 'Ordering' },
       Auditorium: { name: 'Hall 2' },
     });
@@ -264,6 +266,7 @@ describe.each(engines)('showtimes on %s', (engine) => {
         auditoriumId: hall1,
         endsAt: new Date(Date.parse(st.startsAt) + 115 * 60_000).toISOString(),
         capacity: 92, // 96 seats, 4 of them house seats not for sale
+        attributes: [],
       });
       const empty = res
         .json()

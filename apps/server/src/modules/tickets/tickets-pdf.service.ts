@@ -7,7 +7,7 @@ import type { Queryable } from '../../db/database.ts';
 import { bookings, checkoutSessions, seats } from '../../db/schema/index.ts';
 import { notFound } from '../../errors.ts';
 import { selectTickets } from './tickets.service.ts';
-import { localeOf, seatText, textsIn, type Language } from '../../i18n.ts';
+import { attributesText, localeOf, seatText, textsIn, type Language } from '../../i18n.ts';
 import { orderRefIs } from '../payments/order-ref.ts';
 
 // A6 portrait, in points: a ticket a phone shows whole and a printer fits four to a sheet.
@@ -103,6 +103,7 @@ export async function ticketsPdf(
     doc.moveDown(0.3);
     fit(when.format(new Date(ticket.startsAt)), 'Helvetica', 11, 1);
     fit(ticket.auditorium, 'Helvetica', 11, 1);
+    if (ticket.attributes?.length) fit(attributesText(ticket.attributes, language), 'Helvetica', 9, 2);
     doc.moveDown(0.3);
     fit(seatText(ticket.seat, language), 'Helvetica-Bold', 16, 1);
     if (ticket.ticketType) fit(ticket.ticketType, 'Helvetica', 10, 1);

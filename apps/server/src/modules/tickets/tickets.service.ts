@@ -11,6 +11,7 @@ import {
   showtimes,
   users,
 } from '../../db/schema/index.ts';
+import { textArray } from '../../db/arrays.ts';
 import { notFound } from '../../errors.ts';
 
 /** A booking with its buyer, seat, movie, start and hall: the base of the tickets, the admin lists and check-in. */
@@ -33,6 +34,7 @@ export const ticketDetails = (db: Queryable) =>
       rating: movies.rating,
       durationMinutes: movies.durationMinutes,
       startsAt: showtimes.startsAt,
+      attributes: showtimes.attributes,
       auditorium: halls.name,
       checkedInAt: bookings.checkedInAt,
       // When it was sold: a door device's clock claiming an earlier check-in is not believed.
@@ -78,6 +80,7 @@ function asTicket(r: TicketDetail): Ticket {
     auditorium: r.auditorium,
     seat: { row: r.row, number: r.number, rowLabel: r.rowLabel, type: r.seatType },
     startsAt: r.startsAt.toISOString(),
+    attributes: textArray(r.attributes),
     checkedInAt: r.checkedInAt?.toISOString() ?? null,
     testMode: r.testMode,
     ...(r.orderRef && { orderRef: r.orderRef }),
@@ -152,6 +155,7 @@ async function showtimeOf(db: Queryable, showtimeId: string) {
       movie: movies.title,
       startsAt: showtimes.startsAt,
       auditorium: halls.name,
+      attributes: showtimes.attributes,
     })
     .from(showtimes)
     .innerJoin(movies, eq(movies.id, showtimes.movieId))
@@ -187,6 +191,7 @@ export async function listBookedSeats(
         })
       : await statementsOf(db).booked.execute({ showtimeId });
   const startsAt = show.startsAt.toISOString();
+  const attributes = textArray(show.attributes);
   return rows.map((r) => ({
     bookingId: r.bookingId,
     user: { email: r.email, name: r.name },
@@ -195,6 +200,7 @@ export async function listBookedSeats(
     startsAt,
     auditorium: show.auditorium,
     checkedInAt: r.checkedInAt?.toISOString() ?? null,
+    attributes,
   }));
 }
 

@@ -1,16 +1,20 @@
+import { AttributeBadges } from '../../../components/ui/attribute-badges';
 import { formatDateTime } from '../../../lib/format';
 
 /** "Movie · local start · Hall" above a showtime's lists, taken from its first ticket (nothing without tickets). */
 export function ShowtimeSummary({
   ticket,
 }: {
-  ticket?: { movie: string; startsAt: string; auditorium: string };
+  ticket?: { movie: string; startsAt: string; auditorium: string; attributes?: string[] };
 }) {
   if (!ticket) return null;
   return (
-    <p className="mb-4 text-slate-200">
-      <span className="font-semibold text-white">{ticket.movie}</span> ·{' '}
-      <time dateTime={ticket.startsAt}>{formatDateTime(ticket.startsAt)}</time> · {ticket.auditorium}
-    </p>
+    <div className="mb-4 space-y-1">
+      <p className="text-slate-200">
+        <span className="font-semibold text-white">{ticket.movie}</span> ·{' '}
+        <time dateTime={ticket.startsAt}>{formatDateTime(ticket.startsAt)}</time> · {ticket.auditorium}
+      </p>
+      <AttributeBadges attributes={ticket.attributes} />
+    </div>
   );
 }

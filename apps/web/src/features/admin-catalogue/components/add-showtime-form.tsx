@@ -6,6 +6,7 @@ import {
 } from '@cinema/contract/constants';
 import type { TFunction } from '../../../lib/i18n';
 import { useId, useState, type FormEvent } from 'react';
+import { AttributesField } from './attributes-field';
 import { useTranslation } from '../../../lib/i18n';
 import { ApiError, errorText } from '../../../lib/api-client';
 import {
@@ -55,6 +56,7 @@ export function AddShowtimeForm() {
   const cards = useShowtimePriceCards();
   /** '' : the card whose days and hours hold the start (decided by the server when it prices a seat). */
   const [priceCardId, setPriceCardId] = useState('');
+  const [attributes, setAttributes] = useState<string[]>([]);
   const [error, setError] = useState<string | null>(null);
   const [notice, setNotice] = useState<string | null>(null);
   const id = useId();
@@ -75,6 +77,7 @@ export function AddShowtimeForm() {
         startsAt,
         priceCents: priceCentsFromText(price, currency),
         ...(priceCardId && { priceCardId }),
+        ...(attributes.length > 0 && { attributes }),
       });
       const card = cards.data?.find((c) => c.id === priceCardId);
       const at = formatDateTime(created.startsAt);
@@ -184,6 +187,7 @@ export function AddShowtimeForm() {
           </select>
         </label>
       </div>
+      <AttributesField value={attributes} onChange={setAttributes} />
       <FormMessages error={error} notice={notice} />
       <button
         type="submit"

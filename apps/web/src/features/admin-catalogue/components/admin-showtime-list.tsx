@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import { AttributeBadges } from '../../../components/ui/attribute-badges';
 import { useTranslation } from '../../../lib/i18n';
 import { errorText } from '../../../lib/api-client';
 import { formatDateTime, formatMoney } from '../../../lib/format';
@@ -57,6 +58,7 @@ export function AdminShowtimeList() {
                   <time dateTime={s.startsAt}>{formatDateTime(s.startsAt)}</time> · {s.Auditorium.name} ·{' '}
                   {formatMoney(s.priceCents)}
                 </p>
+                <AttributeBadges attributes={s.attributes} className="mt-1" />
               </div>
               <button
                 type="button"

@@ -1,4 +1,5 @@
 import { MANAGE_PAGE_SIZE } from '@cinema/contract/constants';
+import { AttributeBadges } from '../../../components/ui/attribute-badges';
 import { Trans, useTranslation } from '../../../lib/i18n';
 import { Link, useSearchParams } from 'react-router';
 import { QueryStatus } from '../../../components/ui/query-status';
@@ -165,6 +166,7 @@ export function ManageShowtimesScreen() {
                 >
                   <th scope="row" className="w-full font-semibold text-white sm:w-auto sm:px-4 sm:py-3">
                     {s.movie}
+                    <AttributeBadges attributes={s.attributes} className="mt-1 font-normal" />
                   </th>
                   <td className="whitespace-nowrap text-slate-200 sm:px-4 sm:py-3">{s.auditorium}</td>
                   <td className="whitespace-nowrap text-slate-200 sm:px-4 sm:py-3">

@@ -5,6 +5,7 @@ import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import { Trans, useTranslation } from '../../../lib/i18n';
 import { Link } from 'react-router';
 import { FormMessages } from '../../../components/ui/form-messages';
+import { AttributesField } from './attributes-field';
 import { errorText } from '../../../lib/api-client';
 import { currencySymbol, formatMoney, moneyFieldProps } from '../../../lib/format';
 import { useCinemaCurrency } from '../../../lib/settings';
@@ -89,6 +90,7 @@ export function ScheduleShowtimesScreen() {
   const [times, setTimes] = useState<string[]>(['20:00']);
   const [except, setExcept] = useState<string[]>([]);
   const [price, setPrice] = useState('');
+  const [attributes, setAttributes] = useState<string[]>([]);
   const [plan, setPlan] = useState<Plan | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [notice, setNotice] = useState<string | null>(null);
@@ -119,6 +121,7 @@ export function ScheduleShowtimesScreen() {
     times: times.filter(Boolean),
     ...(except.some(Boolean) && { except: except.filter(Boolean) }),
     ...(price.trim() && { priceCents: priceCentsFromText(price, currency) }),
+    ...(attributes.length > 0 && { attributes }),
   };
   const key = JSON.stringify(body);
   const current = plan?.key === key;
@@ -355,6 +358,8 @@ export function ScheduleShowtimesScreen() {
             {t('schedule.addDayLeftOut')}
           </button>
         </fieldset>
+
+        <AttributesField value={attributes} onChange={setAttributes} />
 
         <FormMessages error={error} notice={notice} />
         <div className="flex flex-wrap gap-3">

@@ -1,7 +1,8 @@
 import { useId, useState, type FormEvent } from 'react';
+import { attributeText } from '../../../components/ui/attribute-badges';
 import { useTranslation } from '../../../lib/i18n';
 import type { PriceCard, TicketType } from '@cinema/contract';
-import { MAX_PRICE_CENTS, SEAT_TYPES } from '@cinema/contract/constants';
+import { MAX_PRICE_CENTS, SEAT_TYPES, SHOWTIME_ATTRIBUTES } from '@cinema/contract/constants';
 import { FormMessages } from '../../../components/ui/form-messages';
 import { errorText } from '../../../lib/api-client';
 import { useSavePriceCard } from '../api/price-cards';
@@ -117,6 +118,22 @@ export function PriceCardForm({
           />
         </label>
       </div>
+      <label className="field max-w-xs">
+        <span className="field-label">{t('attributes.attribute')}</span>
+        <select
+          className="input"
+          name="attribute"
+          value={draft.attribute}
+          onChange={(e) => set({ attribute: e.target.value })}
+        >
+          <option value="">{t('attributes.anyShowtime')}</option>
+          {SHOWTIME_ATTRIBUTES.map((a) => (
+            <option key={a} value={a}>
+              {attributeText(a)}
+            </option>
+          ))}
+        </select>
+      </label>
       <p id={`${id}-prices`} className="text-sm text-slate-300">
         {t('priceCard.pricesHint', { currency: currencySymbol() })}
       </p>

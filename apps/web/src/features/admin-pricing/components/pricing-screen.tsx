@@ -1,4 +1,5 @@
 import type { TFunction } from '../../../lib/i18n';
+import { attributeText } from '../../../components/ui/attribute-badges';
 import { useState } from 'react';
 import { Trans, useTranslation } from '../../../lib/i18n';
 import { Link } from 'react-router';
@@ -73,6 +74,7 @@ export function PricingScreen() {
                   <p className="font-semibold text-white">{c.name}</p>
                   <p className="text-sm text-slate-200">
                     {weekdaysInWords(c.weekdays)} · {c.from}–{c.to}
+                    {c.attribute && ` · ${t('attributes.attribute')} ${attributeText(c.attribute)}`}
                   </p>
                   <p className="text-sm text-slate-300">{cardSummary(c, types.data ?? [], t)}</p>
                 </div>

@@ -28,6 +28,8 @@ export interface PriceCardDraft {
   from: string;
   to: string;
   prices: Record<string, string>;
+  /** The attribute whose showtimes the card prices (3D, IMAX); '' for any showtime. */
+  attribute: string;
 }
 
 export const priceKey = (ticketTypeId: string, seatType: SeatType) => `${ticketTypeId}|${seatType}`;
@@ -38,6 +40,7 @@ export const emptyDraft = (): PriceCardDraft => ({
   from: '00:00',
   to: '24:00',
   prices: {},
+  attribute: '',
 });
 
 /** A saved card as its form shows it, prices in the major unit of `currency` ("12.50" dollars, "1200" yen). */
@@ -47,6 +50,7 @@ export function draftOf(card: PriceCard, currency: string): PriceCardDraft {
     weekdays: [...card.weekdays].sort((a, b) => a - b),
     from: card.from,
     to: card.to,
+    attribute: card.attribute ?? '',
     prices: Object.fromEntries(
       card.prices.map((p) => [priceKey(p.ticketTypeId, p.seatType), minorToText(p.priceCents, currency)]),
     ),
@@ -80,7 +84,15 @@ export function bodyOf(
   }
   if (prices.length === 0) return { error: i18n.t('admin:priceCard.errors.noPrice') };
   return {
-    body: { name, weekdays: [...draft.weekdays].sort((a, b) => a - b), from, to, prices },
+    body: {
+      name,
+      weekdays: [...draft.weekdays].sort((a, b) => a - b),
+      from,
+      to,
+      prices,
+      // PUT replaces the whole card: a card without an attribute is for any showtime again.
+      ...(draft.attribute && { attribute: draft.attribute }),
+    },
   };
 }
 

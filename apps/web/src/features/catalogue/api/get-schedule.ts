@@ -2,15 +2,27 @@ import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import type { Schedule } from '@cinema/contract';
 import { api } from '../../../lib/api-client';
 
-/** GET /api/schedule?date=: one day's showtimes with availability, the movies they show and the days on offer. */
-export const getSchedule = (date: string | undefined, signal?: AbortSignal) =>
-  api<Schedule>(`/schedule${date ? `?date=${encodeURIComponent(date)}` : ''}`, { signal });
+/**
+ * GET /api/schedule?date=&attributes=: one day's showtimes with availability (only those having every attribute
+ * given), the movies they show and the days on offer.
+ */
+export const getSchedule = (
+  date: string | undefined,
+  attributes: readonly string[],
+  signal?: AbortSignal,
+) => {
+  const query = new URLSearchParams();
+  if (date) query.set('date', date);
+  if (attributes.length > 0) query.set('attributes', attributes.join(','));
+  const search = query.toString();
+  return api<Schedule>(`/schedule${search ? `?${search}` : ''}`, { signal });
+};
 
 /** The schedule of a day (today when not given), fresh every minute while open; the last day stays while the next loads. */
-export const useSchedule = (date: string | undefined) =>
+export const useSchedule = (date: string | undefined, attributes: readonly string[] = []) =>
   useQuery({
-    queryKey: ['schedule', date ?? 'today'],
-    queryFn: ({ signal }) => getSchedule(date, signal),
+    queryKey: ['schedule', date ?? 'today', attributes.join(',')],
+    queryFn: ({ signal }) => getSchedule(date, attributes, signal),
     refetchInterval: 60_000,
     placeholderData: keepPreviousData,
   });

@@ -1,4 +1,5 @@
 import type { Showtime } from '@cinema/contract';
+import { AttributeBadges } from '../../../components/ui/attribute-badges';
 import { Link, useParams } from 'react-router';
 import { Poster } from '../../../components/ui/poster';
 import { errorText } from '../../../lib/api-client';
@@ -80,6 +81,7 @@ export function MovieShowtimesScreen() {
                     <span className="flex min-w-0 flex-col sm:flex-row sm:gap-6">
                       <span className="text-slate-200">{s.auditorium}</span>
                       <span className="font-medium text-slate-100">{formatMoney(s.priceCents)}</span>
+                      <AttributeBadges attributes={s.attributes} />
                     </span>
                     <Link
                       to={`/showtimes/${s.id}/seats`}

@@ -1,4 +1,12 @@
 import type { Availability, Movie, ScheduleShowtime } from '@cinema/contract';
+import {
+  ACCESSIBLE_ATTRIBUTES,
+  AUDIENCE_ATTRIBUTES,
+  isAccessibleScreening,
+  SHOWTIME_FORMATS,
+  SHOWTIME_LANGUAGES,
+} from '@cinema/contract/constants';
+import { AttributeBadges, attributeText } from '../../../components/ui/attribute-badges';
 import { Link, useSearchParams } from 'react-router';
 import { Poster } from '../../../components/ui/poster';
 import { QueryStatus } from '../../../components/ui/query-status';
@@ -43,6 +51,21 @@ function byMovie(movies: Movie[], showtimes: ScheduleShowtime[]): [Movie, Schedu
   });
 }
 
+/** The attributes the schedule filters by: accessibility first (the reason most people filter), then the rest. */
+const FILTERS = [
+  ...ACCESSIBLE_ATTRIBUTES,
+  ...SHOWTIME_FORMATS.filter((f) => f !== '2D'),
+  ...SHOWTIME_LANGUAGES,
+  ...AUDIENCE_ATTRIBUTES,
+];
+
+const pressable = (pressed: boolean) =>
+  `min-h-11 rounded-full border px-3 py-1.5 text-sm ${
+    pressed
+      ? 'border-gold bg-gold font-semibold text-ink'
+      : 'border-line bg-panel text-slate-100 hover:border-gold'
+  }`;
+
 /**
  * /schedule, open to visitors: two weeks of days, each day's showtimes by movie with the hall, the price and how
  * many seats are left (available, selling fast, sold out). Choosing seats asks a visitor to sign in and comes back.
@@ -51,7 +74,24 @@ export function ScheduleScreen() {
   const { t } = useTranslation('common');
   const [params, setParams] = useSearchParams();
   const date = params.get('date') ?? undefined;
-  const schedule = useSchedule(date);
+  const chosen = (params.get('attributes') ?? '').split(',').filter((a) => FILTERS.includes(a as never));
+  const accessibleView = params.get('view') === 'accessible';
+  const schedule = useSchedule(date, chosen);
+  /** The search with one parameter changed (the others kept): the day, the filters, the view. */
+  const change = (name: string, value: string | null) => {
+    const next = new URLSearchParams(params);
+    if (value) next.set(name, value);
+    else next.delete(name);
+    setParams(next, { replace: true });
+  };
+  const toggle = (attribute: string) =>
+    change(
+      'attributes',
+      (chosen.includes(attribute) ? chosen.filter((a) => a !== attribute) : [...chosen, attribute]).join(','),
+    );
+  const shown = (schedule.data?.showtimes ?? []).filter(
+    (s) => !accessibleView || isAccessibleScreening(s.attributes),
+  );
   const { user } = useSession();
   const data = schedule.data;
   const formatMoney = useFormatMoney();
@@ -88,7 +128,7 @@ export function ScheduleScreen() {
                   <button
                     type="button"
                     aria-current={chosen ? 'date' : undefined}
-                    onClick={() => setParams(i === 0 ? {} : { date: day.date }, { replace: true })}
+                    onClick={() => change('date', i === 0 ? null : day.date)}
                     className={`relative flex min-h-11 min-w-20 flex-col items-center rounded-xl border px-3 py-1.5 text-sm ${
                       chosen
                         ? 'border-gold bg-gold font-semibold text-ink'
@@ -111,18 +151,65 @@ export function ScheduleScreen() {
         </nav>
       )}
 
+      <div className="flex flex-col gap-3">
+        <div role="group" aria-label={t('schedule.accessible')} className="flex flex-wrap gap-2">
+          <button
+            type="button"
+            aria-pressed={!accessibleView}
+            className={pressable(!accessibleView)}
+            onClick={() => change('view', null)}
+          >
+            {t('schedule.allScreenings')}
+          </button>
+          <button
+            type="button"
+            aria-pressed={accessibleView}
+            className={pressable(accessibleView)}
+            onClick={() => change('view', 'accessible')}
+          >
+            {t('schedule.accessible')}
+          </button>
+        </div>
+        {accessibleView && <p className="text-sm text-slate-200">{t('schedule.accessibleLead')}</p>}
+        <div role="group" aria-label={t('schedule.filters')} className="flex flex-wrap gap-2">
+          {FILTERS.map((a) => (
+            <button
+              key={a}
+              type="button"
+              aria-pressed={chosen.includes(a)}
+              data-filter={a}
+              className={pressable(chosen.includes(a))}
+              onClick={() => toggle(a)}
+            >
+              {attributeText(a)}
+            </button>
+          ))}
+          {chosen.length > 0 && (
+            <button
+              type="button"
+              className="min-h-11 px-2 text-sm underline"
+              onClick={() => change('attributes', null)}
+            >
+              {t('schedule.clearFilters')}
+            </button>
+          )}
+        </div>
+      </div>
+
       <QueryStatus query={schedule} failure={t('schedule.loadFailed')} />
       {data && (
         <>
           <h2 className="text-xl font-semibold text-white">{fullDay(data.date)}</h2>
-          {data.showtimes.length === 0 ? (
-            <p className="card">{t('schedule.noneLeft')}</p>
+          {shown.length === 0 ? (
+            <p className="card">
+              {chosen.length > 0 || accessibleView ? t('schedule.noneMatch') : t('schedule.noneLeft')}
+            </p>
           ) : (
             <ul
               className="flex flex-col gap-4"
               aria-label={t('schedule.moviesOn', { day: fullDay(data.date) })}
             >
-              {byMovie(data.movies, data.showtimes).map(([movie, list]) => (
+              {byMovie(data.movies, shown).map(([movie, list]) => (
                 <li
                   key={movie.id}
                   className="card grid grid-cols-[4.5rem_1fr] gap-x-4 gap-y-3 sm:grid-cols-[6rem_1fr]"
@@ -163,6 +250,7 @@ export function ScheduleScreen() {
                             {s.availability === 'SELLING_FAST' &&
                               ` · ${t('schedule.left', { count: s.seatsLeft })}`}
                           </span>
+                          <AttributeBadges attributes={s.attributes} className="mt-1 max-w-48" inline />
                         </>
                       );
                       const look = 'relative flex min-w-28 flex-col rounded-xl border px-3 py-2 no-underline';

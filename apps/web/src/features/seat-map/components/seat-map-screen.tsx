@@ -1,4 +1,5 @@
 import { lazy, Suspense, useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { AttributeBadges } from '../../../components/ui/attribute-badges';
 import { Link, useParams } from 'react-router';
 import { useQueryClient } from '@tanstack/react-query';
 import type { HoldError, SeatMap, SeatsUpdate } from '@cinema/contract';
@@ -300,6 +301,7 @@ export function SeatMapScreen() {
           {' · '}
           {t('seatMap.perSeat', { price: formatMoney(map.showtime.priceCents) })}
         </p>
+        <AttributeBadges attributes={map.showtime.attributes} className="mt-2" />
       </header>
 
       <SeatCounters counts={counts} />

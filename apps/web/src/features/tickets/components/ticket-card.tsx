@@ -1,4 +1,5 @@
 import type { Ticket } from '@cinema/contract';
+import { AttributeBadges } from '../../../components/ui/attribute-badges';
 import { QrCode } from '../../../components/ui/qr-code';
 import { seatWithType } from '../../../lib/seat-text';
 import { formatDateTime } from '../../../lib/format';
@@ -22,6 +23,7 @@ export function TicketCard({ ticket, headingLevel = 2 }: { ticket: Ticket; headi
           <time dateTime={ticket.startsAt}>{formatDateTime(ticket.startsAt)}</time>
         </p>
         <p className="text-sm text-slate-200">{ticket.auditorium}</p>
+        <AttributeBadges attributes={ticket.attributes} />
         <p className="font-semibold text-gold">
           {seat}
           {ticket.ticketType && <span className="font-normal text-slate-200"> · {ticket.ticketType}</span>}
