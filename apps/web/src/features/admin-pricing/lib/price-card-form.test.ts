@@ -114,4 +114,21 @@ describe('price card form', () => {
     expect(weekdaysInWords([6, 7])).toBe('Sat, Sun');
     expect(weekdaysInWords([1, 3, 4, 5, 7])).toBe('Mon, Wed–Fri, Sun');
   });
+
+  it('keeps a card for one attribute (3D, IMAX) and makes a card for any showtime again when cleared', () => {
+    const card = {
+      id: 'imax',
+      name: 'IMAX',
+      weekdays: [1, 2, 3, 4, 5, 6, 7],
+      from: '00:00',
+      to: '24:00',
+      attribute: 'IMAX',
+      prices: [{ ticketTypeId: 'a', seatType: 'STANDARD' as const, priceCents: 1900 }],
+    };
+    const draft = draftOf(card, 'USD');
+    expect(draft.attribute).toBe('IMAX');
+    expect(bodyOf(draft, 'USD')).toMatchObject({ body: { attribute: 'IMAX' } });
+    const cleared = bodyOf({ ...draft, attribute: '' }, 'USD');
+    expect('body' in cleared && 'attribute' in cleared.body).toBe(false);
+  });
 });
