@@ -1,8 +1,7 @@
-import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import pg from 'pg';
+import { newPostgresDatabase } from '../../apps/server/src/test/database-templates.ts';
 import { startServerProcess, type ServerProcess } from '../../apps/server/src/test/server-process.ts';
 
 export const ADMIN = { email: 'admin@e2e.test', password: 'Projector#2026' } as const;
@@ -17,25 +16,6 @@ export interface RunningServer {
   stop(): Promise<void>;
 }
 
-async function adminQuery(sql: string) {
-  const client = new pg.Client({ connectionString: process.env.TEST_DATABASE_URL });
-  await client.connect();
-  try {
-    await client.query(sql);
-  } finally {
-    await client.end();
-  }
-}
-
-/** A fresh database on the TEST_DATABASE_URL server, dropped by the returned function. */
-async function createPostgresDatabase(): Promise<{ url: string; drop: () => Promise<void> }> {
-  const name = `cinema_e2e_${randomBytes(6).toString('hex')}`;
-  await adminQuery(`create database ${name}`);
-  const url = new URL(process.env.TEST_DATABASE_URL!);
-  url.pathname = `/${name}`;
-  return { url: url.toString(), drop: () => adminQuery(`drop database if exists ${name} with (force)`) };
-}
-
 /**
  * Starts the REAL server (`node apps/server/dist/server.js`, as `npm start` runs it) as a child process on a free port with its
  * own fresh database, an admin account, no demo catalogue and no request-rate limits; resolves once it answers.
@@ -43,7 +23,10 @@ async function createPostgresDatabase(): Promise<{ url: string; drop: () => Prom
  */
 export async function startServer(env: Record<string, string> = {}): Promise<RunningServer> {
   const dataDir = await mkdtemp(path.join(tmpdir(), 'cinema-e2e-'));
-  const postgres = process.env.TEST_DATABASE_URL ? await createPostgresDatabase() : undefined;
+  // A copy of the migrated template (apps/server/src/test/database-templates.ts): the server finds nothing to migrate.
+  const postgres = process.env.TEST_DATABASE_URL
+    ? await newPostgresDatabase(process.env.TEST_DATABASE_URL, 'cinema_e2e', { migrated: true })
+    : undefined;
   const cleanUp = async () => {
     await rm(dataDir, { recursive: true, force: true });
     await postgres?.drop();
