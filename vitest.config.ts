@@ -1,7 +1,11 @@
+import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
   test: {
+    // vitest's default is one worker fewer than the cores: a single one on CI's 2 cores, idle while its test waits
+    // for PostgreSQL, a child server or a timer. Two there; the e2e project still runs its files one at a time.
+    maxWorkers: Math.max(2, availableParallelism() - 1),
     projects: [
       {
         test: {
