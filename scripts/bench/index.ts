@@ -105,6 +105,7 @@ const HAND_WRITTEN = [
   '## Before and after',
   '## The rush since the morning',
   '## What the machine was doing',
+  '## CI on 2 cores',
 ];
 /** Showtimes (300 seat pairs each) for pgbench to hold every pair of once: winning holds only. */
 const HOLD_FUNCTION_SHOWTIMES = quick ? 10 : 30;
@@ -638,7 +639,7 @@ BENCH_ONLY=best-available npm run bench  # 160 customers at once asking for the 
 \`\`\`
 
 A full run keeps the page's hand-written sections ("Before and after …", "The rush since the morning", "What the
-machine was doing") as they are.
+machine was doing", "CI on 2 cores") as they are.
 
 It needs PostgreSQL (\`BENCH_DATABASE_URL\`, default \`postgres://postgres@127.0.0.1:5432/test\`: a role that may create
 databases), Redis (\`BENCH_REDIS_URL\`, default \`redis://127.0.0.1:6379\`) and \`pgbench\` (\`/usr/bin/pgbench\`, Debian's
