@@ -90,6 +90,7 @@ describe.each(engines)('tickets on %s', (engine) => {
       seat: { row: 1, number: 5, rowLabel: 'A', type: 'STANDARD' },
       startsAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
       checkedInAt: null,
+      attributes: [],
       // Written straight into the database: no test checkout paid for it.
       testMode: false,
     });
@@ -122,6 +123,7 @@ describe.each(engines)('tickets on %s', (engine) => {
       startsAt: expect.any(String),
       auditorium: expect.stringMatching(/^Fixture hall/),
       checkedInAt: expect.any(String),
+      attributes: [],
     });
     expect(booked[0]!.checkedInAt).toBeNull();
   });
