@@ -98,6 +98,11 @@ describe.skipIf(!hasChromium)('email verification and guest orders in the browse
     ]);
     expect(download.suggestedFilename()).toBe(`tickets-${sale.ref}.pdf`);
     expect((await readFile((await download.path())!)).subarray(0, 5).toString()).toBe('%PDF-');
+    await guest.page
+      .getByText(
+        'Have an account with this email address? Verify the address and this order joins My Tickets.',
+      )
+      .waitFor();
     await guest.page.goto('/guest-order?token=not-the-token');
     await guest.page
       .getByRole('alert')
@@ -120,6 +125,16 @@ describe.skipIf(!hasChromium)('email verification and guest orders in the browse
     await mine.nth(1).waitFor();
     expect(await mine.count()).toBe(2);
     expect(await banner.count()).toBe(0);
+
+    // The guest link keeps working, and no longer asks to verify an address that is verified.
+    const claimed = await openPage(browser, server.url, PHONE);
+    await claimed.page.goto(guestLink);
+    await claimed.page
+      .getByText('This order is under My Tickets of the account with this email address.')
+      .waitFor();
+    expect(await claimed.page.getByText(/Verify the address/).count()).toBe(0);
+    expect(claimed.pageErrors).toEqual([]);
+    await claimed.close();
 
     // Opened again, the link says it is used.
     await page.goto(verifyLink);

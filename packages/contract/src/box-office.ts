@@ -142,5 +142,7 @@ export const GuestOrderSchema = z.object({
   order: OrderSchema,
   /** Its paid tickets (the QR codes the door scans); none once refunded. */
   tickets: z.array(TicketSchema),
+  /** Whether the order already belongs to an account (its email was verified): then it is under that My Tickets. */
+  claimed: z.boolean(),
 });
 export type GuestOrder = z.infer<typeof GuestOrderSchema>;

@@ -106,6 +106,7 @@ describe.each(engines)('verified emails and guest orders on %s', (engine) => {
     expect(guest.statusCode, guest.body).toBe(200);
     const shown = guest.json() as GuestOrder;
     expect(shown.order).toMatchObject({ ref: sale.ref, status: 'paid', totalCents: 1250 });
+    expect(shown.claimed).toBe(false);
     expect(shown.tickets.map((x) => x.bookingId)).toEqual(sale.lines.map((l) => l.bookingId));
     const pdf = await app.inject({
       method: 'GET',
@@ -126,6 +127,12 @@ describe.each(engines)('verified emails and guest orders on %s', (engine) => {
     expect(done.json()).toEqual({ ok: true, email, claimedOrders: 1 });
     expect((await me(vera.token)).emailVerified).toBe(true);
     expect(await myOrders(vera.token)).toEqual([sale.ref]);
+    // The link keeps working, and no longer asks her to verify an address she has verified.
+    const claimed = await app.inject({
+      method: 'GET',
+      url: `/api/guest-order?token=${encodeURIComponent(guestToken)}`,
+    });
+    expect(claimed.json()).toMatchObject({ order: { ref: sale.ref }, claimed: true });
     const tickets = await app.inject({ method: 'GET', url: '/api/me/tickets', headers: bearer(vera.token) });
     expect((tickets.json() as { tickets: { bookingId: string }[] }).tickets.map((x) => x.bookingId)).toEqual(
       sale.lines.map((l) => l.bookingId),

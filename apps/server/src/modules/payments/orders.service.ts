@@ -213,12 +213,12 @@ export async function getMyOrder(db: Queryable, userId: string, ref: string): Pr
 export async function orderByGuestToken(
   db: Queryable,
   tokenHash: string,
-): Promise<{ sessionId: string; order: Order } | null> {
+): Promise<{ sessionId: string; userId: string; order: Order } | null> {
   const [row] = await db
     .select()
     .from(checkoutSessions)
     .where(eq(checkoutSessions.guestTokenHash, tokenHash))
     .limit(1);
   if (!row?.ref) return null;
-  return { sessionId: row.id, order: (await presentOrders(db, [row]))[0]! };
+  return { sessionId: row.id, userId: row.userId, order: (await presentOrders(db, [row]))[0]! };
 }

@@ -52,7 +52,7 @@ export function GuestOrderScreen() {
       ) : (
         <p className="muted text-sm">{t('tickets.noneLeft')}</p>
       )}
-      <p className="muted text-sm">{t('guestOrder.claim')}</p>
+      <p className="muted text-sm">{t(guest.data!.claimed ? 'guestOrder.claimed' : 'guestOrder.claim')}</p>
     </section>
   );
 }
