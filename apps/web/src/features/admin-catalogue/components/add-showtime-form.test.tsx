@@ -43,12 +43,19 @@ beforeEach(() => {
         attributes: body.attributes ?? [],
       };
     }
+    if (path === '/showtimes/new/prices') return { showtimeId: 'new', priceCard: cardAtStart };
     throw new Error(`unexpected call: ${path}`);
   });
 });
 
-// DESIGN §7.5: staff say what a showtime is (format, subtitles, accessibility) when they add it.
-it('sends the chosen attributes and subtitles language with a new showtime', async () => {
+/** The card the server says prices the new showtime at its start (null: its own price). */
+let cardAtStart: { id: string; name: string } | null = null;
+beforeEach(() => {
+  cardAtStart = null;
+});
+
+/** Fills in a showtime of Quiet Signs in Hall 1, lets `more` tick further fields, and adds it. */
+async function addShowtime(more?: (user: ReturnType<typeof userEvent.setup>) => Promise<void>) {
   const user = userEvent.setup();
   render(
     <QueryClientProvider client={new QueryClient({ defaultOptions: { queries: { retry: false } } })}>
@@ -60,10 +67,30 @@ it('sends the chosen attributes and subtitles language with a new showtime', asy
   await screen.findByRole('option', { name: /Hall 1/ });
   await user.selectOptions(screen.getByRole('combobox', { name: 'Hall' }), 'hall');
   await user.type(screen.getByLabelText(/Starts at/), '2030-05-04T20:00');
-  await user.click(screen.getByRole('checkbox', { name: 'IMAX' }));
-  await user.click(screen.getByRole('checkbox', { name: 'Captioned' }));
-  await user.selectOptions(screen.getByRole('combobox', { name: 'Subtitles' }), 'SUBTITLES_DE');
+  await more?.(user);
   await user.click(screen.getByRole('button', { name: 'Add showtime' }));
+}
+
+// A card valid at its start prices the showtime: the notice names it, not the typed price nobody pays.
+it('names the price card that prices a new showtime at its start', async () => {
+  cardAtStart = { id: 'std', name: 'Standard' };
+  await addShowtime();
+  await screen.findByText(/Showtime added: .* in Hall 1, Standard prices\./);
+  expect(screen.queryByText(/\$12\.00/)).toBeNull();
+});
+
+it('says the typed price when no card prices the new showtime', async () => {
+  await addShowtime();
+  await screen.findByText(/Showtime added: .* in Hall 1, \$12\.00\./);
+});
+
+// DESIGN §7.5: staff say what a showtime is (format, subtitles, accessibility) when they add it.
+it('sends the chosen attributes and subtitles language with a new showtime', async () => {
+  await addShowtime(async (user) => {
+    await user.click(screen.getByRole('checkbox', { name: 'IMAX' }));
+    await user.click(screen.getByRole('checkbox', { name: 'Captioned' }));
+    await user.selectOptions(screen.getByRole('combobox', { name: 'Subtitles' }), 'SUBTITLES_DE');
+  });
   await waitFor(() => expect(posted).toHaveLength(1));
   expect(posted[0]).toMatchObject({
     movieId: 'film',

@@ -21,6 +21,7 @@ import { useCreateShowtime } from '../api/create-showtime';
 import { useAdminMovies } from '../api/get-admin-movies';
 import { useHalls } from '../api/get-halls';
 import { useShowtimePriceCards } from '../api/get-price-cards';
+import { getShowtimePrices } from '../api/get-showtime-prices';
 import { localDateTimeToUtcIso, priceCentsFromText, utcIsoToLocalDateTime } from '../lib/showtime-input';
 import { FormMessages } from '../../../components/ui/form-messages';
 
@@ -79,7 +80,13 @@ export function AddShowtimeForm() {
         ...(priceCardId && { priceCardId }),
         ...(attributes.length > 0 && { attributes }),
       });
-      const card = cards.data?.find((c) => c.id === priceCardId);
+      // With "the card valid at its start", a card may still price it: say which, not a price nobody pays.
+      const card = priceCardId
+        ? cards.data?.find((c) => c.id === priceCardId)
+        : await getShowtimePrices(created.id).then(
+            (prices) => prices.priceCard,
+            () => null,
+          );
       const at = formatDateTime(created.startsAt);
       setNotice(
         card
