@@ -89,6 +89,8 @@ describe.skipIf(!hasChromium)('email verification and guest orders in the browse
       .getByRole('listitem');
     await tickets.nth(1).waitFor();
     expect(await tickets.count()).toBe(2);
+    // Each ticket's QR code is drawn after its card: wait for it rather than count too early.
+    await tickets.first().getByRole('img').waitFor();
     expect(await tickets.first().getByRole('img').count()).toBe(1);
     await expectNoAxeViolations(guest.page);
     await screenshot(guest.page, 'guest-order-phone');
