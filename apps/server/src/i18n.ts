@@ -15,6 +15,10 @@ export type Language = (typeof LANGUAGES)[number];
 export const isLanguage = (code: unknown): code is Language =>
   typeof code === 'string' && (LANGUAGES as readonly string[]).includes(code);
 
+/** The language to write to a customer in: the one the request asked for, else the account's, else English. */
+export const customerLanguage = (stored: unknown, asked?: Language): Language =>
+  asked ?? (isLanguage(stored) ? stored : 'en');
+
 const catalogues = { en, es, de };
 const i18n = i18next.createInstance();
 void i18n.init({

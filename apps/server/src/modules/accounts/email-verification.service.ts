@@ -5,7 +5,7 @@ import { emailVerifications, users } from '../../db/schema/index.ts';
 import type { Deps } from '../../deps.ts';
 import { AppError } from '../../errors.ts';
 import { hashToken } from '../../plugins/auth.ts';
-import { isLanguage, type Language } from '../../i18n.ts';
+import { customerLanguage, type Language } from '../../i18n.ts';
 import { claimWalkInOrders } from '../box-office/walk-in.ts';
 import { sendEmailVerification } from '../mail/messages.ts';
 
@@ -53,7 +53,7 @@ export async function requestEmailVerification(
     name: user.name,
     token,
     hours: VERIFY_LINK_HOURS,
-    language: language ?? (isLanguage(user.language) ? user.language : 'en'),
+    language: customerLanguage(user.language, language),
   });
   return true;
 }

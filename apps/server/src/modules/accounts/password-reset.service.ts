@@ -7,7 +7,7 @@ import { hashToken } from '../../plugins/auth.ts';
 import { sendPasswordReset } from '../mail/messages.ts';
 import { endAccountLinks } from './account-links.ts';
 import { findUserByEmail, hashPassword, normalizeEmail } from './accounts.service.ts';
-import { isLanguage, type Language } from '../../i18n.ts';
+import { customerLanguage, type Language } from '../../i18n.ts';
 
 /** A reset link works once, for this long. */
 export const RESET_LINK_MINUTES = 60;
@@ -51,7 +51,7 @@ export async function requestPasswordReset(
       to: user.email,
       name: user.name,
       token,
-      language: language ?? (isLanguage(user.language) ? user.language : 'en'),
+      language: customerLanguage(user.language, language),
     });
   }
 }

@@ -15,7 +15,7 @@ import {
 } from '../../db/schema/index.ts';
 import { fulfilCheckout, releaseCheckout } from './fulfilment.service.ts';
 import { UUID, type PaymentDeps } from './payment-deps.ts';
-import { isLanguage, type Language } from '../../i18n.ts';
+import { customerLanguage, type Language } from '../../i18n.ts';
 
 // ---------------------------------------------------------------------------------------------------------------
 // The local provider's hosted page: what it shows, its Pay button and its Cancel link.
@@ -90,7 +90,7 @@ export async function getCheckoutSummary(db: Queryable, sessionId: string): Prom
     ref: session.ref,
     discountCents: session.discountCents,
     promoCode: session.promoCode,
-    language: isLanguage(customer?.language) ? customer.language : 'en',
+    language: customerLanguage(customer?.language),
   };
 }
 
