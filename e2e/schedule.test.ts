@@ -1,12 +1,6 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  addDays,
-  localDate,
-  localTime,
-  mondayOf,
-  zonedInstant,
-} from '../apps/web/src/features/admin-catalogue/lib/cinema-time.ts';
+import { addDays, instantAt, localDate, localTime, weekStart } from '@cinema/contract/constants';
 import {
   DESKTOP,
   expectNoAxeViolations,
@@ -88,7 +82,7 @@ describe.skipIf(!hasChromium)('scheduling and the audit log in the browser', () 
     await api.post('/admin/showtimes', {
       movieId: blocker.id,
       auditoriumId: hall.id,
-      startsAt: zonedInstant(busyDay, CINEMA_ZONE, '19:30').toISOString(),
+      startsAt: instantAt(busyDay, '19:30', CINEMA_ZONE).at.toISOString(),
       priceCents: 1000,
     });
   });
@@ -215,7 +209,7 @@ describe.skipIf(!hasChromium)('scheduling and the audit log in the browser', () 
 
   it('draws a hall’s week: films, cleaning and free time, said as a list', async () => {
     const page = await pageAt();
-    const monday = mondayOf(busyDay);
+    const monday = weekStart(busyDay);
     await page.goto(`/admin/week?hall=${hall.id}&week=${busyDay}`);
     await page.getByRole('heading', { level: 1, name: 'Week by hall' }).waitFor();
     const busy = page.locator(`li[data-day="${busyDay}"]`);
@@ -228,7 +222,7 @@ describe.skipIf(!hasChromium)('scheduling and the audit log in the browser', () 
     expect(await page.locator('li[data-day]').count()).toBe(7);
     expect(await page.locator('li[data-day]').first().getAttribute('data-day')).toBe(monday);
     // A day of the batch in the same week (the days after the busy one are in it unless it is a Sunday).
-    const other = [first, addDays(first, 1), addDays(first, 3)].find((d) => mondayOf(d) === monday)!;
+    const other = [first, addDays(first, 1), addDays(first, 3)].find((d) => weekStart(d) === monday)!;
     const films = await page.locator(`li[data-day="${other}"] [data-segment="film"]`).allInnerTexts();
     expect(films.map(plain)[0]).toMatch(new RegExp(`^20:00–21:30 ${feature.title} · 0/\\d+ sold$`));
     expect(plain(await page.locator(`li[data-day="${other}"] [data-segment="cleaning"]`).innerText())).toBe(
@@ -245,7 +239,7 @@ describe.skipIf(!hasChromium)('scheduling and the audit log in the browser', () 
       const created = await api.post<{ id: string }>('/admin/showtimes', {
         movieId: blocker.id,
         auditoriumId: hall.id,
-        startsAt: zonedInstant(addDays(first, 40 + i), CINEMA_ZONE, '10:00').toISOString(),
+        startsAt: instantAt(addDays(first, 40 + i), '10:00', CINEMA_ZONE).at.toISOString(),
         priceCents: 1100,
       });
       if (i === 54) await api.delete(`/admin/showtimes/${created.id}`);

@@ -38,7 +38,7 @@ export async function bootstrap(app: FastifyInstance): Promise<BootstrapReport> 
   if (app.config.seedDemo) {
     const cards = await seedDemoPriceCards(app.database.db);
     if (cards.length > 0) messages.push(`Price cards: ${cards.join(', ')}`);
-    const demo = await seedDemo(app.database.db);
+    const demo = await seedDemo(app.database.db, app.config.timeZone);
     if (demo) {
       messages.push(`Demo catalogue: ${demo.movies} movies, ${demo.showtimes} showtimes`);
       // Sold at the counter, so the schedule shows "Sold out" and "Selling fast" and the reports have sales.

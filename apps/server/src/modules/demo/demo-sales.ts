@@ -1,5 +1,5 @@
 import { and, asc, eq, gt, isNull, sql } from 'drizzle-orm';
-import { localDate } from '../showtimes/local-time.ts';
+import { localDate } from '@cinema/contract';
 import { seats, showtimes, users } from '../../db/schema/index.ts';
 import { counterSale } from '../box-office/money.service.ts';
 import type { PaymentDeps } from '../payments/payment-deps.ts';

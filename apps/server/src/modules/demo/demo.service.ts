@@ -1,5 +1,5 @@
 import { count, sql } from 'drizzle-orm';
-import { sortAttributes } from '@cinema/contract';
+import { addDays, instantAt, isoWeekday, localDate, localDayTime, sortAttributes } from '@cinema/contract';
 import type { Db } from '../../db/database.ts';
 import { movies, showtimes } from '../../db/schema/index.ts';
 import { listHalls } from '../halls/halls.service.ts';
@@ -79,9 +79,16 @@ const FIRST_SHOW_HOUR = 11;
 const LAST_START_HOUR = 22;
 const SEED_DAYS = 7;
 
+/** A showtime's day and hour on the cinema's clocks, and its weekday as Sunday 0 … Saturday 6. */
+interface DemoStart {
+  date: string;
+  hour: number;
+  weekday: number;
+}
+
 /** Matinees are cheaper; the largest hall costs a little more. */
-function demoPrice(start: Date, hallIndex: number): number {
-  const base = start.getHours() < 17 ? 1200 : 1500;
+function demoPrice(start: DemoStart, hallIndex: number): number {
+  const base = start.hour < 17 ? 1200 : 1500;
   return base + (hallIndex === 2 ? 300 : 0);
 }
 
@@ -90,13 +97,13 @@ function demoPrice(start: Date, hallIndex: number): number {
  * evening's late show in its original version with subtitles; a captioned, an audio described and a relaxed
  * screening each day, and parent-and-baby and seniors' mornings.
  */
-function demoAttributes(start: Date, hallIndex: number, nth: number): string[] {
+function demoAttributes(start: DemoStart, hallIndex: number, nth: number): string[] {
   const attributes: string[] = [hallIndex === 2 ? 'IMAX' : nth % 3 === 1 ? '3D' : '2D'];
-  if (start.getHours() >= 21) attributes.push('ORIGINAL', 'SUBTITLES_EN');
+  if (start.hour >= 21) attributes.push('ORIGINAL', 'SUBTITLES_EN');
   if (hallIndex === 0 && nth === 1) attributes.push('CAPTIONED');
   if (hallIndex === 1 && nth === 2) attributes.push('AUDIO_DESCRIBED');
-  if (hallIndex === 1 && nth === 0) attributes.push(start.getDay() % 2 ? 'RELAXED' : 'PARENT_AND_BABY');
-  if (hallIndex === 0 && nth === 0 && start.getDay() === 3) attributes.push('SENIOR');
+  if (hallIndex === 1 && nth === 0) attributes.push(start.weekday % 2 ? 'RELAXED' : 'PARENT_AND_BABY');
+  if (hallIndex === 0 && nth === 0 && start.weekday === 3) attributes.push('SENIOR');
   return attributes;
 }
 
@@ -107,11 +114,17 @@ export interface SeedReport {
   showtimes: number;
 }
 
+/** Where a showtime starting at `at` falls on the cinema's clocks. */
+function demoStart(at: Date, timeZone: string): DemoStart {
+  const { date, time } = localDayTime(at, timeZone);
+  return { date, hour: Number(time.slice(0, 2)), weekday: isoWeekday(date) % 7 };
+}
+
 /**
  * On an empty catalogue: the demo movies with generated posters and back-to-back showtimes over the next seven
- * days in every hall (in the server's time zone). Returns null when there already are movies.
+ * days in every hall (on the cinema's clocks, `timeZone`). Returns null when there already are movies.
  */
-export async function seedDemo(db: Db, now = new Date()): Promise<SeedReport | null> {
+export async function seedDemo(db: Db, timeZone: string, now = new Date()): Promise<SeedReport | null> {
   // Painted and re-encoded before the transaction, as an upload would be.
   const designs = await Promise.all(
     DEMO_MOVIES.map((m) => preparePoster(paintPoster({ title: m.title, ...m.poster }))),
@@ -142,13 +155,15 @@ export async function seedDemo(db: Db, now = new Date()): Promise<SeedReport | n
     const earliest = new Date(now.getTime() + 30 * 60_000);
     halls.forEach((hall, hallIndex) => {
       for (let day = 0; day < SEED_DAYS; day++) {
-        const date = new Date(now);
-        date.setHours(FIRST_SHOW_HOUR, hallIndex * 30, 0, 0);
-        date.setDate(date.getDate() + day);
-        let start = date;
+        const date = addDays(localDate(now, timeZone), day);
+        // The first show of each hall half an hour after the previous hall's: 11:00, 11:30, 12:00.
+        const first = FIRST_SHOW_HOUR * 60 + hallIndex * 30;
+        const firstTime = `${String(Math.floor(first / 60)).padStart(2, '0')}:${String(first % 60).padStart(2, '0')}`;
+        let start = instantAt(date, firstTime, timeZone).at;
+        let local = demoStart(start, timeZone);
         let pick = day * 2 + hallIndex;
         let nth = 0;
-        while (start.getHours() < LAST_START_HOUR && start.getDate() === date.getDate()) {
+        while (local.hour < LAST_START_HOUR && local.date === date) {
           const movie = created[pick++ % created.length]!;
           const endsAt = showtimeEndsAt(start, movie.durationMinutes);
           if (start > earliest) {
@@ -157,12 +172,13 @@ export async function seedDemo(db: Db, now = new Date()): Promise<SeedReport | n
               hallId: hall.id,
               startsAt: start,
               endsAt,
-              priceCents: demoPrice(start, hallIndex),
-              attributes: sortAttributes(demoAttributes(start, hallIndex, nth)),
+              priceCents: demoPrice(local, hallIndex),
+              attributes: sortAttributes(demoAttributes(local, hallIndex, nth)),
             });
           }
           nth++;
           start = roundUpToQuarter(endsAt);
+          local = demoStart(start, timeZone);
         }
       }
     });

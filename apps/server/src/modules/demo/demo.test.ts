@@ -1,8 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { localTime } from '@cinema/contract';
 import { bootstrap } from '../../bootstrap.ts';
 import { createTestApp, engines, signedInAdmin, type TestApp } from '../../test/helpers.ts';
 import { ensureDefaultHalls } from '../halls/halls.service.ts';
 import { seedDemo } from './demo.service.ts';
+
+/** The demo is planned on the cinema's clocks, here far from the server's (the tests run in UTC). */
+const CINEMA_ZONE = 'Pacific/Auckland';
 
 describe.each(engines)('demo catalogue on %s', (engine) => {
   let t: TestApp;
@@ -14,7 +18,7 @@ describe.each(engines)('demo catalogue on %s', (engine) => {
 
   it('seeds movies with generated posters and a week of showtimes in every hall, once', async () => {
     const now = new Date();
-    const report = await seedDemo(t.database.db, now);
+    const report = await seedDemo(t.database.db, CINEMA_ZONE, now);
     expect(report!.movies).toBe(6);
     expect(report!.showtimes).toBeGreaterThan(40);
 
@@ -54,9 +58,14 @@ describe.each(engines)('demo catalogue on %s', (engine) => {
       expect(Date.parse(s.startsAt)).toBeLessThan(inAWeek);
       expect(s.priceCents).toBeGreaterThanOrEqual(1200);
       expect(s.priceCents).toBeLessThanOrEqual(1800);
+      // From 11:00 until the last start before 22:00 in Auckland, matinees before 17:00 there cheaper.
+      const time = localTime(s.startsAt, CINEMA_ZONE);
+      expect(time >= '11:00' && time < '22:00', `${s.startsAt} is ${time} in Auckland`).toBe(true);
+      const hallExtra = s.Auditorium.name === 'Hall 3' ? 300 : 0;
+      expect(s.priceCents - hallExtra).toBe(time < '17:00' ? 1200 : 1500);
     }
 
-    expect(await seedDemo(t.database.db, now)).toBeNull();
+    expect(await seedDemo(t.database.db, CINEMA_ZONE, now)).toBeNull();
     expect((await t.app.inject({ method: 'GET', url: '/api/movies' })).json()).toHaveLength(6);
   });
 });

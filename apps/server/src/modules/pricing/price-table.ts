@@ -1,4 +1,4 @@
-import type { SeatType } from '@cinema/contract';
+import { inTimeWindow, localDayTime, type SeatType } from '@cinema/contract';
 
 /** A price card as pricing reads it: its days, its window of the day, its prices. */
 export interface CardRules {
@@ -15,26 +15,6 @@ export interface CardRules {
   attribute: string | null;
 }
 
-const dayTimeFormats = new Map<string, Intl.DateTimeFormat>();
-const WEEKDAYS: Record<string, number> = { Mon: 1, Tue: 2, Wed: 3, Thu: 4, Fri: 5, Sat: 6, Sun: 7 };
-
-/** The ISO weekday and the "HH:MM" of a moment on the cinema's clocks (its time zone, daylight saving included). */
-export function localDayTime(at: Date, timeZone: string): { weekday: number; time: string } {
-  let format = dayTimeFormats.get(timeZone);
-  if (!format) {
-    format = new Intl.DateTimeFormat('en-US', {
-      timeZone,
-      weekday: 'short',
-      hour: '2-digit',
-      minute: '2-digit',
-      hourCycle: 'h23',
-    });
-    dayTimeFormats.set(timeZone, format);
-  }
-  const parts = Object.fromEntries(format.formatToParts(at).map((p) => [p.type, p.value]));
-  return { weekday: WEEKDAYS[parts.weekday!]!, time: `${parts.hour}:${parts.minute}` };
-}
-
 const minutes = (hhmm: string) => Number(hhmm.slice(0, 2)) * 60 + Number(hhmm.slice(3, 5));
 
 /**
@@ -47,7 +27,7 @@ export function cardValidAt<T extends Pick<CardRules, 'weekdays' | 'from' | 'to'
   timeZone: string,
 ): T | null {
   const { weekday, time } = localDayTime(startsAt, timeZone);
-  const valid = cards.filter((c) => c.weekdays.includes(weekday) && c.from <= time && time < c.to);
+  const valid = cards.filter((c) => c.weekdays.includes(weekday) && inTimeWindow(time, c));
   valid.sort(
     (a, b) =>
       minutes(a.to) - minutes(a.from) - (minutes(b.to) - minutes(b.from)) || a.name.localeCompare(b.name),

@@ -2,6 +2,9 @@
 // check-in rate, by day, movie or showtime. A sale counts on its showtime's day on the cinema's clocks.
 import { sql, type SQL } from 'drizzle-orm';
 import {
+  addDays,
+  dayStart,
+  localDayTime,
   minorToText,
   type SalesFigures,
   type SalesReport,
@@ -9,7 +12,6 @@ import {
   type SalesReportRow,
 } from '@cinema/contract';
 import { queryRows, type Queryable } from '../../db/database.ts';
-import { addDays, instantAt } from '../showtimes/local-time.ts';
 
 /** Showtimes whose figures one statement computes and keeps. */
 const KEEP_BATCH = 500;
@@ -25,7 +27,6 @@ export const UNTYPED_TICKET = 'Unspecified';
 interface ShowtimeRow {
   id: string;
   starts_at: Date | string;
-  day: string;
   movie_id: string;
   title: string;
   hall_name: string;
@@ -77,8 +78,8 @@ export async function salesReport(
   opts: { timeZone: string; currency: string; includeTestSales: boolean },
   query: Pick<SalesReportQuery, 'from' | 'to' | 'groupBy'>,
 ): Promise<SalesReport> {
-  const start = instantAt(query.from, '00:00', opts.timeZone).at;
-  const end = instantAt(addDays(query.to, 1), '00:00', opts.timeZone).at;
+  const start = dayStart(query.from, opts.timeZone);
+  const end = dayStart(addDays(query.to, 1), opts.timeZone);
 
   const from = start.toISOString();
   const until = end.toISOString();
@@ -87,9 +88,7 @@ export async function salesReport(
   const [showtimeRows, salesRows, typeRows] = await Promise.all([
     queryRows<ShowtimeRow>(
       db,
-      sql`select st.id, st.starts_at,
-            to_char(st.starts_at at time zone ${opts.timeZone}, 'YYYY-MM-DD') as day,
-            st.movie_id, m.title, h.name as hall_name, se.sellable
+      sql`select st.id, st.starts_at, st.movie_id, m.title, h.name as hall_name, se.sellable
           from showtimes st
           join movies m on m.id = st.movie_id
           join halls h on h.id = st.hall_id
@@ -125,17 +124,19 @@ export async function salesReport(
   const totals = empty();
   for (const st of showtimeRows) {
     const startsAt = new Date(st.starts_at).toISOString();
-    const key = query.groupBy === 'day' ? st.day : query.groupBy === 'movie' ? st.movie_id : st.id;
+    // The showtime's day and time on the cinema's clocks, read as the span's bounds are.
+    const local = localDayTime(startsAt, opts.timeZone);
+    const key = query.groupBy === 'day' ? local.date : query.groupBy === 'movie' ? st.movie_id : st.id;
     let group = groups.get(key);
     if (!group) {
       const row =
         query.groupBy === 'day'
-          ? { key, label: st.day, movieTitle: null, startsAt: null, hallName: null }
+          ? { key, label: local.date, movieTitle: null, startsAt: null, hallName: null }
           : query.groupBy === 'movie'
             ? { key, label: st.title, movieTitle: st.title, startsAt: null, hallName: null }
             : {
                 key,
-                label: `${st.title} · ${st.day} ${localTime(new Date(startsAt), opts.timeZone)} · ${st.hall_name}`,
+                label: `${st.title} · ${local.date} ${local.time} · ${st.hall_name}`,
                 movieTitle: st.title,
                 startsAt,
                 hallName: st.hall_name,
@@ -313,21 +314,6 @@ export async function refreshKeptFigures(db: Queryable, from: string, until: str
     where x.showtime_id = c.showtime_id and st.id = c.showtime_id
       and st.starts_at >= ${from} and st.starts_at < ${until}
       and pg_visible_in_snapshot(x.xid, c.snapshot)`);
-}
-
-const timeFormats = new Map<string, Intl.DateTimeFormat>();
-function localTime(at: Date, timeZone: string): string {
-  let format = timeFormats.get(timeZone);
-  if (!format) {
-    format = new Intl.DateTimeFormat('en-GB', {
-      timeZone,
-      hour: '2-digit',
-      minute: '2-digit',
-      hourCycle: 'h23',
-    });
-    timeFormats.set(timeZone, format);
-  }
-  return format.format(at);
 }
 
 /** A cell as CSV: quoted when it must be, and text a spreadsheet would run as a formula made inert. */

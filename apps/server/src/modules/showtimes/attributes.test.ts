@@ -4,14 +4,17 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type {
-  BatchShowtimesResponse,
-  BookedSeat,
-  Schedule,
-  SeatMap,
-  Showtime,
-  ShowtimePrices,
-  Ticket,
+import {
+  addDays,
+  instantAt,
+  localDate,
+  type BatchShowtimesResponse,
+  type BookedSeat,
+  type Schedule,
+  type SeatMap,
+  type Showtime,
+  type ShowtimePrices,
+  type Ticket,
 } from '@cinema/contract';
 import { mailOutbox, movies } from '../../db/schema/index.ts';
 import { insertPlainHall } from '../../test/fixtures.ts';
@@ -26,7 +29,6 @@ import {
 import { setUpPrices } from '../../test/prices.ts';
 import { buySeats } from '../../test/purchase.ts';
 import { settleMail } from '../mail/outbox.service.ts';
-import { addDays, instantAt, localDate } from './local-time.ts';
 
 // DESIGN §7.5: a showtime's format, language, accessibility and audience; the schedule filters by them; a price card
 // for an attribute (3D, IMAX) prices the showtimes having it.

@@ -1,6 +1,9 @@
 import { and, eq, gt, inArray, lt } from 'drizzle-orm';
 import {
   BATCH_MAX_SHOWTIMES,
+  daysBetween,
+  instantAt,
+  isoWeekday,
   type BatchProblem,
   type BatchShowtime,
   type BatchShowtimesBody,
@@ -11,7 +14,6 @@ import { halls, movies, priceCards, showtimes } from '../../db/schema/index.ts';
 import { badRequest, conflict, notFound } from '../../errors.ts';
 import { recordAudit, type Actor } from '../audit/audit.service.ts';
 import { PriceBook } from '../pricing/pricing.service.ts';
-import { daysBetween, instantAt, isoWeekday } from './local-time.ts';
 import { MAX_DAYS_AHEAD, showtimeEndsAt } from './showtimes.service.ts';
 
 interface Plan {

@@ -13,58 +13,12 @@ import {
 } from '../../test/helpers.ts';
 import { ensureDefaultHalls } from '../halls/halls.service.ts';
 import { ensureDefaultTicketTypes } from '../pricing/default-prices.ts';
-import { daysBetween, instantAt, isoWeekday, localDate } from './local-time.ts';
 
 // DESIGN §6.4: recurring showtimes on the cinema's clocks, a plan that names every clash before anything is written,
-// then all of them or none.
+// then all of them or none. The clock's own rules (a weekly 20:00 across a change of the clocks, skipped and doubled
+// times) are tested with it, in packages/contract/src/cinema-clock.test.ts.
 
 const BERLIN = 'Europe/Berlin';
-
-describe('the cinema’s clocks (pure)', () => {
-  it('keeps a weekly 20:00 at 20:00 across the change to winter time', () => {
-    // Berlin leaves summer time on Sunday 2027-10-31.
-    expect(instantAt('2027-10-30', '20:00', BERLIN)).toEqual({
-      at: new Date('2027-10-30T18:00:00Z'),
-      exists: true,
-    });
-    expect(instantAt('2027-10-31', '20:00', BERLIN)).toEqual({
-      at: new Date('2027-10-31T19:00:00Z'),
-      exists: true,
-    });
-    expect(instantAt('2027-03-28', '20:00', BERLIN)).toEqual({
-      at: new Date('2027-03-28T18:00:00Z'),
-      exists: true,
-    });
-    expect(instantAt('2027-03-27', '20:00', BERLIN)).toEqual({
-      at: new Date('2027-03-27T19:00:00Z'),
-      exists: true,
-    });
-    expect(instantAt('2026-12-01', '19:30', 'America/New_York').at).toEqual(new Date('2026-12-02T00:30:00Z'));
-  });
-
-  it('says when the clocks skip a time, and takes the first of a time they show twice', () => {
-    expect(instantAt('2027-03-28', '02:30', BERLIN)).toEqual({
-      at: new Date('2027-03-28T01:30:00Z'),
-      exists: false,
-    });
-    expect(instantAt('2027-10-31', '02:30', BERLIN)).toEqual({
-      at: new Date('2027-10-31T00:30:00Z'),
-      exists: true,
-    });
-  });
-
-  it('reads calendar days and weekdays', () => {
-    expect(localDate(new Date('2027-01-01T23:30:00Z'), BERLIN)).toBe('2027-01-02');
-    expect(isoWeekday('2027-03-28')).toBe(7);
-    expect(isoWeekday('2027-03-29')).toBe(1);
-    expect(daysBetween('2027-02-27', '2027-03-02')).toEqual([
-      '2027-02-27',
-      '2027-02-28',
-      '2027-03-01',
-      '2027-03-02',
-    ]);
-  });
-});
 
 describe.each(engines)('recurring showtimes on %s', (engine) => {
   let t: TestApp;

@@ -1,12 +1,21 @@
 import { and, asc, eq, gt, gte, lt, sql } from 'drizzle-orm';
-import { SCHEDULE_DAYS, SELLING_FAST_SHARE, type Availability, type Schedule } from '@cinema/contract';
+import {
+  addDays,
+  dayBounds,
+  dayStart,
+  daysBetween,
+  localDate,
+  SCHEDULE_DAYS,
+  SELLING_FAST_SHARE,
+  type Availability,
+  type Schedule,
+} from '@cinema/contract';
 import type { Queryable } from '../../db/database.ts';
 import { liveBooking } from '../../db/live-booking.ts';
 import { bookings, halls, seats, showtimes } from '../../db/schema/index.ts';
 import { badRequest } from '../../errors.ts';
 import { listMovies } from '../movies/movies.service.ts';
 import { PriceBook } from '../pricing/pricing.service.ts';
-import { addDays, daysBetween, instantAt, localDate } from './local-time.ts';
 import { present, priced, showtimeColumns } from './showtimes.service.ts';
 
 /** AVAILABLE, SELLING_FAST (under a fifth of the seats left) or SOLD_OUT. */
@@ -34,9 +43,8 @@ export async function getSchedule(
   if (!offered.includes(day)) {
     throw badRequest(`Choose a day from ${offered[0]} to ${offered.at(-1)}`);
   }
-  const end = instantAt(addDays(offered.at(-1)!, 1), '00:00', timeZone).at;
-  const dayStart = instantAt(day, '00:00', timeZone).at;
-  const dayEnd = instantAt(addDays(day, 1), '00:00', timeZone).at;
+  const end = dayStart(addDays(offered.at(-1)!, 1), timeZone);
+  const { from: dayFrom, to: dayEnd } = dayBounds(day, timeZone);
 
   // Only the showtimes having every attribute asked for, the days' counts too.
   const having =
@@ -70,7 +78,7 @@ export async function getSchedule(
     // From the day's first instant, midnight included (a showtime at 00:00 is the day's own), or from now today.
     .where(
       and(
-        dayStart > now ? gte(showtimes.startsAt, dayStart) : gt(showtimes.startsAt, now),
+        dayFrom > now ? gte(showtimes.startsAt, dayFrom) : gt(showtimes.startsAt, now),
         lt(showtimes.startsAt, dayEnd),
         having,
       ),

@@ -1,11 +1,10 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Schedule } from '@cinema/contract';
+import { dayStart, type Schedule } from '@cinema/contract';
 import { seats } from '../../db/schema/index.ts';
 import { createShowtimeFixture, type ShowtimeFixture } from '../../test/fixtures.ts';
 import { createTestApp, engines, signedInUser, type TestApp } from '../../test/helpers.ts';
 import { buySeats, holdSeats } from '../../test/purchase.ts';
-import { instantAt } from './local-time.ts';
 
 /** The calendar day of an instant on a time zone's clocks. */
 const dayIn = (at: Date, timeZone: string) => new Intl.DateTimeFormat('en-CA', { timeZone }).format(at);
@@ -79,7 +78,7 @@ describe.each(engines)('the public schedule on %s', (engine) => {
 
   it('lists a showtime at midnight on its own day, as the day strip counts it', async () => {
     const twoDaysOn = dayIn(new Date(Date.now() + 2 * 86_400_000), timeZone);
-    const midnight = instantAt(twoDaysOn, '00:00', timeZone).at;
+    const midnight = dayStart(twoDaysOn, timeZone);
     const late = await createShowtimeFixture(t.database.db, { rows: 1, cols: 2, startsAt: midnight });
     const day = await schedule(twoDaysOn);
     expect(day.days.find((d) => d.date === twoDaysOn)?.showtimes).toBeGreaterThanOrEqual(1);

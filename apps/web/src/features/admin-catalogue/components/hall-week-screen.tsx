@@ -1,10 +1,10 @@
+import { addDays, dayStart, localDate, localTime, weekStart } from '@cinema/contract/constants';
 import { useTranslation } from '../../../lib/i18n';
 import { Link, useSearchParams } from 'react-router';
 import { QueryStatus } from '../../../components/ui/query-status';
 import { usePageHeading } from '../../../lib/use-page-heading';
 import { useHalls } from '../api/get-halls';
 import { useManagedShowtimes } from '../api/get-managed-showtimes';
-import { addDays, localDate, localTime, mondayOf, zonedInstant } from '../lib/cinema-time';
 import { formatDay } from '../lib/format-day';
 import { useCinemaTimeZone } from '../lib/use-cinema-time-zone';
 import { formatDuration, weekTimeline, type Segment, type TimelineDay } from '../lib/week-timeline';
@@ -29,15 +29,15 @@ export function HallWeekScreen() {
   const [params, setParams] = useSearchParams();
   const hallId = params.get('hall') ?? halls.data?.[0]?.id ?? '';
   const hall = halls.data?.find((h) => h.id === hallId);
-  const thisWeek = timeZone ? mondayOf(localDate(new Date(), timeZone)) : null;
+  const thisWeek = timeZone ? weekStart(localDate(new Date(), timeZone)) : null;
   const asked = params.get('week');
-  const monday = asked && DAY.test(asked) ? mondayOf(asked) : thisWeek;
+  const monday = asked && DAY.test(asked) ? weekStart(asked) : thisWeek;
   // From the day before: a late showtime on Sunday runs into Monday.
   const showtimes = useManagedShowtimes(
     monday && timeZone
       ? {
-          from: zonedInstant(addDays(monday, -1), timeZone).toISOString(),
-          to: zonedInstant(addDays(monday, 7), timeZone).toISOString(),
+          from: dayStart(addDays(monday, -1), timeZone).toISOString(),
+          to: dayStart(addDays(monday, 7), timeZone).toISOString(),
           auditoriumId: hallId,
         }
       : {},

@@ -1,4 +1,4 @@
-import { MANAGE_PAGE_SIZE } from '@cinema/contract/constants';
+import { addDays, dayBounds, localDate, localTime, MANAGE_PAGE_SIZE } from '@cinema/contract/constants';
 import { AttributeBadges } from '../../../components/ui/attribute-badges';
 import { Trans, useTranslation } from '../../../lib/i18n';
 import { Link, useSearchParams } from 'react-router';
@@ -6,7 +6,6 @@ import { QueryStatus } from '../../../components/ui/query-status';
 import { usePageHeading } from '../../../lib/use-page-heading';
 import { useAdminMovies } from '../api/get-admin-movies';
 import { useManagedShowtimes } from '../api/get-managed-showtimes';
-import { addDays, dayBounds, localDate, localTime } from '../lib/cinema-time';
 import { formatDay } from '../lib/format-day';
 import { useCinemaTimeZone } from '../lib/use-cinema-time-zone';
 

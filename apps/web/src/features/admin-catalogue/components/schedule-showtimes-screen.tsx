@@ -1,5 +1,12 @@
 import type { BatchProblem, BatchShowtime, BatchShowtimesBody } from '@cinema/contract';
-import { BATCH_MAX_DAYS, CLEANING_MINUTES, MAX_PRICE_CENTS } from '@cinema/contract/constants';
+import {
+  addDays,
+  BATCH_MAX_DAYS,
+  CLEANING_MINUTES,
+  localDate,
+  localTime,
+  MAX_PRICE_CENTS,
+} from '@cinema/contract/constants';
 import type { TFunction } from '../../../lib/i18n';
 import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import { Trans, useTranslation } from '../../../lib/i18n';
@@ -13,7 +20,6 @@ import { usePageHeading } from '../../../lib/use-page-heading';
 import { refusedPlan, useBatchShowtimes } from '../api/batch-showtimes';
 import { useAdminMovies } from '../api/get-admin-movies';
 import { useHalls } from '../api/get-halls';
-import { addDays, localDate, localTime } from '../lib/cinema-time';
 import { formatDay } from '../lib/format-day';
 import { priceCentsFromText } from '../lib/showtime-input';
 import { useCinemaTimeZone } from '../lib/use-cinema-time-zone';

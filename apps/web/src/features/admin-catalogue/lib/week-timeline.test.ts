@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { localTime } from './cinema-time';
+import { localTime } from '@cinema/contract/constants';
 import { formatDuration, weekTimeline } from './week-timeline';
 
 const TZ = 'Europe/London';

@@ -1,5 +1,4 @@
-import { CLEANING_MINUTES } from '@cinema/contract/constants';
-import { addDays, zonedInstant } from './cinema-time';
+import { addDays, dayBounds, instantAt, CLEANING_MINUTES } from '@cinema/contract/constants';
 
 export interface TimelineShowtime {
   id: string;
@@ -35,8 +34,7 @@ export function weekTimeline(monday: string, timeZone: string, showtimes: Timeli
   const sorted = [...showtimes].sort((a, b) => a.startsAt.localeCompare(b.startsAt));
   return Array.from({ length: 7 }, (_, i) => {
     const date = addDays(monday, i);
-    const dayStart = zonedInstant(date, timeZone);
-    const dayEnd = zonedInstant(addDays(date, 1), timeZone);
+    const { from: dayStart, to: dayEnd } = dayBounds(date, timeZone);
     const busy: Segment[] = [];
     for (const s of sorted) {
       const start = new Date(s.startsAt);
@@ -58,7 +56,7 @@ export function weekTimeline(monday: string, timeZone: string, showtimes: Timeli
         busy.push({ kind: 'cleaning', from: clip(filmEnd), to: clip(end), showtime: s });
       }
     }
-    const opens = zonedInstant(date, timeZone, OPENS_AT);
+    const opens = instantAt(date, OPENS_AT, timeZone).at;
     const from = new Date(Math.min(opens.getTime(), ...busy.map((b) => b.from.getTime())));
     const segments: Segment[] = [];
     let cursor = from;
