@@ -55,6 +55,8 @@ import { ticketsRoutes } from './modules/tickets/tickets.routes.ts';
 import { backupRoutes } from './modules/backup/backup.routes.ts';
 import { mailRoutes } from './modules/mail/mail.routes.ts';
 import { mailPlugin } from './modules/mail/mail.plugin.ts';
+import { waitlistRoutes } from './modules/waitlist/waitlist.routes.ts';
+import { waitlistPlugin } from './modules/waitlist/waitlist.plugin.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -166,6 +168,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       await api.register(ticketsRoutes);
       await api.register(backupRoutes);
       await api.register(mailRoutes);
+      await api.register(waitlistRoutes);
     },
     { prefix: '/api' },
   );
@@ -174,6 +177,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(embeddedMaintenance);
   await app.register(accountsHousekeeping);
   await app.register(mailPlugin);
+  await app.register(waitlistPlugin);
   await app.register(webPlugin, { dist: config.webDist });
   return app;
 }

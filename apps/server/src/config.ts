@@ -35,6 +35,12 @@ export const ConfigSchema = z
       .positive()
       .max(24 * 60)
       .default(10),
+    /** How long seats offered to the next customer of a waiting list stay held for them (DESIGN §7.6). */
+    WAITLIST_OFFER_MINUTES: z.coerce
+      .number()
+      .positive()
+      .max(24 * 60)
+      .default(15),
     /** The door lets a showtime's ticket holders in from this many minutes before the start until its end. */
     ENTRY_OPENS_MINUTES: z.coerce
       .number()
@@ -161,6 +167,7 @@ export const ConfigSchema = z
     adminPassword: c.ADMIN_PASSWORD,
     seedDemo: c.SEED_DEMO,
     holdMinutes: c.HOLD_MINUTES,
+    waitlistOfferMinutes: c.WAITLIST_OFFER_MINUTES,
     entryOpensMinutes: c.ENTRY_OPENS_MINUTES,
     maxHeldSeats: c.MAX_HELD_SEATS,
     maxHeldSeatsPerAddress: c.MAX_HELD_SEATS_PER_ADDRESS,

@@ -42,6 +42,12 @@ export interface DomainEventMap {
   ticketsMoved: OrderRef & { moves: TicketMove[] };
   /** The sweeper ran once and expired this many holds (none is a run too). */
   holdsSwept: { expired: number };
+  /** A customer joined a showtime's waiting list (DESIGN §7.6). */
+  waitlistJoined: { showtimeId: string; entryId: string };
+  /** Seats were held for a customer of a waiting list, once per offer: the customer is told (email). */
+  waitlistOffered: { offerId: string; entryId: string; showtimeId: string; userId: string; seats: number };
+  /** An offer ended: paid (`taken`), run out or released (`passed`), or declined by leaving the list. */
+  waitlistOfferSettled: { offerId: string; showtimeId: string; outcome: 'taken' | 'passed' | 'declined' };
 }
 
 /** The order an order event is about: its id (the checkout session's) and the reference the customer knows. */
@@ -74,6 +80,9 @@ export class DomainEvents {
     orderRefunded: [],
     ticketsMoved: [],
     holdsSwept: [],
+    waitlistJoined: [],
+    waitlistOffered: [],
+    waitlistOfferSettled: [],
   };
 
   constructor(private readonly log: FastifyBaseLogger) {}

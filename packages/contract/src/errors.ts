@@ -77,6 +77,10 @@ export const ErrorCodes = [
   'invalid_verification_link',
   /** 400: the address belongs to the cinema (the box office's walk-in account): nobody registers or takes it. */
   'email_reserved',
+  /** 409: the customer is in this showtime's waiting list already. */
+  'waitlist_joined',
+  /** 409: the customer is on as many waiting lists as a customer may be (MAX_WAITLIST_ENTRIES). */
+  'waitlist_limit',
 ] as const;
 export type ErrorCode = (typeof ErrorCodes)[number];
 

@@ -10,3 +10,4 @@ export * from './pricing.ts';
 export * from './box-office.ts';
 export * from './reports.ts';
 export * from './mail.ts';
+export * from './waitlist.ts';

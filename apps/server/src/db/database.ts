@@ -3,7 +3,7 @@ import { mkdir } from 'node:fs/promises';
 import { PGlite, types, type ParserOptions, type Transaction } from '@electric-sql/pglite';
 import { btree_gist } from '@electric-sql/pglite/contrib/btree_gist';
 import type { ExtractTablesWithRelations, SQL } from 'drizzle-orm';
-import type { PgDatabase, PgQueryResultHKT, PgTransaction } from 'drizzle-orm/pg-core';
+import { PgTransaction, type PgDatabase, type PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
@@ -156,6 +156,20 @@ function withoutPerQueryParsers<T extends PGlite | Transaction>(target: T): T {
       return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(obj) : value;
     },
   });
+}
+
+/**
+ * Runs queries at once on the database, one after the other in a transaction: a transaction is one connection,
+ * and node-postgres runs one query at a time on a connection.
+ */
+export async function runTogether<T extends readonly unknown[]>(
+  db: Queryable,
+  queries: { [K in keyof T]: () => PromiseLike<T[K]> },
+): Promise<T> {
+  if (!(db instanceof PgTransaction)) return (await Promise.all(queries.map((q) => q()))) as unknown as T;
+  const results: unknown[] = [];
+  for (const query of queries) results.push(await query());
+  return results as unknown as T;
 }
 
 /** The rows of a raw SQL query, on either engine (both drivers answer a raw query with `{ rows }`). */

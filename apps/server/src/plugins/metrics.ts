@@ -79,6 +79,12 @@ export const metricsPlugin = fp(
       help: 'Holds the sweeper expired',
       registers: [register],
     });
+    const waitlist = new Counter({
+      name: 'cinema_waitlist_total',
+      help: 'Waiting lists (DESIGN §7.6) by step: joined, offered (seats held for the next in line), taken (paid), passed (run out, released or declined)',
+      labelNames: ['step'] as const,
+      registers: [register],
+    });
     const pool = app.database.pool;
     new Gauge({
       name: 'db_pool_connections',
@@ -97,6 +103,11 @@ export const metricsPlugin = fp(
     app.events.subscribe('orderPaid', ({ channel }) => payments.inc({ channel }));
     app.events.subscribe('orderRefunded', ({ kind, seats }) => refunds.inc({ kind }, seats));
     app.events.subscribe('ticketsMoved', ({ moves }) => moved.inc(moves.length));
+    app.events.subscribe('waitlistJoined', () => waitlist.inc({ step: 'joined' }));
+    app.events.subscribe('waitlistOffered', () => waitlist.inc({ step: 'offered' }));
+    app.events.subscribe('waitlistOfferSettled', ({ outcome }) =>
+      waitlist.inc({ step: outcome === 'taken' ? 'taken' : 'passed' }),
+    );
     app.events.subscribe('holdsSwept', (sweep) => {
       sweeps.inc();
       expired.inc(sweep.expired);

@@ -332,6 +332,35 @@ const CASES: Case[] = [
     }),
   },
   {
+    route: 'POST /api/showtimes/:id/waitlist',
+    expect: signedIn(201),
+    // A showtime of its own per request: joining offers its free seat at once, which the world's seats must keep.
+    request: async (_r, { app }) => {
+      const f = await createShowtimeFixture(app.database.db, { rows: 1, cols: 1 });
+      return { method: 'POST', url: `/api/showtimes/${f.showtimeId}/waitlist`, ...json({ count: 1 }) };
+    },
+  },
+  {
+    route: 'DELETE /api/showtimes/:id/waitlist',
+    expect: signedIn(200),
+    request: (_r, { w }) => ({ method: 'DELETE', url: `/api/showtimes/${w.show.showtimeId}/waitlist` }),
+  },
+  {
+    route: 'GET /api/me/waitlist',
+    expect: signedIn(200),
+    request: () => ({ method: 'GET', url: '/api/me/waitlist' }),
+  },
+  {
+    route: 'GET /api/admin/waitlist',
+    expect: staffToo(200),
+    request: () => ({ method: 'GET', url: '/api/admin/waitlist' }),
+  },
+  {
+    route: 'GET /api/admin/showtimes/:id/waitlist',
+    expect: staffToo(200),
+    request: (_r, { w }) => ({ method: 'GET', url: `/api/admin/showtimes/${w.show.showtimeId}/waitlist` }),
+  },
+  {
     route: 'POST /api/showtimes/bookings/more-time',
     // Someone else's hold is answered as one that is not live: nobody extends another's hold.
     expect: { visitor: 401, owner: 200, other: 409, staff: 409, admin: 409 },

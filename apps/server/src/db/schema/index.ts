@@ -7,3 +7,4 @@ export * from './audit.ts';
 export * from './idempotency.ts';
 export * from './reports.ts';
 export * from './mail.ts';
+export * from './waitlist.ts';

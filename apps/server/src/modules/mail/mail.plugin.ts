@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { runPeriodically } from '../../periodic.ts';
-import { sendOrderConfirmation, sendRefundNotice } from './messages.ts';
+import { sendOrderConfirmation, sendRefundNotice, sendWaitlistOffer } from './messages.ts';
 import { deliverDueMail, inBackground, settleMail } from './outbox.service.ts';
 
 /** How often emails that could not be sent are tried again (each one waits its own growing pause). */
@@ -29,6 +29,10 @@ export const mailPlugin = fp(
     app.events.subscribe('orderRefunded', ({ ref, kind }) => {
       if (kind !== 'automatic') inBackground(deps, 'the refund notice', () => sendRefundNotice(deps, ref));
     });
+    // The waiting list's offer (DESIGN §7.6): seats held for the customer, with a link to pay or decline.
+    app.events.subscribe('waitlistOffered', ({ offerId }) =>
+      inBackground(deps, 'the waiting list offer', () => sendWaitlistOffer(deps, offerId)),
+    );
     if (app.config.smtpUrl) {
       runPeriodically(app, RETRY_EVERY_MS, 'retrying emails', () => deliverDueMail(app.deps));
     }

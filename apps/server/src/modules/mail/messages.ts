@@ -1,7 +1,16 @@
 import QRCode from 'qrcode';
-import { asc, eq, sql } from 'drizzle-orm';
+import { asc, eq, inArray, sql } from 'drizzle-orm';
 import { formatMoney, type Ticket } from '@cinema/contract';
-import { bookings, checkoutSessions, seats, users } from '../../db/schema/index.ts';
+import {
+  bookings,
+  checkoutSessions,
+  halls,
+  movies,
+  seats,
+  showtimes,
+  users,
+  waitlistOffers,
+} from '../../db/schema/index.ts';
 import { clientPage } from '../../config.ts';
 import { getMyOrder } from '../payments/orders.service.ts';
 import { selectTickets } from '../tickets/tickets.service.ts';
@@ -290,4 +299,75 @@ export function sendEmailVerification(
     language,
   );
   return queueMail(deps, { kind: 'email_verification', to: input.to, subject, text, html });
+}
+
+/** A time as the cinema's clock shows it, the hour and minute only ("8:41 PM", "20:41"). */
+function cinemaClock(deps: MailDeps, at: Date, language: Language): string {
+  return new Intl.DateTimeFormat(localeOf(language), {
+    timeStyle: 'short',
+    timeZone: deps.config.timeZone,
+  }).format(at);
+}
+
+/**
+ * The waiting list's offer (DESIGN §7.6): which seats are held for the customer, until when by the cinema's clock,
+ * and the link to the seat map where they pay or decline; in the account's language. Once per offer.
+ */
+export async function sendWaitlistOffer(deps: MailDeps, offerId: string): Promise<string | null> {
+  const [offer] = await deps.db
+    .select({
+      showtimeId: waitlistOffers.showtimeId,
+      seatIds: waitlistOffers.seatIds,
+      expiresAt: waitlistOffers.expiresAt,
+      email: users.email,
+      name: users.name,
+      language: users.language,
+      startsAt: showtimes.startsAt,
+      title: movies.title,
+      hall: halls.name,
+    })
+    .from(waitlistOffers)
+    .innerJoin(users, eq(users.id, waitlistOffers.userId))
+    .innerJoin(showtimes, eq(showtimes.id, waitlistOffers.showtimeId))
+    .innerJoin(movies, eq(movies.id, showtimes.movieId))
+    .innerJoin(halls, eq(halls.id, showtimes.hallId))
+    .where(eq(waitlistOffers.id, offerId))
+    .limit(1);
+  if (!offer) return null;
+  const seatRows = await deps.db
+    .select({ row: seats.row, number: seats.number, rowLabel: seats.rowLabel })
+    .from(seats)
+    .where(inArray(seats.id, offer.seatIds))
+    .orderBy(asc(seats.row), asc(seats.number));
+  const language: Language = isLanguage(offer.language) ? offer.language : 'en';
+  const t = textsIn(language);
+  const seatList = seatRows.map((s) => seatText(s, language)).join(', ');
+  const until = cinemaClock(deps, offer.expiresAt, language);
+  const when = cinemaTime(deps, offer.startsAt, language);
+  const link = absolutePage(deps, `/showtimes/${offer.showtimeId}/seats`);
+  const subject = t('mail.waitlist.subject', { movie: offer.title });
+  const text = [
+    t('mail.hello', { name: offer.name }),
+    '',
+    t('mail.waitlist.held', { count: seatRows.length, movie: offer.title, when, hall: offer.hall }),
+    seatList,
+    '',
+    t('mail.waitlist.until', { time: until }),
+    t('mail.waitlist.payHere', { url: link }),
+    '',
+    t('mail.waitlist.decline'),
+  ].join('\n');
+  const html = layout(
+    subject,
+    `<h1 style="font-size:20px">${escapeHtml(subject)}</h1><p>${escapeHtml(t('mail.hello', { name: offer.name }))}</p><p>${escapeHtml(t('mail.waitlist.held', { count: seatRows.length, movie: offer.title, when, hall: offer.hall }))}</p><p><strong>${escapeHtml(seatList)}</strong></p><p>${escapeHtml(t('mail.waitlist.until', { time: until }))}</p><p><a href="${escapeHtml(link)}">${escapeHtml(t('mail.waitlist.link'))}</a></p><p>${escapeHtml(t('mail.waitlist.decline'))}</p>`,
+    language,
+  );
+  return queueMail(deps, {
+    kind: 'waitlist_offer',
+    dedupeKey: `waitlist_offer:${offerId}`,
+    to: offer.email,
+    subject,
+    text,
+    html,
+  });
 }

@@ -12,6 +12,7 @@ import {
   PG_FOREIGN_KEY_VIOLATION,
   PG_UNIQUE_VIOLATION,
   pgErrorCode,
+  runTogether,
   type Db,
   type Queryable,
 } from '../../db/database.ts';
@@ -126,10 +127,10 @@ export async function deleteTicketType(db: Db, actor: Actor, id: string): Promis
 
 /** Every price card with its prices, by name. */
 export async function loadPriceCards(db: Queryable): Promise<CardRules[]> {
-  const [cards, prices] = await Promise.all([
-    db.select().from(priceCards).orderBy(asc(priceCards.name)),
-    db.select().from(priceCardPrices),
-  ]);
+  const [cards, prices] = await runTogether(db, [
+    () => db.select().from(priceCards).orderBy(asc(priceCards.name)),
+    () => db.select().from(priceCardPrices),
+  ] as const);
   return cards.map((c) => ({
     id: c.id,
     name: c.name,
@@ -306,7 +307,10 @@ export class PriceBook {
   }
 
   static async load(db: Queryable, timeZone: string): Promise<PriceBook> {
-    const [cards, types] = await Promise.all([loadPriceCards(db), listTicketTypes(db)]);
+    const [cards, types] = await runTogether(db, [
+      () => loadPriceCards(db),
+      () => listTicketTypes(db),
+    ] as const);
     return new PriceBook(
       cards,
       types.filter((t) => t.active).map(({ id, name }) => ({ id, name })),

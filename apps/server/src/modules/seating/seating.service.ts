@@ -16,6 +16,7 @@ import {
   PG_FOREIGN_KEY_VIOLATION,
   PG_SERIALIZATION_FAILURE,
   pgErrorCode,
+  runTogether,
   type Db,
   type Queryable,
 } from '../../db/database.ts';
@@ -63,60 +64,57 @@ export async function loadSeatMap(
   showtimeId: string,
   timeZone: string,
 ): Promise<SeatMapSnapshot> {
-  // Both queries run at once; the seat query finds the hall through the showtime itself.
-  const [showRows, seatRows] = await Promise.all([
-    db
-      .select({
-        id: showtimes.id,
-        startsAt: showtimes.startsAt,
-        priceCents: showtimes.priceCents,
-        priceCardId: showtimes.priceCardId,
-        attributes: showtimes.attributes,
-        hallId: showtimes.hallId,
-        hall: halls.name,
-        cols: halls.cols,
-        rowLabels: halls.rowLabels,
-        movieId: movies.id,
-        movieTitle: movies.title,
-        readAt: sql`now()`.mapWith((v: string | Date) => new Date(v)),
-      })
-      .from(showtimes)
-      .innerJoin(halls, eq(halls.id, showtimes.hallId))
-      .innerJoin(movies, eq(movies.id, showtimes.movieId))
-      .where(eq(showtimes.id, showtimeId))
-      .limit(1),
-    db
-      .select({
-        id: seats.id,
-        row: seats.row,
-        number: seats.number,
-        col: seats.col,
-        rowLabel: seats.rowLabel,
-        type: seats.type,
-        pairId: seats.pairId,
-        blocked: seats.blocked,
-        bookingId: bookings.id,
-        bookingStatus: bookings.status,
-        bookingUserId: bookings.userId,
-        expiresAt: bookings.expiresAt,
-      })
-      .from(seats)
-      .leftJoin(
-        bookings,
-        and(eq(bookings.seatId, seats.id), eq(bookings.showtimeId, showtimeId), liveBooking),
-      )
-      .where(
-        and(
-          eq(
-            seats.hallId,
-            sql`(select ${showtimes.hallId} from ${showtimes} where ${showtimes.id} = ${showtimeId})`,
-          ),
-          // A seat taken out of the layout is kept only for the bookings in its past.
-          isNull(seats.retiredAt),
+  // Both queries run at once (one after the other in a transaction, which is one connection); the seat query finds
+  // the hall through the showtime itself.
+  const showQuery = db
+    .select({
+      id: showtimes.id,
+      startsAt: showtimes.startsAt,
+      priceCents: showtimes.priceCents,
+      priceCardId: showtimes.priceCardId,
+      attributes: showtimes.attributes,
+      hallId: showtimes.hallId,
+      hall: halls.name,
+      cols: halls.cols,
+      rowLabels: halls.rowLabels,
+      movieId: movies.id,
+      movieTitle: movies.title,
+      readAt: sql`now()`.mapWith((v: string | Date) => new Date(v)),
+    })
+    .from(showtimes)
+    .innerJoin(halls, eq(halls.id, showtimes.hallId))
+    .innerJoin(movies, eq(movies.id, showtimes.movieId))
+    .where(eq(showtimes.id, showtimeId))
+    .limit(1);
+  const seatQuery = db
+    .select({
+      id: seats.id,
+      row: seats.row,
+      number: seats.number,
+      col: seats.col,
+      rowLabel: seats.rowLabel,
+      type: seats.type,
+      pairId: seats.pairId,
+      blocked: seats.blocked,
+      bookingId: bookings.id,
+      bookingStatus: bookings.status,
+      bookingUserId: bookings.userId,
+      expiresAt: bookings.expiresAt,
+    })
+    .from(seats)
+    .leftJoin(bookings, and(eq(bookings.seatId, seats.id), eq(bookings.showtimeId, showtimeId), liveBooking))
+    .where(
+      and(
+        eq(
+          seats.hallId,
+          sql`(select ${showtimes.hallId} from ${showtimes} where ${showtimes.id} = ${showtimeId})`,
         ),
-      )
-      .orderBy(asc(seats.row), asc(seats.number)),
-  ]);
+        // A seat taken out of the layout is kept only for the bookings in its past.
+        isNull(seats.retiredAt),
+      ),
+    )
+    .orderBy(asc(seats.row), asc(seats.number));
+  const [showRows, seatRows] = await runTogether(db, [() => showQuery, () => seatQuery] as const);
   const show = showRows[0];
   if (!show) throw notFound('Showtime not found');
   const book = await PriceBook.recent(db, timeZone);
@@ -241,7 +239,7 @@ async function refuseSingleSeatGaps(deps: SeatingDeps, showtimeId: string, seatI
 const RETRYABLE = new Set([PG_SERIALIZATION_FAILURE, PG_DEADLOCK]);
 
 /** Runs a transaction again (a few times, with jitter) when the database aborts it as a deadlock victim. */
-async function withRetry<T>(work: () => Promise<T>, attempts = 5): Promise<T> {
+export async function withRetry<T>(work: () => Promise<T>, attempts = 5): Promise<T> {
   for (let attempt = 1; ; attempt++) {
     try {
       return await work();

@@ -137,6 +137,28 @@ export const ROUTES: RouteSpec[] = [
   },
   {
     method: 'POST',
+    path: '/api/showtimes/:id/waitlist',
+    access: 'customer',
+    body: 'json',
+    validBody: () => ({ count: 2, together: true }),
+    ids: (w) => [w.show.showtimeId],
+  },
+  {
+    method: 'DELETE',
+    path: '/api/showtimes/:id/waitlist',
+    access: 'customer',
+    ids: (w) => [w.show.showtimeId],
+  },
+  { method: 'GET', path: '/api/me/waitlist', access: 'customer' },
+  { method: 'GET', path: '/api/admin/waitlist', access: 'admin' },
+  {
+    method: 'GET',
+    path: '/api/admin/showtimes/:id/waitlist',
+    access: 'admin',
+    ids: (w) => [w.show.showtimeId],
+  },
+  {
+    method: 'POST',
     path: '/api/showtimes/:id/best-available',
     access: 'customer',
     body: 'json',
