@@ -103,7 +103,23 @@ describe.skipIf(!hasChromium)('catalogue in the browser', () => {
     await addMovie.getByLabel('Title').fill(title);
     await addMovie.getByLabel('Description').fill('Two keepers, one light, a very long night.');
     await addMovie.getByLabel('Duration (minutes)').fill('95');
-    await addMovie.getByLabel('Rating').fill('PG');
+    // The certificates of the cinema's rating system (MPAA by default), with their minimum ages.
+    const rating = addMovie.getByLabel('Rating');
+    expect(await rating.locator('option').allTextContents()).toEqual([
+      'Not rated',
+      'G',
+      'PG',
+      'PG-13',
+      'R (17+)',
+      'NC-17 (18+)',
+    ]);
+    await rating.selectOption('PG');
+    await addMovie.getByLabel('Director').fill('Ines Harbour');
+    await addMovie.getByLabel('Cast').fill('Ada Keel, Ben Sound');
+    await addMovie.getByLabel('Release date').fill('2026-05-01');
+    await addMovie.getByLabel('Trailer link').fill('https://example.com/trailers/harbour-lights');
+    await addMovie.getByRole('group', { name: 'Genres' }).getByLabel('Drama').check();
+    await addMovie.getByRole('group', { name: 'Genres' }).getByLabel('Mystery').check();
     await addMovie
       .getByLabel('Poster image')
       .setInputFiles({ name: 'poster.png', mimeType: 'image/png', buffer: posterPng() });
@@ -173,13 +189,28 @@ describe.skipIf(!hasChromium)('catalogue in the browser', () => {
           poster.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0 && img.currentSrc),
         )
         .toContain(movie.posterUrl);
+      expect(plain(await card.textContent())).toContain('Drama · Mystery');
       await expectNoAxeViolations(view);
       await screenshot(view, `movies-${label}`);
+      // Filtered by genre: a western shows no card; a mystery shows this one, and the address keeps the choice.
+      await view.getByLabel('Genre').selectOption({ label: 'Western' });
+      await view.getByText('No movies of this genre.').waitFor();
+      await view.getByLabel('Genre').selectOption({ label: 'Mystery' });
+      await card.waitFor();
+      expect(new URL(view.url()).searchParams.get('genre')).toBe('MYSTERY');
 
       await card.click();
       await view.waitForURL((u) => u.pathname === `/movies/${movie.id}`);
       await view.getByRole('heading', { name: title, level: 1 }).waitFor();
       await view.getByText('Two keepers, one light, a very long night.').waitFor();
+      const details = plain(await view.getByRole('region', { name: 'About the film' }).textContent());
+      expect(details).toContain('GenresDrama · Mystery');
+      expect(details).toContain('DirectorInes Harbour');
+      expect(details).toContain('CastAda Keel, Ben Sound');
+      expect(details).toContain('ReleasedMay 1, 2026');
+      expect(await view.getByRole('link', { name: /^Watch the trailer/ }).getAttribute('href')).toBe(
+        'https://example.com/trailers/harbour-lights',
+      );
       const row = view.locator(`[data-showtime-id="${showtime!.id}"]`);
       const tokyoTime = new Date(expected).toLocaleTimeString('en-US', {
         timeZone: CUSTOMER_ZONE,

@@ -33,12 +33,12 @@ export async function bootstrap(app: FastifyInstance): Promise<BootstrapReport> 
   if (converted > 0) messages.push(`Posters re-encoded as WebP: ${converted}`);
   const halls = await ensureDefaultHalls(app.database.db);
   if (halls.length > 0) messages.push(`Halls created: ${halls.map((h) => h.name).join(', ')}`);
-  const types = await ensureDefaultTicketTypes(app.database.db);
+  const types = await ensureDefaultTicketTypes(app.database.db, app.config.ratingSystem);
   if (types.length > 0) messages.push(`Ticket types: ${types.join(', ')}`);
   if (app.config.seedDemo) {
     const cards = await seedDemoPriceCards(app.database.db);
     if (cards.length > 0) messages.push(`Price cards: ${cards.join(', ')}`);
-    const demo = await seedDemo(app.database.db, app.config.timeZone);
+    const demo = await seedDemo(app.database.db, app.config.timeZone, new Date(), app.config.ratingSystem);
     if (demo) {
       messages.push(`Demo catalogue: ${demo.movies} movies, ${demo.showtimes} showtimes`);
       // Sold at the counter, so the schedule shows "Sold out" and "Selling fast" and the reports have sales.

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { EmailSchema, PasswordSchema, SEAT_GAP_RULES } from '@cinema/contract';
+import { EmailSchema, PasswordSchema, RATING_SYSTEM_NAMES, SEAT_GAP_RULES } from '@cinema/contract';
 
 const flag = (defaultValue: '0' | '1') =>
   z
@@ -75,6 +75,12 @@ export const ConfigSchema = z
         'must be an ISO 4217 currency code such as USD, EUR or GBP',
       )
       .default('USD'),
+    /** The age ratings the cinema works in (DESIGN §7.5): its certificates, each with its minimum age. */
+    RATING_SYSTEM: z
+      .string()
+      .transform((s) => s.trim().toUpperCase())
+      .pipe(z.enum(RATING_SYSTEM_NAMES, { message: `must be one of ${RATING_SYSTEM_NAMES.join(', ')}` }))
+      .default('MPAA'),
     PAYMENT_PROVIDER: z.enum(['local', 'stripe']).default('local'),
     STRIPE_SECRET_KEY: z.string().min(1).optional(),
     STRIPE_WEBHOOK_SECRET: z.string().min(1).optional(),
@@ -174,6 +180,7 @@ export const ConfigSchema = z
     seatGapRule: c.SEAT_GAP_RULE,
     timeZone: c.CINEMA_TIME_ZONE,
     currency: c.CURRENCY,
+    ratingSystem: c.RATING_SYSTEM,
     paymentProvider: c.PAYMENT_PROVIDER,
     stripe: {
       secretKey: c.STRIPE_SECRET_KEY,

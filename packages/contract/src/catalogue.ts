@@ -2,7 +2,10 @@ import { z } from 'zod';
 import { DisplayTextSchema, IdSchema, OneLineTextSchema } from './common.ts';
 import {
   BATCH_MAX_DAYS,
+  MAX_CAST,
+  MAX_GENRES,
   MAX_PRICE_CENTS,
+  MOVIE_GENRES,
   SHOWTIME_ATTRIBUTES,
   sortAttributes,
   SUBTITLES_PATTERN,
@@ -17,8 +20,34 @@ export const MovieSchema = z.object({
   posterUrl: z.string().nullable(),
   /** The poster at each stored width, for `<img srcset>` (`/api/posters/{id}?w=160 160w, …`); null without one. */
   posterSrcSet: z.string().nullable().optional(),
+  /** Genre codes (`DRAMA`, `SCIENCE_FICTION`, …), in the order given. */
+  genres: z.array(z.string()).optional(),
+  cast: z.array(z.string()).optional(),
+  director: z.string().nullable().optional(),
+  /** YYYY-MM-DD. */
+  releaseDate: z.string().nullable().optional(),
+  trailerUrl: z.string().nullable().optional(),
+  /** The youngest age its certificate admits (R: 17, FSK 18: 18) when it has an age rule; else null. */
+  minAge: z.number().int().nullable().optional(),
 });
 export type Movie = z.infer<typeof MovieSchema>;
+
+export const MovieGenreSchema = z
+  .string()
+  .trim()
+  .toUpperCase()
+  .refine((g) => (MOVIE_GENRES as readonly string[]).includes(g), {
+    message: `A genre is one of ${MOVIE_GENRES.join(', ')}`,
+  });
+
+/** A list sent in one form field, comma-separated ("DRAMA, THRILLER"); empty items dropped. */
+const commaList = (max: number, item: z.ZodType<string, string>, tooMany: string) =>
+  z
+    .string()
+    .max(4000)
+    .transform((list) => list.split(',').filter((x) => x.trim() !== ''))
+    .pipe(z.array(item).max(max, tooMany))
+    .transform((list) => [...new Set(list)]);
 
 /** Text fields of the multipart Add Movie form (the poster travels as the file part `poster`). */
 export const MovieFieldsSchema = z.object({
@@ -30,7 +59,16 @@ export const MovieFieldsSchema = z.object({
     .min(1, 'Duration must be at least 1 minute')
     .max(1000, 'Duration is too long')
     .optional(),
+  /** A certificate of the cinema's RATING_SYSTEM (the server checks it: the schema does not know the system). */
   rating: OneLineTextSchema('Rating', 20).optional(),
+  genres: commaList(MAX_GENRES, MovieGenreSchema, `At most ${MAX_GENRES} genres`).optional(),
+  cast: commaList(MAX_CAST, DisplayTextSchema('Cast', 100), `At most ${MAX_CAST} cast members`).optional(),
+  director: OneLineTextSchema('Director', 200).optional(),
+  releaseDate: z.iso.date({ message: 'Release date must be a date as YYYY-MM-DD' }).optional(),
+  trailerUrl: z
+    .url({ protocol: /^https?$/, message: 'Trailer link must be an http or https address' })
+    .max(500, 'Trailer link is too long')
+    .optional(),
 });
 export type MovieFields = z.input<typeof MovieFieldsSchema>;
 
@@ -274,6 +312,8 @@ export const ScheduleQuerySchema = z.object({
     .transform((list) => list.split(',').filter((a) => a.trim() !== ''))
     .pipe(ShowtimeAttributesSchema)
     .optional(),
+  /** Only the showtimes of movies of this genre. */
+  genre: MovieGenreSchema.optional(),
 });
 export type ScheduleQuery = z.infer<typeof ScheduleQuerySchema>;
 

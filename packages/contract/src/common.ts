@@ -50,6 +50,8 @@ export const SettingsSchema = z.object({
   maxHeldSeats: z.number().int(),
   /** The IANA time zone of the cinema's clocks (CINEMA_TIME_ZONE): schedules are entered and shown in it. */
   timeZone: z.string(),
+  /** The age ratings movies are certified in (RATING_SYSTEM): MPAA, BBFC, FSK, ACB or ICAA. */
+  ratingSystem: z.string().optional(),
 });
 export type Settings = z.infer<typeof SettingsSchema>;
 

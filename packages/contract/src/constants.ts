@@ -194,3 +194,98 @@ export function sortAttributes(attributes: readonly string[]): string[] {
 /** Whether a showtime is an accessible screening: captioned, audio described or relaxed. */
 export const isAccessibleScreening = (attributes: readonly string[]): boolean =>
   attributes.some((a) => (ACCESSIBLE_ATTRIBUTES as readonly string[]).includes(a));
+
+// ---------------------------------------------------------------------------------------------------------------
+// Movie details and age ratings (DESIGN §7.5)
+
+/** Genres a movie may have (translated in the catalogues as `genres.<CODE>`). */
+export const MOVIE_GENRES = [
+  'ACTION',
+  'ADVENTURE',
+  'ANIMATION',
+  'COMEDY',
+  'CRIME',
+  'DOCUMENTARY',
+  'DRAMA',
+  'FAMILY',
+  'FANTASY',
+  'HORROR',
+  'MUSICAL',
+  'MYSTERY',
+  'ROMANCE',
+  'SCIENCE_FICTION',
+  'THRILLER',
+  'WAR',
+  'WESTERN',
+] as const;
+export type MovieGenre = (typeof MOVIE_GENRES)[number];
+export const MAX_GENRES = 6;
+export const MAX_CAST = 20;
+
+/** A certificate of a rating system and the youngest age it admits (0: all ages; advisory ratings count as 0). */
+export interface Certificate {
+  code: string;
+  minAge: number;
+}
+
+/**
+ * The rating systems a cinema may work in (`RATING_SYSTEM`), each certificate with its minimum age: MPAA (United
+ * States), BBFC (United Kingdom), FSK (Germany), ACB (Australia), ICAA (Spain).
+ */
+export const RATING_SYSTEMS = {
+  MPAA: [
+    { code: 'G', minAge: 0 },
+    { code: 'PG', minAge: 0 },
+    { code: 'PG-13', minAge: 0 },
+    { code: 'R', minAge: 17 },
+    { code: 'NC-17', minAge: 18 },
+  ],
+  BBFC: [
+    { code: 'U', minAge: 0 },
+    { code: 'PG', minAge: 0 },
+    { code: '12A', minAge: 0 },
+    { code: '12', minAge: 12 },
+    { code: '15', minAge: 15 },
+    { code: '18', minAge: 18 },
+    { code: 'R18', minAge: 18 },
+  ],
+  FSK: [
+    { code: 'FSK 0', minAge: 0 },
+    { code: 'FSK 6', minAge: 6 },
+    { code: 'FSK 12', minAge: 12 },
+    { code: 'FSK 16', minAge: 16 },
+    { code: 'FSK 18', minAge: 18 },
+  ],
+  ACB: [
+    { code: 'G', minAge: 0 },
+    { code: 'PG', minAge: 0 },
+    { code: 'M', minAge: 0 },
+    { code: 'MA15+', minAge: 15 },
+    { code: 'R18+', minAge: 18 },
+  ],
+  ICAA: [
+    { code: 'A', minAge: 0 },
+    { code: '7', minAge: 7 },
+    { code: '12', minAge: 12 },
+    { code: '16', minAge: 16 },
+    { code: '18', minAge: 18 },
+  ],
+} as const satisfies Record<string, readonly Certificate[]>;
+export type RatingSystem = keyof typeof RATING_SYSTEMS;
+export const RATING_SYSTEM_NAMES = Object.keys(RATING_SYSTEMS) as [RatingSystem, ...RatingSystem[]];
+
+const ratingKey = (rating: string) => rating.trim().toUpperCase().replace(/\s+/g, ' ');
+
+/** A rating as a certificate of the system ("fsk 18" → FSK 18, 18+), or null when the system has no such one. */
+export function certificateOf(system: RatingSystem, rating: string | null | undefined): Certificate | null {
+  if (!rating) return null;
+  const key = ratingKey(rating);
+  return RATING_SYSTEMS[system].find((c) => c.code === key) ?? null;
+}
+
+/** Whether two ratings name the same certificate ("fsk 18" and "FSK 18"). */
+export const sameRating = (a: string, b: string): boolean => ratingKey(a) === ratingKey(b);
+
+/** The youngest age admitted to a film of this rating, when it has an age rule (over 0); else null. */
+export const minAgeOf = (system: RatingSystem, rating: string | null | undefined): number | null =>
+  certificateOf(system, rating)?.minAge || null;

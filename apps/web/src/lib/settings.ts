@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'react';
 import type { Settings } from '@cinema/contract';
+import { RATING_SYSTEM_NAMES, type RatingSystem } from '@cinema/contract/constants';
 import { api } from './api-client';
 
 let loaded: Settings | null = null;
@@ -32,4 +33,10 @@ export function useSettings(): Settings | null {
 export function useCinemaCurrency(): string {
   useSettings();
   return cinemaCurrency();
+}
+
+/** The cinema's rating system (RATING_SYSTEM: MPAA, BBFC, FSK, …), MPAA until the settings arrived. */
+export function useRatingSystem(): RatingSystem {
+  const asked = useSettings()?.ratingSystem;
+  return RATING_SYSTEM_NAMES.find((s) => s === asked) ?? 'MPAA';
 }

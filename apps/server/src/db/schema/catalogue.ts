@@ -3,6 +3,7 @@ import {
   boolean,
   check,
   customType,
+  date,
   index,
   integer,
   pgTable,
@@ -55,7 +56,20 @@ export const movies = pgTable('movies', {
   title: text('title').notNull(),
   description: text('description'),
   durationMinutes: integer('duration_minutes'),
+  /** A certificate of the cinema's RATING_SYSTEM (older rows may hold other text: shown, with no age rule). */
   rating: text('rating'),
+  /** Genre codes (DESIGN §7.5), in the order given. */
+  genres: text('genres')
+    .array()
+    .notNull()
+    .default(sql`'{}'::text[]`),
+  castMembers: text('cast_members')
+    .array()
+    .notNull()
+    .default(sql`'{}'::text[]`),
+  director: text('director'),
+  releaseDate: date('release_date', { mode: 'string' }),
+  trailerUrl: text('trailer_url'),
   posterId: uuid('poster_id').references(() => posters.id, { onDelete: 'set null' }),
   createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
 });

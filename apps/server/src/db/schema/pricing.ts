@@ -22,6 +22,11 @@ export const ticketTypes = pgTable(
     name: text('name').notNull(),
     active: boolean('active').notNull().default(true),
     position: integer('position').notNull().default(0),
+    /** Certificates of RATING_SYSTEM this type is not sold for (no Child ticket for an R film: DESIGN §7.5). */
+    excludedRatings: text('excluded_ratings')
+      .array()
+      .notNull()
+      .default(sql`'{}'::text[]`),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [uniqueIndex('ticket_types_name_unique').on(sql`lower(${t.name})`)],

@@ -1,5 +1,14 @@
 import { count, sql } from 'drizzle-orm';
-import { addDays, instantAt, isoWeekday, localDate, localDayTime, sortAttributes } from '@cinema/contract';
+import {
+  addDays,
+  instantAt,
+  isoWeekday,
+  localDate,
+  localDayTime,
+  sortAttributes,
+  type MovieGenre,
+  type RatingSystem,
+} from '@cinema/contract';
 import type { Db } from '../../db/database.ts';
 import { movies, showtimes } from '../../db/schema/index.ts';
 import { listHalls } from '../halls/halls.service.ts';
@@ -11,7 +20,14 @@ interface DemoMovie {
   title: string;
   description: string;
   durationMinutes: number;
-  rating: string;
+  /** Its certificate in each rating system (RATING_SYSTEM). */
+  ratings: Record<RatingSystem, string>;
+  genres: MovieGenre[];
+  cast: string[];
+  director: string;
+  releaseDate: string;
+  /** Fictional films have no trailer: the link shows where one would be. */
+  trailerUrl: string;
   poster: Omit<PosterDesign, 'title'>;
 }
 
@@ -22,7 +38,12 @@ export const DEMO_MOVIES: DemoMovie[] = [
     description:
       'A retired keeper returns to the island lighthouse she swore never to light again, the night a storm strands a ferry offshore.',
     durationMinutes: 118,
-    rating: 'PG-13',
+    ratings: { MPAA: 'PG-13', BBFC: '12A', FSK: 'FSK 12', ACB: 'M', ICAA: '12' },
+    genres: ['DRAMA', 'ADVENTURE'],
+    cast: ['Maren Holt', 'Idris Calloway', 'Agnes Pryor'],
+    director: 'Sigrid Vale',
+    releaseDate: '2026-10-09',
+    trailerUrl: 'https://example.com/trailers/the-last-lighthouse',
     poster: { motif: 'sunset', top: [255, 140, 90], bottom: [40, 30, 80], accent: [255, 220, 120], seed: 11 },
   },
   {
@@ -30,7 +51,12 @@ export const DEMO_MOVIES: DemoMovie[] = [
     description:
       'In a port city that never sleeps, a courier with a perfect memory is hired to forget one delivery.',
     durationMinutes: 132,
-    rating: 'R',
+    ratings: { MPAA: 'R', BBFC: '18', FSK: 'FSK 18', ACB: 'R18+', ICAA: '18' },
+    genres: ['THRILLER', 'CRIME', 'SCIENCE_FICTION'],
+    cast: ['Dax Moreno', 'Yuki Tanabe', 'Lena Okafor'],
+    director: 'Rafael Quint',
+    releaseDate: '2026-11-13',
+    trailerUrl: 'https://example.com/trailers/neon-harbor',
     poster: { motif: 'neon', top: [60, 10, 90], bottom: [10, 5, 30], accent: [255, 60, 170], seed: 22 },
   },
   {
@@ -38,7 +64,12 @@ export const DEMO_MOVIES: DemoMovie[] = [
     description:
       'Two siblings fold a paper moon to replace the one that vanished from their village sky. An animated adventure for all ages.',
     durationMinutes: 94,
-    rating: 'G',
+    ratings: { MPAA: 'G', BBFC: 'U', FSK: 'FSK 0', ACB: 'G', ICAA: 'A' },
+    genres: ['ANIMATION', 'FAMILY', 'FANTASY'],
+    cast: ['Poppy Lark', 'Theo Lark', 'Mabel Finch'],
+    director: 'Jun Arakawa',
+    releaseDate: '2026-11-20',
+    trailerUrl: 'https://example.com/trailers/paper-moons',
     poster: { motif: 'moon', top: [20, 30, 80], bottom: [10, 12, 35], accent: [250, 240, 200], seed: 33 },
   },
   {
@@ -46,7 +77,12 @@ export const DEMO_MOVIES: DemoMovie[] = [
     description:
       'Six climbers, one window of good weather and a secret buried on the ridge of the world’s most dangerous peak.',
     durationMinutes: 141,
-    rating: 'PG-13',
+    ratings: { MPAA: 'PG-13', BBFC: '12A', FSK: 'FSK 12', ACB: 'M', ICAA: '12' },
+    genres: ['ADVENTURE', 'THRILLER'],
+    cast: ['Kai Brenner', 'Noor Haddad', 'Ola Lindqvist', 'Sam Achebe'],
+    director: 'Ingrid Falk',
+    releaseDate: '2026-11-06',
+    trailerUrl: 'https://example.com/trailers/summit-fever',
     poster: {
       motif: 'mountains',
       top: [120, 170, 230],
@@ -60,7 +96,12 @@ export const DEMO_MOVIES: DemoMovie[] = [
     description:
       'A lone engineer aboard a research station notices the planet below has started answering her messages.',
     durationMinutes: 126,
-    rating: 'PG',
+    ratings: { MPAA: 'PG', BBFC: 'PG', FSK: 'FSK 6', ACB: 'PG', ICAA: '7' },
+    genres: ['SCIENCE_FICTION', 'DRAMA', 'MYSTERY'],
+    cast: ['Vera Solis', 'Anton Reyes'],
+    director: 'Hana Koval',
+    releaseDate: '2026-10-23',
+    trailerUrl: 'https://example.com/trailers/the-quiet-orbit',
     poster: { motif: 'planet', top: [5, 8, 25], bottom: [25, 15, 50], accent: [230, 120, 70], seed: 55 },
   },
   {
@@ -68,7 +109,12 @@ export const DEMO_MOVIES: DemoMovie[] = [
     description:
       'A night-shift baker and a sleepless food critic trade insults, recipes and eventually secrets. A warm comedy.',
     durationMinutes: 101,
-    rating: 'PG',
+    ratings: { MPAA: 'PG', BBFC: 'PG', FSK: 'FSK 6', ACB: 'PG', ICAA: '7' },
+    genres: ['COMEDY', 'ROMANCE'],
+    cast: ['Rosa Delgado', 'Felix Marchetti', 'June Osei'],
+    director: 'Pierre Lamont',
+    releaseDate: '2026-11-27',
+    trailerUrl: 'https://example.com/trailers/midnight-bakery',
     poster: { motif: 'bokeh', top: [70, 35, 45], bottom: [25, 12, 20], accent: [255, 170, 90], seed: 66 },
   },
 ];
@@ -121,10 +167,16 @@ function demoStart(at: Date, timeZone: string): DemoStart {
 }
 
 /**
- * On an empty catalogue: the demo movies with generated posters and back-to-back showtimes over the next seven
- * days in every hall (on the cinema's clocks, `timeZone`). Returns null when there already are movies.
+ * On an empty catalogue: the demo movies (certified in the cinema's rating system) with generated posters and
+ * back-to-back showtimes over the next seven days in every hall (on the cinema's clocks, `timeZone`). Returns null
+ * when there already are movies.
  */
-export async function seedDemo(db: Db, timeZone: string, now = new Date()): Promise<SeedReport | null> {
+export async function seedDemo(
+  db: Db,
+  timeZone: string,
+  now = new Date(),
+  ratingSystem: RatingSystem = 'MPAA',
+): Promise<SeedReport | null> {
   // Painted and re-encoded before the transaction, as an upload would be.
   const designs = await Promise.all(
     DEMO_MOVIES.map((m) => preparePoster(paintPoster({ title: m.title, ...m.poster }))),
@@ -143,7 +195,12 @@ export async function seedDemo(db: Db, timeZone: string, now = new Date()): Prom
           title: movie.title,
           description: movie.description,
           durationMinutes: movie.durationMinutes,
-          rating: movie.rating,
+          rating: movie.ratings[ratingSystem],
+          genres: movie.genres,
+          castMembers: movie.cast,
+          director: movie.director,
+          releaseDate: movie.releaseDate,
+          trailerUrl: movie.trailerUrl,
           posterId,
         })
         .returning({ id: movies.id, durationMinutes: movies.durationMinutes });

@@ -29,7 +29,14 @@ describe.each(engines)('demo catalogue on %s', (engine) => {
         title: expect.any(String),
         durationMinutes: expect.any(Number),
         rating: expect.any(String),
+        director: expect.any(String),
+        releaseDate: expect.stringMatching(/^\d{4}-\d{2}-\d{2}$/),
+        trailerUrl: expect.stringMatching(/^https:\/\//),
       });
+      expect(movie.genres.length).toBeGreaterThan(0);
+      expect(movie.cast.length).toBeGreaterThan(1);
+      // Certified in the cinema's system (MPAA by default): the R film has its age rule.
+      expect(movie.minAge).toBe(movie.rating === 'R' ? 17 : null);
       // Painted as a 300 × 450 PNG and stored as an upload is: WebP, at 160 and 300 pixels wide.
       expect(movie.posterSrcSet).toBe(`${movie.posterUrl}?w=160 160w, ${movie.posterUrl} 300w`);
       const poster = await t.app.inject({ method: 'GET', url: movie.posterUrl });

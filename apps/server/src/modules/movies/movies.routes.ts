@@ -1,7 +1,14 @@
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { ErrorSchema, IdParamsSchema, MovieFieldsSchema, MovieSchema, OkSchema } from '@cinema/contract';
+import {
+  ErrorSchema,
+  IdParamsSchema,
+  MovieFieldsSchema,
+  MovieGenreSchema,
+  MovieSchema,
+  OkSchema,
+} from '@cinema/contract';
 import { AppError, badRequest } from '../../errors.ts';
 import { actorOf } from '../../plugins/auth.ts';
 import type { Language } from '../../i18n.ts';
@@ -18,6 +25,9 @@ const PosterQuerySchema = z.object({
     .optional()
     .describe('The width wanted, in pixels'),
 });
+
+const LIST_FIELDS = new Set(['genres', 'cast']);
+const MoviesQuerySchema = z.object({ genre: MovieGenreSchema.optional() });
 
 const adminErrors = { 400: ErrorSchema, 401: ErrorSchema, 403: ErrorSchema };
 const tooLarge = () => new AppError(413, 'payload_too_large', 'Poster must be at most 5 MB');
@@ -37,8 +47,10 @@ async function readMovieForm(request: FastifyRequest): Promise<{ fields: NewMovi
         if (part.fieldname !== 'poster') strayFile = part.fieldname;
         else if (data.length > 0) poster = data;
       } else if (typeof part.value === 'string' && part.value.trim() !== '') {
-        // An empty form field means "not given", not an invalid value.
-        raw[part.fieldname] = part.value;
+        // An empty form field means "not given", not an invalid value. Genres and cast may come as one
+        // comma-separated field or as the field repeated.
+        const listed = LIST_FIELDS.has(part.fieldname) && raw[part.fieldname] !== undefined;
+        raw[part.fieldname] = listed ? `${raw[part.fieldname]},${part.value}` : part.value;
       }
     }
   } catch (err) {
@@ -73,12 +85,18 @@ export const moviesRoutes: FastifyPluginAsyncZod = async (app) => {
   // Clients on other origins (CORS_ORIGINS) get posters they can load: absolute, and marked cross-origin.
   const crossOrigin = app.config.corsOrigins.length > 0;
   const posterBase = crossOrigin ? app.config.publicUrl : '';
+  const view = { posterBase, ratingSystem: app.config.ratingSystem };
   app.get(
     '/movies',
     {
-      schema: { tags: ['movies'], summary: 'All movies, by title', response: { 200: z.array(MovieSchema) } },
+      schema: {
+        tags: ['movies'],
+        summary: 'All movies, by title (of one genre with ?genre=DRAMA)',
+        querystring: MoviesQuerySchema,
+        response: { 200: z.array(MovieSchema), 400: ErrorSchema },
+      },
     },
-    async () => listMovies(app.database.db, 'title', posterBase),
+    async (request) => listMovies(app.database.db, 'title', view, request.query.genre),
   );
 
   app.get(
@@ -91,7 +109,7 @@ export const moviesRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: MovieSchema, 400: ErrorSchema, 404: ErrorSchema },
       },
     },
-    async (request) => getMovie(app.database.db, request.params.id, posterBase),
+    async (request) => getMovie(app.database.db, request.params.id, view),
   );
 
   app.get(
@@ -130,7 +148,7 @@ export const moviesRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: z.array(MovieSchema), ...adminErrors },
       },
     },
-    async () => listMovies(app.database.db, 'newest', posterBase),
+    async () => listMovies(app.database.db, 'newest', view),
   );
 
   app.post(
@@ -139,8 +157,12 @@ export const moviesRoutes: FastifyPluginAsyncZod = async (app) => {
       onRequest: app.requireAdmin,
       schema: {
         tags: ['movies'],
-        summary: 'Add a movie (multipart: title, description, durationMinutes, rating, file poster)',
+        summary:
+          'Add a movie (multipart: title, description, durationMinutes, rating, genres, cast, director, ' +
+          'releaseDate, trailerUrl, file poster)',
         description:
+          'rating is a certificate of RATING_SYSTEM (GET /api/settings names it; 400 lists its certificates); ' +
+          'genres and cast are comma-separated (or the field repeated). ' +
           'The poster is decoded (JPEG, PNG or WebP, at most 5 MB and 40 megapixels; else 413 or 415) and stored ' +
           're-encoded as WebP at a few widths.',
         consumes: ['multipart/form-data'],
@@ -152,7 +174,7 @@ export const moviesRoutes: FastifyPluginAsyncZod = async (app) => {
       const { fields, poster } = await readMovieForm(request);
       return reply
         .status(201)
-        .send(await createMovie(app.database.db, actorOf(request), fields, poster, posterBase));
+        .send(await createMovie(app.database.db, actorOf(request), fields, poster, view));
     },
   );
 

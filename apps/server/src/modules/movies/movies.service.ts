@@ -1,11 +1,11 @@
 import { asc, desc, eq, sql } from 'drizzle-orm';
-import type { Movie } from '@cinema/contract';
+import { certificateOf, minAgeOf, RATING_SYSTEMS, type Movie, type RatingSystem } from '@cinema/contract';
 import { isStillReferenced, type Db, type Queryable } from '../../db/database.ts';
 import type { Deps } from '../../deps.ts';
-import { intArray } from '../../db/arrays.ts';
+import { intArray, textArray } from '../../db/arrays.ts';
 import { recordAudit, type Actor } from '../audit/audit.service.ts';
 import { movies, posterVariants, posters, showtimes } from '../../db/schema/index.ts';
-import { conflict, notFound } from '../../errors.ts';
+import { badRequest, conflict, notFound } from '../../errors.ts';
 import { assertNoTicketsAtStake, deleteReleasableBookings } from '../showtimes/tickets-at-stake.ts';
 import { insertPoster, posterSrcSet, preparePoster } from './posters.service.ts';
 
@@ -14,6 +14,17 @@ export interface NewMovie {
   description?: string;
   durationMinutes?: number;
   rating?: string;
+  genres?: string[];
+  cast?: string[];
+  director?: string;
+  releaseDate?: string;
+  trailerUrl?: string;
+}
+
+/** How movies are shown: poster addresses on `posterBase` (CORS_ORIGINS), age rules of `ratingSystem`. */
+export interface MovieView {
+  posterBase?: string;
+  ratingSystem?: RatingSystem;
 }
 
 // Spelled out with their tables: drizzle leaves columns unqualified in a one-table select, and inside these
@@ -26,6 +37,11 @@ const movieColumns = {
   description: movies.description,
   durationMinutes: movies.durationMinutes,
   rating: movies.rating,
+  genres: movies.genres,
+  castMembers: movies.castMembers,
+  director: movies.director,
+  releaseDate: movies.releaseDate,
+  trailerUrl: movies.trailerUrl,
   posterId: movies.posterId,
   posterWidth: sql<number | null>`(select p.width from ${posters} p where p.id = ${moviePosterId})`,
   posterVariantWidths: sql<number[] | null>`(select array_agg(v.width order by v.width)
@@ -38,6 +54,11 @@ type MovieRow = {
   description: string | null;
   durationMinutes: number | null;
   rating: string | null;
+  genres: string[] | string;
+  castMembers: string[] | string;
+  director: string | null;
+  releaseDate: string | null;
+  trailerUrl: string | null;
   posterId: string | null;
   posterWidth: number | null;
   posterVariantWidths: number[] | string | null;
@@ -48,7 +69,7 @@ type MovieRow = {
 export const posterUrl = (posterId: string | null, base = '') =>
   posterId ? `${base}/api/posters/${posterId}` : null;
 
-function presentMovie(row: MovieRow, posterBase: string): Movie {
+function presentMovie(row: MovieRow, { posterBase = '', ratingSystem = 'MPAA' }: MovieView): Movie {
   const url = posterUrl(row.posterId, posterBase);
   return {
     id: row.id,
@@ -58,41 +79,66 @@ function presentMovie(row: MovieRow, posterBase: string): Movie {
     rating: row.rating,
     posterUrl: url,
     posterSrcSet: url ? posterSrcSet(url, row.posterWidth, intArray(row.posterVariantWidths)) : null,
+    genres: textArray(row.genres),
+    cast: textArray(row.castMembers),
+    director: row.director,
+    releaseDate: row.releaseDate,
+    trailerUrl: row.trailerUrl,
+    minAge: minAgeOf(ratingSystem, row.rating),
   };
 }
 
-/** Every movie: by title for customers, newest first for staff. */
+/** Every movie (of one genre when given): by title for customers, newest first for staff. */
 export async function listMovies(
   db: Queryable,
   order: 'title' | 'newest' = 'title',
-  posterBase = '',
+  view: MovieView = {},
+  genre?: string,
 ): Promise<Movie[]> {
   const rows = await db
     .select(movieColumns)
     .from(movies)
+    .where(genre ? sql`${movies.genres} @> array[${genre}]::text[]` : undefined)
     .orderBy(
       ...(order === 'title'
         ? [asc(movies.title), asc(movies.id)]
         : [desc(movies.createdAt), asc(movies.title)]),
     );
-  return rows.map((row) => presentMovie(row, posterBase));
+  return rows.map((row) => presentMovie(row, view));
 }
 
 /** One movie, or 404. */
-export async function getMovie(db: Queryable, id: string, posterBase = ''): Promise<Movie> {
+export async function getMovie(db: Queryable, id: string, view: MovieView = {}): Promise<Movie> {
   const [row] = await db.select(movieColumns).from(movies).where(eq(movies.id, id)).limit(1);
   if (!row) throw notFound('Movie not found');
-  return presentMovie(row, posterBase);
+  return presentMovie(row, view);
 }
 
-/** Creates a movie and stores its poster (if any) in the database, so every server process can serve it. */
+/**
+ * A movie's rating as the certificate of the cinema's system it names ("fsk 18" → "FSK 18"); 400 naming the
+ * system's certificates when it is none of them.
+ */
+export function certificateFor(ratingSystem: RatingSystem, rating: string): string {
+  const certificate = certificateOf(ratingSystem, rating);
+  if (certificate) return certificate.code;
+  const certificates = RATING_SYSTEMS[ratingSystem].map((c) => c.code).join(', ');
+  throw badRequest(`Rating must be one of the ${ratingSystem} certificates: ${certificates}`);
+}
+
+/**
+ * Creates a movie (its rating a certificate of the cinema's system: 400 otherwise) and stores its poster (if any) in
+ * the database, so every server process can serve it.
+ */
 export async function createMovie(
   db: Db,
   actor: Actor,
-  input: NewMovie,
+  fields: NewMovie,
   poster?: Buffer,
-  posterBase = '',
+  view: MovieView = {},
 ): Promise<Movie> {
+  const input = fields.rating
+    ? { ...fields, rating: certificateFor(view.ratingSystem ?? 'MPAA', fields.rating) }
+    : fields;
   // Decoded and re-encoded before the transaction: the database is not held meanwhile.
   const prepared = poster ? await preparePoster(poster) : null;
   const created = await db.transaction(async (tx) => {
@@ -104,6 +150,11 @@ export async function createMovie(
         description: input.description || null,
         durationMinutes: input.durationMinutes ?? null,
         rating: input.rating || null,
+        genres: input.genres ?? [],
+        castMembers: input.cast ?? [],
+        director: input.director || null,
+        releaseDate: input.releaseDate ?? null,
+        trailerUrl: input.trailerUrl ?? null,
         posterId,
       })
       .returning({ id: movies.id });
@@ -115,7 +166,7 @@ export async function createMovie(
     });
     return movie!;
   });
-  return getMovie(db, created.id, posterBase);
+  return getMovie(db, created.id, view);
 }
 
 /**

@@ -99,6 +99,12 @@ describe.each(engines)('movies on %s', (engine) => {
       rating: 'PG-13',
       posterUrl: expect.stringMatching(/^\/api\/posters\/[0-9a-f-]{36}$/),
       posterSrcSet: `${url}?w=160 160w, ${url}?w=320 320w, ${url} 640w`,
+      genres: [],
+      cast: [],
+      director: null,
+      releaseDate: null,
+      trailerUrl: null,
+      minAge: null,
     });
 
     const poster = await t.app.inject({ method: 'GET', url });

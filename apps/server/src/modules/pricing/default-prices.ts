@@ -1,5 +1,5 @@
 import { count, sql } from 'drizzle-orm';
-import type { SeatType } from '@cinema/contract';
+import { RATING_SYSTEMS, type RatingSystem, type SeatType } from '@cinema/contract';
 import type { Db } from '../../db/database.ts';
 import { priceCardPrices, priceCards, ticketTypes } from '../../db/schema/index.ts';
 
@@ -10,13 +10,31 @@ const CARDS_LOCK = 71_003;
 /** The ticket types an empty cinema starts with; the first is the default. */
 export const DEFAULT_TICKET_TYPES = ['Adult', 'Child', 'Senior', 'Student'];
 
-/** Creates the default ticket types when there are none; returns their names (empty when there were some). */
-export async function ensureDefaultTicketTypes(db: Db): Promise<string[]> {
+/** The youngest age a certificate must admit for a Child ticket to be sold for it (no Child ticket for R, 15, 18). */
+const CHILD_MAX_AGE = 14;
+
+/**
+ * Creates the default ticket types when there are none (Child not sold for the certificates of the cinema's system
+ * that admit nobody of 14 or under); returns their names (empty when there were some).
+ */
+export async function ensureDefaultTicketTypes(
+  db: Db,
+  ratingSystem: RatingSystem = 'MPAA',
+): Promise<string[]> {
+  const notForChildren = RATING_SYSTEMS[ratingSystem]
+    .filter((c) => c.minAge > CHILD_MAX_AGE)
+    .map((c) => c.code);
   return db.transaction(async (tx) => {
     await tx.execute(sql`select pg_advisory_xact_lock(${TYPES_LOCK})`);
     const [existing] = await tx.select({ n: count() }).from(ticketTypes);
     if (existing!.n > 0) return [];
-    await tx.insert(ticketTypes).values(DEFAULT_TICKET_TYPES.map((name, position) => ({ name, position })));
+    await tx.insert(ticketTypes).values(
+      DEFAULT_TICKET_TYPES.map((name, position) => ({
+        name,
+        position,
+        excludedRatings: name === 'Child' ? notForChildren : [],
+      })),
+    );
     return DEFAULT_TICKET_TYPES;
   });
 }

@@ -9,6 +9,7 @@ export const settingsRoutes: FastifyPluginAsyncZod = async (app) => {
     holdMinutes: app.config.holdMinutes,
     maxHeldSeats: app.config.maxHeldSeats,
     timeZone: app.config.timeZone,
+    ratingSystem: app.config.ratingSystem,
   };
   app.get(
     '/settings',
@@ -16,7 +17,7 @@ export const settingsRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags: ['settings'],
         summary:
-          'Public settings: test mode (no real payments), currency, hold length and limit, the cinema’s time zone',
+          'Public settings: test mode (no real payments), currency, hold length and limit, the cinema’s time zone, its rating system',
         response: { 200: SettingsSchema },
       },
     },

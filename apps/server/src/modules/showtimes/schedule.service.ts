@@ -12,9 +12,9 @@ import {
 } from '@cinema/contract';
 import type { Queryable } from '../../db/database.ts';
 import { liveBooking } from '../../db/live-booking.ts';
-import { bookings, halls, seats, showtimes } from '../../db/schema/index.ts';
+import { bookings, halls, movies, seats, showtimes } from '../../db/schema/index.ts';
 import { badRequest } from '../../errors.ts';
-import { listMovies } from '../movies/movies.service.ts';
+import { listMovies, type MovieView } from '../movies/movies.service.ts';
 import { PriceBook } from '../pricing/pricing.service.ts';
 import { present, priced, showtimeColumns } from './showtimes.service.ts';
 
@@ -33,8 +33,9 @@ export async function getSchedule(
   db: Queryable,
   timeZone: string,
   date: string | undefined,
-  posterBase = '',
+  view: MovieView = {},
   attributes: readonly string[] = [],
+  genre?: string,
 ): Promise<Schedule> {
   const now = new Date();
   const today = localDate(now, timeZone);
@@ -46,14 +47,19 @@ export async function getSchedule(
   const end = dayStart(addDays(offered.at(-1)!, 1), timeZone);
   const { from: dayFrom, to: dayEnd } = dayBounds(day, timeZone);
 
-  // Only the showtimes having every attribute asked for, the days' counts too.
-  const having =
+  // Only the showtimes having every attribute asked for (of a movie of the genre asked for), the days' counts too.
+  const having = and(
     attributes.length > 0
       ? sql`${showtimes.attributes} @> array[${sql.join(
           attributes.map((a) => sql`${a}`),
           sql`, `,
         )}]::text[]`
-      : undefined;
+      : undefined,
+    genre
+      ? sql`exists (select 1 from ${movies} m where m.id = ${showtimes.movieId}
+          and m.genres @> array[${genre}]::text[])`
+      : undefined,
+  );
   const upcoming = await db
     .select({ startsAt: showtimes.startsAt })
     .from(showtimes)
@@ -87,7 +93,7 @@ export async function getSchedule(
 
   const book = await PriceBook.load(db, timeZone);
   const movieIds = new Set(rows.map((r) => r.movieId));
-  const shown = movieIds.size === 0 ? [] : await listMovies(db, 'title', posterBase);
+  const shown = movieIds.size === 0 ? [] : await listMovies(db, 'title', view);
   return {
     date: day,
     timeZone,

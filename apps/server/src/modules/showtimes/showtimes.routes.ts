@@ -57,7 +57,8 @@ export const showtimesRoutes: FastifyPluginAsyncZod = async (app) => {
           "The showtimes of `date` (YYYY-MM-DD on the cinema's clocks; today when not given, at most 13 days " +
           'ahead; 400 otherwise) that have not started, in start order, each with `capacity`, `seatsLeft` and ' +
           '`availability` (SELLING_FAST under 20% left); the movies they show; and every day on offer with the ' +
-          'number of showtimes it has left. `attributes=CAPTIONED,IMAX` keeps only the showtimes having all of them.',
+          'number of showtimes it has left. `attributes=CAPTIONED,IMAX` keeps only the showtimes having all of them; ' +
+          '`genre=DRAMA` only those of movies of that genre.',
         querystring: ScheduleQuerySchema,
         response: { 200: ScheduleSchema, 400: ErrorSchema },
       },
@@ -67,8 +68,9 @@ export const showtimesRoutes: FastifyPluginAsyncZod = async (app) => {
         app.database.db,
         app.config.timeZone,
         request.query.date,
-        posterBase,
+        { posterBase, ratingSystem: app.config.ratingSystem },
         request.query.attributes,
+        request.query.genre,
       ),
   );
 

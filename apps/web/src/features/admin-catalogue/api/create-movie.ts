@@ -7,6 +7,12 @@ export interface NewMovieForm {
   description: string;
   durationMinutes: string;
   rating: string;
+  genres: string[];
+  /** Names separated by commas. */
+  cast: string;
+  director: string;
+  releaseDate: string;
+  trailerUrl: string;
   poster: File | null;
 }
 
@@ -17,6 +23,11 @@ export function createMovie(form: NewMovieForm) {
   body.append('description', form.description.trim());
   body.append('durationMinutes', form.durationMinutes.trim());
   body.append('rating', form.rating.trim());
+  body.append('genres', form.genres.join(','));
+  body.append('cast', form.cast.trim());
+  body.append('director', form.director.trim());
+  body.append('releaseDate', form.releaseDate);
+  body.append('trailerUrl', form.trailerUrl.trim());
   if (form.poster) body.append('poster', form.poster);
   return api<Movie>('/admin/movies', { method: 'POST', body });
 }

@@ -1,17 +1,33 @@
-import { MAX_POSTER_BYTES } from '@cinema/contract/constants';
+import { MAX_GENRES, MAX_POSTER_BYTES, MOVIE_GENRES, RATING_SYSTEMS } from '@cinema/contract/constants';
+import { genreText } from '../../../components/ui/genre-select';
+import { useRatingSystem } from '../../../lib/settings';
 import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import { useTranslation } from '../../../lib/i18n';
 import { errorText } from '../../../lib/api-client';
 import { useCreateMovie } from '../api/create-movie';
 import { FormMessages } from '../../../components/ui/form-messages';
 
-const empty = { title: '', description: '', durationMinutes: '', rating: '' };
+const empty = {
+  title: '',
+  description: '',
+  durationMinutes: '',
+  rating: '',
+  cast: '',
+  director: '',
+  releaseDate: '',
+  trailerUrl: '',
+};
 
-/** Add Movie: title required; description, length, rating and a poster image (previewed) optional. */
+/**
+ * Add Movie: title required; description, length, a certificate of the cinema's rating system, genres, cast,
+ * director, release date, trailer link and a poster image (previewed) optional.
+ */
 export function AddMovieForm() {
   const { t } = useTranslation('admin');
   const create = useCreateMovie();
+  const ratingSystem = useRatingSystem();
   const [fields, setFields] = useState(empty);
+  const [genres, setGenres] = useState<string[]>([]);
   const [poster, setPoster] = useState<File | null>(null);
   const [preview, setPreview] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
@@ -39,8 +55,9 @@ export function AddMovieForm() {
       return;
     }
     try {
-      const movie = await create.mutateAsync({ ...fields, poster });
+      const movie = await create.mutateAsync({ ...fields, genres, poster });
       setFields(empty);
+      setGenres([]);
       setPoster(null);
       if (fileInput.current) fileInput.current.value = '';
       setNotice(t('addMovie.added', { title: movie.title }));
@@ -91,17 +108,87 @@ export function AddMovieForm() {
           />
         </label>
         <label className="field">
-          <span className="field-label">{t('addMovie.rating')}</span>
+          <span className="field-label">
+            {t('addMovie.rating')}{' '}
+            <span className="text-muted">({t('addMovie.ratingSystem', { system: ratingSystem })})</span>
+          </span>
+          <select className="input" name="rating" value={fields.rating} onChange={set('rating')}>
+            <option value="">{t('addMovie.ratingNone')}</option>
+            {RATING_SYSTEMS[ratingSystem].map((c) => (
+              <option key={c.code} value={c.code}>
+                {c.minAge > 0 ? `${c.code} (${c.minAge}+)` : c.code}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label className="field">
+          <span className="field-label">{t('addMovie.director')}</span>
           <input
             className="input"
-            name="rating"
-            placeholder="PG-13"
-            value={fields.rating}
-            onChange={set('rating')}
-            maxLength={20}
+            name="director"
+            value={fields.director}
+            onChange={set('director')}
+            maxLength={200}
+          />
+        </label>
+        <label className="field">
+          <span className="field-label">{t('addMovie.releaseDate')}</span>
+          <input
+            className="input"
+            name="releaseDate"
+            type="date"
+            value={fields.releaseDate}
+            onChange={set('releaseDate')}
           />
         </label>
       </div>
+      <label className="field">
+        <span className="field-label">{t('addMovie.cast')}</span>
+        <input
+          className="input"
+          name="cast"
+          value={fields.cast}
+          onChange={set('cast')}
+          maxLength={2000}
+          aria-describedby={`${id}-cast-hint`}
+        />
+        <span id={`${id}-cast-hint`} className="text-xs text-muted">
+          {t('addMovie.castHint')}
+        </span>
+      </label>
+      <fieldset className="field">
+        <legend className="field-label">{t('addMovie.genres')}</legend>
+        <div className="flex flex-wrap gap-x-4 gap-y-2">
+          {MOVIE_GENRES.map((g) => (
+            <label key={g} className="flex min-h-11 items-center gap-2 text-sm text-slate-100">
+              <input
+                type="checkbox"
+                name="genres"
+                value={g}
+                checked={genres.includes(g)}
+                disabled={!genres.includes(g) && genres.length >= MAX_GENRES}
+                onChange={(e) =>
+                  setGenres((list) => (e.target.checked ? [...list, g] : list.filter((x) => x !== g)))
+                }
+              />
+              {genreText(g)}
+            </label>
+          ))}
+        </div>
+      </fieldset>
+      <label className="field">
+        <span className="field-label">{t('addMovie.trailerUrl')}</span>
+        <input
+          className="input"
+          name="trailerUrl"
+          type="url"
+          inputMode="url"
+          placeholder="https://"
+          value={fields.trailerUrl}
+          onChange={set('trailerUrl')}
+          maxLength={500}
+        />
+      </label>
       <div className="flex flex-wrap items-start gap-4">
         <label className="field min-w-0 flex-1">
           <span className="field-label">{t('addMovie.poster')}</span>

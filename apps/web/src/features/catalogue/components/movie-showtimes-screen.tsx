@@ -1,5 +1,6 @@
-import type { Showtime } from '@cinema/contract';
+import type { Movie, Showtime } from '@cinema/contract';
 import { AttributeBadges } from '../../../components/ui/attribute-badges';
+import { genresText } from '../../../components/ui/genre-select';
 import { Link, useParams } from 'react-router';
 import { Poster } from '../../../components/ui/poster';
 import { errorText } from '../../../lib/api-client';
@@ -20,6 +21,45 @@ function byDay(showtimes: Showtime[]): [string, Showtime[]][] {
     days.set(day, [...(days.get(day) ?? []), s]);
   }
   return [...days];
+}
+
+/** Genres, director, cast, release date and the trailer link, each only when known. */
+function MovieDetails({ movie }: { movie: Movie }) {
+  const { t } = useTranslation('common');
+  const facts: [string, string][] = [];
+  if (movie.genres?.length) facts.push([t('movies.genres'), genresText(movie.genres)]);
+  if (movie.director) facts.push([t('movies.director'), movie.director]);
+  if (movie.cast?.length) facts.push([t('movies.cast'), movie.cast.join(', ')]);
+  if (movie.releaseDate) {
+    const released = formatDate(`${movie.releaseDate}T12:00:00Z`, { dateStyle: 'long', timeZone: 'UTC' });
+    facts.push([t('movies.released'), released]);
+  }
+  if (facts.length === 0 && !movie.trailerUrl) return null;
+  return (
+    <section aria-label={t('movies.details')} className="space-y-3">
+      {facts.length > 0 && (
+        <dl className="grid max-w-prose grid-cols-[auto_1fr] gap-x-4 gap-y-1 text-sm">
+          {facts.map(([term, value]) => (
+            <div key={term} className="contents">
+              <dt className="font-semibold text-muted">{term}</dt>
+              <dd className="text-slate-100">{value}</dd>
+            </div>
+          ))}
+        </dl>
+      )}
+      {movie.trailerUrl && (
+        <a
+          href={movie.trailerUrl}
+          target="_blank"
+          rel="noopener noreferrer"
+          className="btn-secondary inline-flex"
+        >
+          {t('movies.trailer')}
+          <span className="sr-only"> {t('movies.trailerNote')}</span>
+        </a>
+      )}
+    </section>
+  );
 }
 
 /** /movies/{id}: the movie and its upcoming showtimes, each with a Select link to the seat map. */
@@ -52,7 +92,13 @@ export function MovieShowtimesScreen() {
           <div className="space-y-3">
             <h1 className="page-title mb-0">{movie.data.title}</h1>
             <p className="text-sm font-medium text-gold">{movieFacts(movie.data)}</p>
+            {movie.data.minAge && movie.data.rating && (
+              <p className="text-sm font-semibold text-slate-100" data-age-rule={movie.data.minAge}>
+                {t('movies.ageRuleLong', { rating: movie.data.rating, age: movie.data.minAge })}
+              </p>
+            )}
             {movie.data.description && <p className="max-w-prose text-slate-200">{movie.data.description}</p>}
+            <MovieDetails movie={movie.data} />
           </div>
         </header>
       )}

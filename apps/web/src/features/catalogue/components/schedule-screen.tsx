@@ -3,10 +3,12 @@ import {
   ACCESSIBLE_ATTRIBUTES,
   AUDIENCE_ATTRIBUTES,
   isAccessibleScreening,
+  MOVIE_GENRES,
   SHOWTIME_FORMATS,
   SHOWTIME_LANGUAGES,
 } from '@cinema/contract/constants';
 import { AttributeBadges, attributeText } from '../../../components/ui/attribute-badges';
+import { GenreSelect } from '../../../components/ui/genre-select';
 import { Link, useSearchParams } from 'react-router';
 import { Poster } from '../../../components/ui/poster';
 import { QueryStatus } from '../../../components/ui/query-status';
@@ -76,7 +78,9 @@ export function ScheduleScreen() {
   const date = params.get('date') ?? undefined;
   const chosen = (params.get('attributes') ?? '').split(',').filter((a) => FILTERS.includes(a as never));
   const accessibleView = params.get('view') === 'accessible';
-  const schedule = useSchedule(date, chosen);
+  const asked = params.get('genre') ?? '';
+  const genre = (MOVIE_GENRES as readonly string[]).includes(asked) ? asked : '';
+  const schedule = useSchedule(date, chosen, genre);
   /** The search with one parameter changed (the others kept): the day, the filters, the view. */
   const change = (name: string, value: string | null) => {
     const next = new URLSearchParams(params);
@@ -184,16 +188,22 @@ export function ScheduleScreen() {
               {attributeText(a)}
             </button>
           ))}
-          {chosen.length > 0 && (
+          {(chosen.length > 0 || genre) && (
             <button
               type="button"
               className="min-h-11 px-2 text-sm underline"
-              onClick={() => change('attributes', null)}
+              onClick={() => {
+                const next = new URLSearchParams(params);
+                next.delete('attributes');
+                next.delete('genre');
+                setParams(next, { replace: true });
+              }}
             >
               {t('schedule.clearFilters')}
             </button>
           )}
         </div>
+        <GenreSelect value={genre} onChange={(g) => change('genre', g || null)} />
       </div>
 
       <QueryStatus query={schedule} failure={t('schedule.loadFailed')} />
@@ -202,7 +212,9 @@ export function ScheduleScreen() {
           <h2 className="text-xl font-semibold text-white">{fullDay(data.date)}</h2>
           {shown.length === 0 ? (
             <p className="card">
-              {chosen.length > 0 || accessibleView ? t('schedule.noneMatch') : t('schedule.noneLeft')}
+              {chosen.length > 0 || accessibleView || genre
+                ? t('schedule.noneMatch')
+                : t('schedule.noneLeft')}
             </p>
           ) : (
             <ul
