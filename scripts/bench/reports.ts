@@ -110,11 +110,11 @@ export async function fill(
   const orders = (s.showtimes * s.soldPerShowtime) / 2;
   // Order o pays for bookings 2o and 2o + 1: showtime (2o) / sold, seats (2o) % sold + 1 and + 2; orders are paid
   // evenly over the span.
-  await client.query(`insert into checkout_sessions (id, user_id, provider, status, amount_cents, subtotal_cents,
+  await client.query(`insert into orders (id, user_id, provider, status, amount_cents, subtotal_cents,
       discount_cents, expires_at, created_at, paid_at, ref, payment_method)
     select md5('order' || o)::uuid, ${buyer('o')},
       case when o % 100 = 7 then 'local' when o % 50 = 3 then 'box_office' else 'stripe' end,
-      case when o % 50 = 1 then 'partially_refunded' else 'paid' end,
+      case when o % 50 = 1 then 'PARTLY_REFUNDED' else 'PAID' end,
       case when o % 10 = 0 then 1800 else 2000 end, 2000, case when o % 10 = 0 then 200 else 0 end,
       now(), now(), now(), 'B' || o, case when o % 50 = 3 then 'cash' end
     from generate_series(0, ${orders - 1}) o`);
@@ -126,20 +126,28 @@ export async function fill(
       case when b % 100 = 3 then 'REFUNDED' else 'CONFIRMED' end, 1000, md5('order' || (b / 2))::uuid, now(),
       case when b % 2 = 0 and b % 100 <> 3 then now() end
     from generate_series(0, ${s.showtimes * s.soldPerShowtime - 1}) b`);
-  await client.query(`insert into checkout_session_bookings (id, session_id, booking_id, seat_row, seat_number,
+  // One payment per order, as it was paid (what was refunded of it beside it).
+  await client.query(`insert into order_payments (id, order_id, method, amount_cents, refunded_cents, provider, paid_at)
+    select md5('payment' || o)::uuid, md5('order' || o)::uuid,
+      case when o % 50 = 3 then 'CASH' else 'CARD' end, case when o % 10 = 0 then 1800 else 2000 end,
+      (select count(*) * 1000 from generate_series(2 * o, 2 * o + 1) b where b % 100 = 3),
+      case when o % 100 = 7 then 'local' when o % 50 = 3 then null else 'stripe' end, now()
+    from generate_series(0, ${orders - 1}) o`);
+  await client.query(`insert into order_lines (id, order_id, booking_id, seat_row, seat_number, unit_price_cents,
       price_cents, ticket_type_name, seat_type, list_price_cents, discount_cents, result)
     select md5('line' || b)::uuid, md5('order' || (b / 2))::uuid, md5('booking' || b)::uuid,
-      (b % ${s.soldPerShowtime}) / ${s.cols} + 1, (b % ${s.soldPerShowtime}) % ${s.cols} + 1,
+      (b % ${s.soldPerShowtime}) / ${s.cols} + 1, (b % ${s.soldPerShowtime}) % ${s.cols} + 1, 1000,
       case when (b / 2) % 10 = 0 then 900 else 1000 end,
       (array['Adult', 'Adult', 'Child', 'Senior'])[b % 4 + 1], 'STANDARD', 1000,
       case when (b / 2) % 10 = 0 then 100 else 0 end,
       case when b % 100 = 3 then 'refunded' else 'confirmed' end
     from generate_series(0, ${s.showtimes * s.soldPerShowtime - 1}) b`);
-  await client.query(`insert into payment_refunds (session_id, session_booking_id, amount_cents, kind, status,
+  await client.query(`insert into order_refunds (order_id, line_id, payment_id, amount_cents, kind, status,
       refunded_at)
-    select md5('order' || (b / 2))::uuid, md5('line' || b)::uuid, 1000, 'staff', 'succeeded', now()
+    select md5('order' || (b / 2))::uuid, md5('line' || b)::uuid, md5('payment' || (b / 2))::uuid, 1000, 'staff',
+      'succeeded', now()
     from generate_series(3, ${s.showtimes * s.soldPerShowtime - 1}, 100) b`);
-  const refunds = Number((await client.query(`select count(*) from payment_refunds`)).rows[0].count);
+  const refunds = Number((await client.query(`select count(*) from order_refunds`)).rows[0].count);
   await client.query(`set session_replication_role = origin`);
   await client.query(`vacuum analyze`);
   // Written out now, not by the next checkpoint in the middle of what is timed next.
@@ -280,9 +288,9 @@ order lines, orders and refunds note every later change to a showtime's sales (\
 writing transaction's id), and a report recomputes a kept showtime whose changes its snapshot did not see: over or
 still on sale, a showtime is summed from its bookings only when something was sold, refunded or checked in since
 (decision 028; before it, showtimes still on sale were summed on each request). The migration
-\`*_report_indexes\` adds \`showtimes (starts_at)\` (a span's showtimes), \`payment_refunds (session_booking_id)\` (a
+\`*_report_indexes\` adds \`showtimes (starts_at)\` (a span's showtimes), \`order_refunds (line_id)\` (a
 line's refunds, exchange differences included) and the kept tables' indexes by showtime; the rest uses
-\`bookings (showtime_id, status)\`, \`checkout_session_bookings (booking_id)\` and the orders' primary key.
+\`bookings (showtime_id, status)\`, \`order_lines (booking_id)\` and the orders' primary key.
 
 | report | query | median | p90 | rows |
 | --- | --- | --- | --- | --- |

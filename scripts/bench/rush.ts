@@ -1,7 +1,7 @@
 import { performance } from 'node:perf_hooks';
 import { and, count, eq, inArray, sql } from 'drizzle-orm';
 import type { Db } from '../../apps/server/src/db/database.ts';
-import { bookings, checkoutSessionBookings } from '../../apps/server/src/db/schema/index.ts';
+import { bookings, orderLines } from '../../apps/server/src/db/schema/index.ts';
 import type { Customer, Hall } from './cinema.ts';
 import { request } from './http.ts';
 import { seededRandom } from '../../apps/server/src/modules/demo/seeded-random.ts';
@@ -173,9 +173,9 @@ export async function checkRush(db: Db, showtimeId: string, result: RushResult):
         confirmed: sql<number>`count(*) filter (where ${bookings.status} = 'CONFIRMED')::int`,
         notConfirmed: sql<number>`count(*) filter (where ${bookings.status} <> 'CONFIRMED')::int`,
       })
-      .from(checkoutSessionBookings)
-      .innerJoin(bookings, eq(bookings.id, checkoutSessionBookings.bookingId))
-      .where(inArray(checkoutSessionBookings.sessionId, result.paidSessionIds));
+      .from(orderLines)
+      .innerJoin(bookings, eq(bookings.id, orderLines.bookingId))
+      .where(inArray(orderLines.orderId, result.paidSessionIds));
     paidNotConfirmed = paid!.notConfirmed + Math.max(0, result.paidBookings - paid!.confirmed);
   }
   const doubleBooked = doubled.length;

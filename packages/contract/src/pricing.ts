@@ -153,6 +153,13 @@ export const OrderLineSchema = z.object({
   priceCents: z.number().int(),
   /** pending: not paid yet; confirmed: a ticket; refunded: paid and given back. */
   status: z.enum(['pending', 'confirmed', 'refunded', 'released']),
+  /** What the line sells (DESIGN §7.1): a seat (`TICKET`), food and drink, a gift card or a fee. */
+  kind: z.enum(['TICKET', 'PRODUCT', 'GIFT_CARD', 'FEE']),
+  quantity: z.number().int(),
+  /** The price of one before any discount; the tax rate in basis points (20% = 2000) and the tax in priceCents. */
+  unitPriceCents: z.number().int(),
+  taxRateBp: z.number().int(),
+  taxCents: z.number().int(),
 });
 export type OrderLine = z.infer<typeof OrderLineSchema>;
 
@@ -192,6 +199,14 @@ export const OrderSchema = z.object({
   promoCode: z.string().nullable(),
   currency: z.string(),
   testMode: z.boolean(),
+  /** How it was paid: each payment's method, amount and what was refunded of it. */
+  payments: z.array(
+    z.object({
+      method: z.enum(['CARD', 'GIFT_CARD', 'CASH', 'CARD_TERMINAL', 'FREE']),
+      amountCents: z.number().int(),
+      refundedCents: z.number().int(),
+    }),
+  ),
 });
 export type Order = z.infer<typeof OrderSchema>;
 

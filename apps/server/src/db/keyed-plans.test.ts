@@ -25,7 +25,7 @@ import type { PaymentProvider } from '../modules/payments/providers/provider.ts'
 import { paymentProviders } from '../modules/payments/providers/registry.ts';
 import { cancelHolds, moreTime } from '../modules/seating/seating.service.ts';
 import { sweepExpiredHolds } from '../modules/seating/sweeper.ts';
-import { getMyOrder } from '../modules/payments/orders.service.ts';
+import { getMyOrder } from '../modules/orders/orders.service.ts';
 import { getStaffOrder } from '../modules/box-office/staff-orders.service.ts';
 import { listBookedSeats } from '../modules/tickets/tickets.service.ts';
 import type { Db, Tx } from './database.ts';
@@ -213,8 +213,8 @@ describe.each(engines)('plans of the hot statements on %s', (engine) => {
         );
       const held = (await holdAll(mine, customers[36]!)).map((b) => b.id);
       // Analyzed while no checkout was open and no line written.
-      await conn.rows('analyze checkout_sessions');
-      await conn.rows('analyze checkout_session_bookings');
+      await conn.rows('analyze orders');
+      await conn.rows('analyze order_lines');
       await conn.rows('analyze bookings');
 
       // Then the rush: 600 seats held, each in an open checkout of its own (not analyzed yet).
@@ -222,35 +222,35 @@ describe.each(engines)('plans of the hot statements on %s', (engine) => {
       await conn.rows(
         `with held as (select id, row_number() over () n from unnest($1::uuid[]) id),
          opened as (
-           insert into checkout_sessions (user_id, provider, amount_cents, expires_at, ref)
+           insert into orders (user_id, provider, amount_cents, expires_at, ref)
            select $2::uuid, 'local', 1200, now() + interval '30 minutes', 'PLAN-' || n from held
            returning id, ref)
-         insert into checkout_session_bookings (session_id, booking_id, seat_row, seat_number, price_cents)
-         select o.id, h.id, 1, h.n, 1200 from opened o join held h on o.ref = 'PLAN-' || h.n`,
+         insert into order_lines (order_id, booking_id, seat_row, seat_number, price_cents, unit_price_cents)
+         select o.id, h.id, 1, h.n, 1200, 1200 from opened o join held h on o.ref = 'PLAN-' || h.n`,
         [rushHolds.map((b) => b.id), customers[37]],
       );
 
       // The customer started a checkout of their two seats before, and starts another now.
       const [earlier] = await conn.rows<{ id: string }>(
         `with opened as (
-           insert into checkout_sessions (user_id, provider, amount_cents, expires_at, ref)
+           insert into orders (user_id, provider, amount_cents, expires_at, ref)
            values ($1::uuid, 'local', 2400, now() + interval '30 minutes', 'PLAN-MINE') returning id)
-         insert into checkout_session_bookings (session_id, booking_id, seat_row, seat_number, price_cents)
-         select opened.id, b.id, 1, row_number() over (), 1200 from opened, unnest($2::uuid[]) b(id)
-         returning session_id as id`,
+         insert into order_lines (order_id, booking_id, seat_row, seat_number, price_cents, unit_price_cents)
+         select opened.id, b.id, 1, row_number() over (), 1200, 1200 from opened, unnest($2::uuid[]) b(id)
+         returning order_id as id`,
         [customers[36], held],
       );
       const session = { id: earlier!.id, expiresAt: new Date(Date.now() + 1_800_000) };
       const before = {
         bookings: await tableReads('bookings'),
-        sessions: await tableReads('checkout_sessions'),
+        sessions: await tableReads('orders'),
       };
-      const closed = await closeOpenCheckouts(conn.db, held, 'superseded');
+      const closed = await closeOpenCheckouts(conn.db, held, 'SUPERSEDED');
       expect(closed.map((c) => c.id)).toEqual([earlier!.id]);
       await extendHoldsForCheckout(conn.db, held, session, 10);
       const after = {
         bookings: await tableReads('bookings'),
-        sessions: await tableReads('checkout_sessions'),
+        sessions: await tableReads('orders'),
       };
       const [extended] = await conn.rows<{ n: number }>(
         'select count(*)::int n from bookings where id = any($1::uuid[]) and extended_at is not null',
@@ -403,17 +403,17 @@ describe.each(engines)('plans of the hot statements on %s', (engine) => {
          returning id`,
       );
       await conn.rows(
-        `insert into checkout_sessions (user_id, provider, status, amount_cents, expires_at, paid_at, ref)
-         select $1::uuid, 'local', 'paid', 1200, now(), now(), 'RG' || lpad(n::text, 3, '0') || '-' || 'REF'
+        `insert into orders (user_id, provider, status, amount_cents, expires_at, paid_at, ref)
+         select $1::uuid, 'local', 'PAID', 1200, now(), now(), 'RG' || lpad(n::text, 3, '0') || '-' || 'REF'
            from generate_series(1, 600) n`,
         [regular!.id],
       );
-      await conn.rows('analyze checkout_sessions');
+      await conn.rows('analyze orders');
 
-      const before = await tableReads('checkout_sessions');
+      const before = await tableReads('orders');
       const order = await getMyOrder(conn.db, regular!.id, ' rg123-ref ');
       const staff = await getStaffOrder(conn.db, 'Rg456-Ref');
-      const after = await tableReads('checkout_sessions');
+      const after = await tableReads('orders');
 
       expect(order.ref).toBe('RG123-REF');
       expect(staff.ref).toBe('RG456-REF');
@@ -511,7 +511,7 @@ describe.each(engines)('statements naming a status next to a key on %s', (engine
     // The rush: 600 seats held by others, each hold in an open checkout of its own (not analyzed).
     await conn.rows(
       `with opened as (
-         insert into checkout_sessions (user_id, provider, amount_cents, expires_at, ref)
+         insert into orders (user_id, provider, amount_cents, expires_at, ref)
          select $2::uuid, 'local', 1200, now() + interval '30 minutes', 'RUSH-' || n from generate_series(1, 600) n
          returning id, ref),
        held as (
@@ -521,8 +521,8 @@ describe.each(engines)('statements naming a status next to a key on %s', (engine
            from unnest($3::uuid[]) with ordinality as s(id, n)
            join opened o on o.ref = 'RUSH-' || s.n
          returning id, checkout_session_id)
-       insert into checkout_session_bookings (session_id, booking_id, seat_row, seat_number, price_cents)
-       select checkout_session_id, id, 1, 1, 1200 from held`,
+       insert into order_lines (order_id, booking_id, seat_row, seat_number, price_cents, unit_price_cents)
+       select checkout_session_id, id, 1, 1, 1200, 1200 from held`,
       [mine.showtimeId, r!.id, mine.seatIds.slice(0, 20).flat()],
     );
   });
@@ -549,14 +549,14 @@ describe.each(engines)('statements naming a status next to a key on %s', (engine
   /** An open checkout of these holds, its window ending in `minutes`; the holds are attached to it. */
   const openCheckout = async (bookingIds: string[], minutes = 30) => {
     const [session] = await conn.rows<{ id: string }>(
-      `insert into checkout_sessions (user_id, provider, amount_cents, expires_at, ref)
+      `insert into orders (user_id, provider, amount_cents, expires_at, ref)
        values ($1::uuid, 'local', 1200, now() + make_interval(mins => $2), 'MINE-' || md5(random()::text))
        returning id`,
       [customer, minutes],
     );
     await conn.rows(
-      `insert into checkout_session_bookings (session_id, booking_id, seat_row, seat_number, price_cents)
-       select $1::uuid, b, 1, 1, 1200 from unnest($2::uuid[]) b`,
+      `insert into order_lines (order_id, booking_id, seat_row, seat_number, price_cents, unit_price_cents)
+       select $1::uuid, b, 1, 1, 1200, 1200 from unnest($2::uuid[]) b`,
       [session!.id, bookingIds],
     );
     await conn.rows(
@@ -581,13 +581,13 @@ describe.each(engines)('statements naming a status next to a key on %s', (engine
     published = [];
     const before = {
       bookings: await readsOf(conn, 'bookings'),
-      sessions: await readsOf(conn, 'checkout_sessions'),
+      sessions: await readsOf(conn, 'orders'),
     };
     const result = await work();
     await settleMail();
     const after = {
       bookings: await readsOf(conn, 'bookings'),
-      sessions: await readsOf(conn, 'checkout_sessions'),
+      sessions: await readsOf(conn, 'orders'),
     };
     const of = (table: 'bookings' | 'sessions') => ({
       seqScans: after[table].seqScans - before[table].seqScans,
@@ -612,7 +612,7 @@ describe.each(engines)('statements naming a status next to a key on %s', (engine
     const mySeats = seats(2);
     const held = await hold(mySeats);
     const session = await openCheckout(held);
-    const reads = await reading(() => releaseCheckout(deps, session, 'cancelled'));
+    const reads = await reading(() => releaseCheckout(deps, session, 'CANCELLED'));
     expect(reads.result).toBe(true);
     expect(await statusOf(held)).toEqual(['CANCELLED', 'CANCELLED']);
     expect(published.sort()).toEqual(mySeats.map((s) => `${s}:AVAILABLE`).sort());
@@ -662,10 +662,10 @@ describe.each(engines)('statements naming a status next to a key on %s', (engine
       held.map(() => ({ status: 'HELD', expiresAt: was!.expiresAt, sessionId: earlier })),
     );
     const [reopened] = await conn.rows<{ status: string }>(
-      'select status from checkout_sessions where id = $1',
+      'select status from orders where id = $1',
       [earlier],
     );
-    expect(reopened!.status).toBe('open');
+    expect(reopened!.status).toBe('OPEN');
     // The two holds by their keys, several times over (closing the earlier checkout, the look, the extension, the
     // undo) and by their checkout's key. PostgreSQL has read them twice as often in some runs of the whole file.
     byKeys(reads.bookings, 24);

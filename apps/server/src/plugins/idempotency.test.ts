@@ -97,7 +97,7 @@ describe.each(engines)('Idempotency-Key on hold and checkout on %s', (engine) =>
     expect(again.json()).toEqual(first.json());
     const sessions = await queryRows<{ n: number }>(
       t.app.database.db,
-      sql`select count(*)::int as n from checkout_sessions where user_id = ${cathy.id}`,
+      sql`select count(*)::int as n from orders where user_id = ${cathy.id}`,
     );
     expect(sessions[0]!.n).toBe(1);
   });

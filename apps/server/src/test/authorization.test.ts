@@ -6,8 +6,8 @@ import { eq } from 'drizzle-orm';
 import { SOCKET_EVENTS, type StaffOrder } from '@cinema/contract';
 import {
   bookings,
-  checkoutSessions,
-  paymentRefunds,
+  orders,
+  orderRefunds,
   priceCards,
   promoCodes,
   ticketTypes,
@@ -109,9 +109,9 @@ const json = (body: unknown) => ({ payload: body as InjectOptions['payload'] });
 const refOf = async (app: FastifyInstance, sessionId: string) =>
   (
     await app.database.db
-      .select({ ref: checkoutSessions.ref })
-      .from(checkoutSessions)
-      .where(eq(checkoutSessions.id, sessionId))
+      .select({ ref: orders.ref })
+      .from(orders)
+      .where(eq(orders.id, sessionId))
   )[0]!.ref!;
 
 /** A ticket type of its own, for a request that changes or deletes one. */
@@ -545,8 +545,8 @@ const CASES: Case[] = [
       // A refused refund refunded nothing.
       const refunds = await app.database.db
         .select()
-        .from(paymentRefunds)
-        .where(eq(paymentRefunds.reason, 'Matrix'));
+        .from(orderRefunds)
+        .where(eq(orderRefunds.reason, 'Matrix'));
       expect(refunds.length).toBeLessThanOrEqual(1);
     },
   },

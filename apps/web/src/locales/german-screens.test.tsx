@@ -38,6 +38,8 @@ const ticket: Ticket = {
   orderRef: 'K7Q2M9',
   ticketType: 'Erwachsene',
 };
+const ticketLine = (unitPriceCents: number) =>
+  ({ kind: 'TICKET', quantity: 1, unitPriceCents, taxRateBp: 0, taxCents: 0 }) as const;
 const order: Order = {
   ref: 'K7Q2M9',
   status: 'partially_refunded',
@@ -55,6 +57,7 @@ const order: Order = {
       discountCents: 200,
       priceCents: 1000,
       status: 'confirmed',
+      ...ticketLine(1200),
     },
     {
       ...{ bookingId: null, movie: 'Nosferatu', startsAt: ticket.startsAt, auditorium: 'Saal 1' },
@@ -64,6 +67,7 @@ const order: Order = {
       discountCents: 0,
       priceCents: 1200,
       status: 'refunded',
+      ...ticketLine(1200),
     },
   ],
   subtotalCents: 2400,
@@ -74,6 +78,7 @@ const order: Order = {
   promoCode: 'HERBST',
   currency: 'EUR',
   testMode: true,
+  payments: [{ method: 'CARD', amountCents: 2200, refundedCents: 1200 }],
 };
 const me: User = { id: 'u-1', name: 'Jonas', email: 'jonas@example.com', role: 'USER' };
 const lookup: LookupResponse = {

@@ -4,7 +4,7 @@ CREATE OR REPLACE FUNCTION sales_report_line_changed() RETURNS trigger LANGUAGE 
 BEGIN
   -- A line written to an order that is not paid is in no figure (its payment, later, notes the order's showtimes).
   IF TG_OP <> 'DELETE' THEN
-    IF NOT EXISTS (SELECT 1 FROM checkout_sessions cs WHERE cs.id = NEW.session_id AND cs.paid_at IS NOT NULL) THEN
+    IF NOT EXISTS (SELECT 1 FROM orders o WHERE o.id = NEW.order_id AND o.paid_at IS NOT NULL) THEN
       RETURN NULL;
     END IF;
   END IF;
@@ -17,5 +17,5 @@ BEGIN
   RETURN NULL;
 END $$;
 --> statement-breakpoint
-CREATE OR REPLACE TRIGGER sales_report_line_change AFTER INSERT OR UPDATE OR DELETE ON checkout_session_bookings FOR EACH ROW
+CREATE OR REPLACE TRIGGER sales_report_line_change AFTER INSERT OR UPDATE OR DELETE ON order_lines FOR EACH ROW
   EXECUTE FUNCTION sales_report_line_changed();

@@ -2,6 +2,7 @@ export * from './accounts.ts';
 export * from './catalogue.ts';
 export * from './bookings.ts';
 export * from './payments.ts';
+export * from './orders.ts';
 export * from './pricing.ts';
 export * from './audit.ts';
 export * from './idempotency.ts';

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { and, eq, inArray } from 'drizzle-orm';
-import { bookings, checkoutSessions, paymentRefunds } from '../../db/schema/index.ts';
+import { bookings, orders, orderRefunds } from '../../db/schema/index.ts';
 import { createShowtimeFixture, type ShowtimeFixture } from '../../test/fixtures.ts';
 import { createTestApp, postgresUrl, signedInUser, type SignedIn, type TestApp } from '../../test/helpers.ts';
 
@@ -60,15 +60,15 @@ describe.skipIf(!postgresUrl)('box office races on real PostgreSQL', () => {
     expect(refunded).toBe(3 * PRICE);
     const [session] = await t.app.database.db
       .select()
-      .from(checkoutSessions)
-      .where(eq(checkoutSessions.ref, ref));
+      .from(orders)
+      .where(eq(orders.ref, ref));
     const rows = await t.app.database.db
       .select()
-      .from(paymentRefunds)
-      .where(eq(paymentRefunds.sessionId, session!.id));
+      .from(orderRefunds)
+      .where(eq(orderRefunds.orderId, session!.id));
     expect(rows).toHaveLength(3);
-    expect(new Set(rows.map((r) => r.sessionBookingId)).size).toBe(3);
-    expect(session!.status).toBe('refunded');
+    expect(new Set(rows.map((r) => r.lineId)).size).toBe(3);
+    expect(session!.status).toBe('REFUNDED');
     const after = await t.app.database.db.select().from(bookings).where(inArray(bookings.id, bookingIds));
     expect(after.map((b) => b.status)).toEqual(['REFUNDED', 'REFUNDED', 'REFUNDED']);
   });
@@ -119,8 +119,8 @@ describe.skipIf(!postgresUrl)('box office races on real PostgreSQL', () => {
     expect(new Set(results.map((r) => r.body.ref)).size).toBe(1);
     const sessions = await t.app.database.db
       .select()
-      .from(checkoutSessions)
-      .where(eq(checkoutSessions.id, requestId));
+      .from(orders)
+      .where(eq(orders.id, requestId));
     expect(sessions).toHaveLength(1);
     const sold = await t.app.database.db
       .select()

@@ -4,7 +4,7 @@ import type { Queryable } from '../../db/database.ts';
 import { bookings, seats, users } from '../../db/schema/index.ts';
 import { notFound } from '../../errors.ts';
 import { hashToken } from '../../plugins/auth.ts';
-import { orderByGuestToken } from '../payments/orders.service.ts';
+import { orderByGuestToken } from '../orders/orders.service.ts';
 import { selectTickets } from '../tickets/tickets.service.ts';
 import { WALK_IN_EMAIL } from './walk-in.ts';
 

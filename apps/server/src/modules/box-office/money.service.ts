@@ -10,57 +10,55 @@ import type {
 } from '@cinema/contract';
 import { PG_UNIQUE_VIOLATION, pgErrorCode, type Queryable, type Tx } from '../../db/database.ts';
 import { liveBookingOfSeats } from '../../db/live-booking.ts';
-import {
-  bookings,
-  checkoutSessionBookings,
-  checkoutSessions,
-  paymentRefunds,
-  seats,
-  showtimes,
-  users,
-} from '../../db/schema/index.ts';
+import { bookings, orderLines, orders, seats, showtimes, users } from '../../db/schema/index.ts';
 import { hashToken } from '../../plugins/auth.ts';
 import { AppError, badRequest, conflict, conflictSaying, notFound } from '../../errors.ts';
 import { namingSeats } from '../../i18n.ts';
 import { transactionWithEvents, type SeatChange } from '../../events.ts';
 import { recordAudit, type Actor } from '../audit/audit.service.ts';
 import { insertSession, seatName } from '../payments/checkout.service.ts';
-import {
-  lockBookingsInSeatOrder,
-  recordPayment,
-  sendPendingRefunds,
-} from '../payments/fulfilment.service.ts';
-import { presentStaffOrders } from '../payments/orders.service.ts';
+import { sendPendingRefunds } from '../payments/fulfilment.service.ts';
+import { lockBookingsInSeatOrder } from '../orders/line-kinds.ts';
+import { markPaid } from '../orders/mark-paid.ts';
+import { presentStaffOrders } from '../orders/orders.service.ts';
+import { priceLines, ticketLineValues } from '../orders/price-lines.ts';
+import { refundLines } from '../orders/refund-lines.ts';
 import type { PaymentDeps } from '../payments/payment-deps.ts';
-import { PriceBook } from '../pricing/pricing.service.ts';
 import { findSession } from './staff-orders.service.ts';
 import { walkInUserId } from './walk-in.ts';
 
 /** The lines of an order with the state of their tickets, locked (the order's row is locked first, by the caller). */
-async function orderLines(tx: Tx, sessionId: string) {
+async function linesOf(tx: Tx, sessionId: string) {
   const lines = await tx
     .select({
-      id: checkoutSessionBookings.id,
-      bookingId: checkoutSessionBookings.bookingId,
-      result: checkoutSessionBookings.result,
-      row: checkoutSessionBookings.seatRow,
-      number: checkoutSessionBookings.seatNumber,
-      rowLabel: checkoutSessionBookings.seatRowLabel,
-      seatType: checkoutSessionBookings.seatType,
-      ticketTypeId: checkoutSessionBookings.ticketTypeId,
-      listPriceCents: checkoutSessionBookings.listPriceCents,
-      discountCents: checkoutSessionBookings.discountCents,
-      priceCents: checkoutSessionBookings.priceCents,
-      dueCents: checkoutSessionBookings.dueCents,
+      id: orderLines.id,
+      kind: orderLines.kind,
+      bookingId: orderLines.bookingId,
+      result: orderLines.result,
+      row: orderLines.seatRow,
+      number: orderLines.seatNumber,
+      rowLabel: orderLines.seatRowLabel,
+      seatType: orderLines.seatType,
+      ticketTypeId: orderLines.ticketTypeId,
+      listPriceCents: orderLines.listPriceCents,
+      discountCents: orderLines.discountCents,
+      priceCents: orderLines.priceCents,
+      dueCents: orderLines.dueCents,
     })
-    .from(checkoutSessionBookings)
-    .where(eq(checkoutSessionBookings.sessionId, sessionId));
+    .from(orderLines)
+    .where(eq(orderLines.orderId, sessionId));
   const ids = lines.flatMap((l) => (l.bookingId ? [l.bookingId] : []));
   const booked = await lockBookingsInSeatOrder(tx, ids);
-  return lines.map((l) => ({ ...l, booking: booked.find((b) => b.id === l.bookingId) ?? null }));
+  // Every line sold today is a ticket, with its seat (order_lines_ticket_check); a line of another kind names no seat.
+  return lines.map((l) => ({
+    ...l,
+    row: l.row ?? 0,
+    number: l.number ?? 0,
+    booking: booked.find((b) => b.id === l.bookingId) ?? null,
+  }));
 }
 
-type Line = Awaited<ReturnType<typeof orderLines>>[number];
+type Line = Awaited<ReturnType<typeof linesOf>>[number];
 
 /** The lines a request names, by booking id: 400 naming any that are not tickets of this order. */
 function namedLines(lines: Line[], bookingIds: string[]): Line[] {
@@ -94,7 +92,7 @@ const summary = (l: Line) => ({
 });
 
 async function present(db: Queryable, sessionId: string): Promise<StaffOrder> {
-  const [row] = await db.select().from(checkoutSessions).where(eq(checkoutSessions.id, sessionId));
+  const [row] = await db.select().from(orders).where(eq(orders.id, sessionId));
   return (await presentStaffOrders(db, [row!]))[0]!;
 }
 
@@ -114,7 +112,7 @@ export async function refundOrder(
 ): Promise<RefundResponse> {
   const done = await transactionWithEvents(deps, async (tx, after) => {
     const session = await findSession(tx, ref, true);
-    const lines = await orderLines(tx, session.id);
+    const lines = await linesOf(tx, session.id);
     const chosen = body.bookingIds ? namedLines(lines, body.bookingIds) : lines;
     const never = chosen.filter((l) => l.result === null);
     if (body.bookingIds && never.length > 0) {
@@ -126,59 +124,25 @@ export async function refundOrder(
     if (refunding.length === 0) return { sessionId: session.id, refunded: [] as Line[] };
     refuseUsed(refunding, body.force, 'used_refund');
 
-    const lineIds = refunding.map((l) => l.id);
-    const bookingIds = refunding.flatMap((l) => (l.booking ? [l.booking.id] : []));
-    if (bookingIds.length > 0) {
-      await tx
-        .update(bookings)
-        .set({ status: 'REFUNDED', updatedAt: sql`now()` })
-        .where(and(inArray(bookings.id, bookingIds), eq(bookings.status, 'CONFIRMED')));
-    }
-    await tx
-      .update(checkoutSessionBookings)
-      .set({ result: 'refunded', dueCents: 0 })
-      .where(inArray(checkoutSessionBookings.id, lineIds));
-    await tx
-      .insert(paymentRefunds)
-      .values(
-        refunding.map((l) => ({
-          sessionId: session.id,
-          sessionBookingId: l.id,
-          amountCents: paidFor(l),
-          kind: 'staff' as const,
-          createdBy: actor.id,
-          reason: body.reason || null,
-        })),
-      )
-      .onConflictDoNothing();
+    const { refundedCents } = await refundLines(tx, after, {
+      order: { id: session.id, ref: session.ref ?? ref },
+      refunds: refunding.map((line) => ({ line, amountCents: paidFor(line), whole: true })),
+      kind: 'staff',
+      createdBy: actor.id,
+      reason: body.reason || null,
+    });
     const standing = lines.filter((l) => l.result === 'confirmed').length - refunding.length;
-    const status = standing === 0 ? 'refunded' : 'partially_refunded';
-    await tx.update(checkoutSessions).set({ status }).where(eq(checkoutSessions.id, session.id));
     await recordAudit(tx, actor, {
       action: 'order.refund',
       subjectType: 'order',
       subjectId: session.ref,
       before: { status: session.status, lines: refunding.map(summary) },
       after: {
-        status,
-        refundedCents: refunding.reduce((sum, l) => sum + paidFor(l), 0),
+        status: standing === 0 ? 'REFUNDED' : 'PARTLY_REFUNDED',
+        refundedCents,
         reason: body.reason || null,
         ...(body.force && { usedTicketsRefunded: true }),
       },
-    });
-    after.seats(
-      refunding.flatMap((l) =>
-        l.booking
-          ? [{ showtimeId: l.booking.showtimeId, seatId: l.booking.seatId, status: 'AVAILABLE' as const }]
-          : [],
-      ),
-    );
-    after.record('orderRefunded', {
-      sessionId: session.id,
-      ref: session.ref ?? ref,
-      kind: 'staff',
-      seats: refunding.length,
-      amountCents: refunding.reduce((sum, l) => sum + paidFor(l), 0),
     });
     return { sessionId: session.id, refunded: refunding };
   });
@@ -195,6 +159,7 @@ async function sellableShowtime(q: Queryable, showtimeId: string) {
   const [showtime] = await q
     .select({
       id: showtimes.id,
+      movieId: showtimes.movieId,
       hallId: showtimes.hallId,
       startsAt: showtimes.startsAt,
       ended: sql<boolean>`${showtimes.endsAt} <= now()`,
@@ -271,7 +236,7 @@ export async function exchangeTickets(
 ): Promise<ExchangeResponse> {
   const done = await transactionWithEvents(deps, async (tx, after) => {
     const session = await findSession(tx, ref, true);
-    const lines = await orderLines(tx, session.id);
+    const lines = await linesOf(tx, session.id);
     const named = namedLines(
       lines,
       body.moves.map((m) => m.bookingId),
@@ -282,8 +247,7 @@ export async function exchangeTickets(
         bookingIds: notStanding.map((l) => l.bookingId),
       });
     }
-    const book = await PriceBook.load(tx, deps.config.timeZone);
-    const moves = [];
+    const wanted = [];
     for (const move of body.moves) {
       const line = named.find((l) => l.bookingId === move.bookingId.toLowerCase())!;
       const booking = line.booking!;
@@ -292,27 +256,31 @@ export async function exchangeTickets(
       if (booking.showtimeId === showtimeId && booking.seatId === seatId) continue;
       const showtime = await sellableShowtime(tx, showtimeId);
       const [seat] = await hallSeats(tx, showtime.hallId, [seatId]);
-      const pricing = book.forShowtime(showtime);
-      const typeId = line.ticketTypeId ?? pricing.defaultTypeFor(seat!.type);
-      const listPriceCents = typeId === null ? showtime.priceCents : pricing.priceOf(typeId, seat!.type);
-      if (listPriceCents === null) {
-        throw conflictSaying(namingSeats('ticket_type_not_sold_for', [seat!]), 'ticket_type_unavailable', {
-          bookingIds: [line.bookingId],
-        });
-      }
-      const priceCents = Math.max(0, listPriceCents - line.discountCents);
-      const paid = paidFor(line);
-      moves.push({
-        line,
-        booking,
-        showtimeId,
-        seat: seat!,
+      wanted.push({ line, booking, showtimeId, showtime, seat: seat! });
+    }
+    // Each ticket priced again as its ticket type on its new seat under the new showtime's card, less the discount
+    // it had.
+    const priced = await priceLines(tx, deps.config.timeZone, {
+      keysAre: 'bookingIds',
+      tickets: wanted.map((w) => ({
+        key: w.line.bookingId!,
+        showtime: w.showtime,
+        seat: w.seat,
+        ticketTypeId: w.line.ticketTypeId,
+      })),
+    });
+    const moves = wanted.map((w, i) => {
+      const { listPriceCents } = priced.lines[i]!;
+      const priceCents = Math.max(0, listPriceCents - w.line.discountCents);
+      const paid = paidFor(w.line);
+      return {
+        ...w,
         listPriceCents,
         priceCents,
         dueCents: Math.max(0, priceCents - paid),
         refundCents: Math.max(0, paid - priceCents),
-      });
-    }
+      };
+    });
     if (moves.length === 0) return { sessionId: session.id, moves };
     refuseUsed(
       moves.map((m) => m.line),
@@ -353,32 +321,21 @@ export async function exchangeTickets(
         throw err;
       }
       await tx
-        .update(checkoutSessionBookings)
+        .update(orderLines)
         .set({
           seatRow: m.seat.row,
           seatNumber: m.seat.number,
           seatRowLabel: m.seat.rowLabel,
           seatType: m.seat.type,
+          unitPriceCents: m.listPriceCents,
           listPriceCents: m.listPriceCents,
           priceCents: m.priceCents,
           dueCents: m.dueCents,
           exchangedAt: sql`now()`,
         })
-        .where(eq(checkoutSessionBookings.id, m.line.id));
+        .where(eq(orderLines.id, m.line.id));
     }
     const refunds = moves.filter((m) => m.refundCents > 0);
-    if (refunds.length > 0) {
-      await tx.insert(paymentRefunds).values(
-        refunds.map((m) => ({
-          sessionId: session.id,
-          sessionBookingId: m.line.id,
-          amountCents: m.refundCents,
-          kind: 'exchange' as const,
-          createdBy: actor.id,
-          reason: `Moved to ${seatName(m.seat)}`,
-        })),
-      );
-    }
     await recordAudit(tx, actor, {
       action: 'order.exchange',
       subjectType: 'order',
@@ -416,15 +373,18 @@ export async function exchangeTickets(
         to: { showtimeId: m.showtimeId, seatId: m.seat.id },
       })),
     });
-    if (refunds.length > 0) {
-      after.record('orderRefunded', {
-        sessionId: session.id,
-        ref: session.ref ?? ref,
-        kind: 'exchange',
-        seats: refunds.length,
-        amountCents: refunds.reduce((sum, m) => sum + m.refundCents, 0),
-      });
-    }
+    // A cheaper seat gives the difference back; the ticket stays.
+    await refundLines(tx, after, {
+      order: { id: session.id, ref: session.ref ?? ref },
+      refunds: refunds.map((m) => ({
+        line: m.line,
+        amountCents: m.refundCents,
+        whole: false,
+        reason: `Moved to ${seatName(m.seat)}`,
+      })),
+      kind: 'exchange',
+      createdBy: actor.id,
+    });
     return { sessionId: session.id, moves };
   });
   if (done.moves.some((m) => m.refundCents > 0)) await sendPendingRefunds(deps, done.sessionId);
@@ -447,17 +407,17 @@ async function replayedSale(
   requestId: string,
   body: CounterSaleBody,
 ): Promise<StaffOrder | null> {
-  const [row] = await db.select().from(checkoutSessions).where(eq(checkoutSessions.id, requestId));
+  const [row] = await db.select().from(orders).where(eq(orders.id, requestId));
   if (!row) return null;
   const lines = await db
     .select({
       seatId: bookings.seatId,
       showtimeId: bookings.showtimeId,
-      ticketTypeId: checkoutSessionBookings.ticketTypeId,
+      ticketTypeId: orderLines.ticketTypeId,
     })
-    .from(checkoutSessionBookings)
-    .innerJoin(bookings, eq(bookings.id, checkoutSessionBookings.bookingId))
-    .where(eq(checkoutSessionBookings.sessionId, row.id));
+    .from(orderLines)
+    .innerJoin(bookings, eq(bookings.id, orderLines.bookingId))
+    .where(eq(orderLines.orderId, row.id));
   const seatIds = new Set(body.seatIds.map((id) => id.toLowerCase()));
   const same =
     row.provider === 'box_office' &&
@@ -533,34 +493,22 @@ export async function counterSale(
     sold = await transactionWithEvents(deps, async (tx, after) => {
       const showtime = await sellableShowtime(tx, showtimeId);
       const found = await hallSeats(tx, showtime.hallId, seatIds);
-      const pricing = (await PriceBook.load(tx, deps.config.timeZone)).forShowtime(showtime);
-      const lines = found
-        .sort((a, b) => a.row - b.row || a.number - b.number)
-        .map((seat) => {
-          const typeId = chosen.get(seat.id) ?? pricing.defaultTypeFor(seat.type);
-          if (typeId === null) {
-            return { seat, typeId: null, typeName: 'Ticket', priceCents: showtime.priceCents };
-          }
-          const type = pricing.ticketTypes.find((t) => t.id === typeId);
-          const price = type ? pricing.priceOf(typeId, seat.type) : null;
-          if (!type || price === null) {
-            throw conflictSaying(namingSeats('ticket_type_not_sold_for', [seat]), 'ticket_type_unavailable', {
-              seatIds: [seat.id],
-            });
-          }
-          return { seat, typeId, typeName: type.name, priceCents: price };
-        });
-      const totalCents = lines.reduce((sum, l) => sum + l.priceCents, 0);
+      const priced = await priceLines(tx, deps.config.timeZone, {
+        keysAre: 'seatIds',
+        tickets: found
+          .sort((a, b) => a.row - b.row || a.number - b.number)
+          .map((seat) => ({ key: seat.id, showtime, seat, ticketTypeId: chosen.get(seat.id) ?? null })),
+      });
+      const lines = priced.lines;
+      const totalCents = priced.totalCents;
       await retireExpiredHolds(tx, showtimeId, seatIds);
       const session = await insertSession(tx, {
         ...(requestId && { id: requestId }),
         userId,
         provider: 'box_office',
-        status: 'paid',
-        paidAt: new Date(),
         amountCents: totalCents,
-        subtotalCents: totalCents,
-        discountCents: 0,
+        subtotalCents: priced.subtotalCents,
+        discountCents: priced.discountCents,
         promoCode: null,
         currency: deps.config.currency,
         paymentMethod: body.paymentMethod,
@@ -569,53 +517,41 @@ export async function counterSale(
         customerName: body.customerName?.trim() || null,
         guestTokenHash: guestToken ? hashToken(guestToken) : null,
       });
+      // Each seat held for the sale (the partial unique index refuses a seat anyone holds or bought), then paid at
+      // once through markPaid, as every order is.
       const made = await tx
         .insert(bookings)
         .values(
           lines.map((l) => ({
             showtimeId,
-            seatId: l.seat.id,
+            seatId: l.ticket.key,
             userId,
-            status: 'CONFIRMED' as const,
+            status: 'HELD' as const,
+            expiresAt: session.expiresAt,
             priceCents: l.priceCents,
             checkoutSessionId: session.id,
-            confirmedAt: sql`now()`,
           })),
         )
         .returning({ id: bookings.id, seatId: bookings.seatId });
-      await tx.insert(checkoutSessionBookings).values(
-        lines.map((l) => ({
-          sessionId: session.id,
-          bookingId: made.find((b) => b.seatId === l.seat.id)!.id,
-          seatRow: l.seat.row,
-          seatNumber: l.seat.number,
-          seatRowLabel: l.seat.rowLabel,
-          seatType: l.seat.type,
-          ticketTypeId: l.typeId,
-          ticketTypeName: l.typeName,
-          listPriceCents: l.priceCents,
-          discountCents: 0,
-          priceCents: l.priceCents,
-          result: 'confirmed' as const,
-        })),
-      );
+      await tx
+        .insert(orderLines)
+        .values(lines.map((l) => ticketLineValues(l, session.id, made.find((b) => b.seatId === l.ticket.key)!.id)));
       await recordAudit(tx, actor, {
         action: 'order.counter_sale',
         subjectType: 'order',
         subjectId: session.ref,
         after: {
           showtimeId,
-          seats: lines.map((l) => `${seatName(l.seat)} · ${l.typeName}`),
+          seats: lines.map((l) => `${seatName(l.ticket.seat)} · ${l.ticketTypeName}`),
           totalCents,
           paymentMethod: body.paymentMethod,
           customerEmail: email,
         },
       });
-      recordPayment(after, {
-        sessionId: session.id,
-        ref: session.ref,
+      await markPaid(tx, after, {
+        orderId: session.id,
+        payment: { method: body.paymentMethod === 'card' ? 'CARD_TERMINAL' : 'CASH', takenBy: actor.id },
         channel: 'box_office',
-        confirmed: made.map((b) => ({ showtimeId, seatId: b.seatId })),
         ...(guestToken && { guestToken }),
       });
       return { sessionId: session.id };

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq, inArray } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import type { StaffOrder } from '@cinema/contract';
-import { bookings, checkoutSessions, mailOutbox } from '../../db/schema/index.ts';
+import { bookings, orders, mailOutbox } from '../../db/schema/index.ts';
 import type { DomainEventMap } from '../../events.ts';
 import { settleMail } from '../mail/outbox.service.ts';
 import { createShowtimeFixture, type ShowtimeFixture } from '../../test/fixtures.ts';
@@ -63,9 +63,9 @@ describe.each(engines)('order events on %s', (engine) => {
         (seen[name] ??= [] as never[]).push(event as never);
         statusAtEvent.push(
           app.database.db
-            .select({ status: checkoutSessions.status })
-            .from(checkoutSessions)
-            .where(eq(checkoutSessions.id, event.sessionId))
+            .select({ status: orders.status })
+            .from(orders)
+            .where(eq(orders.id, event.sessionId))
             .then(([row]) => row?.status),
         );
       });
@@ -135,11 +135,11 @@ describe.each(engines)('order events on %s', (engine) => {
     await settleMail();
     const mails = await app.database.db.select().from(mailOutbox).where(eq(mailOutbox.to, refusedEmail));
     expect(mails).toEqual([]);
-    const orders = await app.database.db
+    const rows = await app.database.db
       .select()
-      .from(checkoutSessions)
-      .where(eq(checkoutSessions.customerEmail, refusedEmail));
-    expect(orders).toEqual([]);
+      .from(orders)
+      .where(eq(orders.customerEmail, refusedEmail));
+    expect(rows).toEqual([]);
   });
 
   it('tells a refund once and sends exactly one notice; asking again tells nothing', async () => {

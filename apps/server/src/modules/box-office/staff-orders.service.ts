@@ -1,20 +1,20 @@
 import { and, desc, eq, ilike, inArray, or, type SQL } from 'drizzle-orm';
 import type { StaffOrder } from '@cinema/contract';
 import type { Queryable } from '../../db/database.ts';
-import { checkoutSessions, users, type CheckoutStatus } from '../../db/schema/index.ts';
+import { orders, users, type OrderStatus } from '../../db/schema/index.ts';
 import { notFound } from '../../errors.ts';
-import { presentStaffOrders } from '../payments/orders.service.ts';
-import { orderRefIs } from '../payments/order-ref.ts';
+import { presentStaffOrders } from '../orders/orders.service.ts';
+import { orderRefIs } from '../orders/order-ref.ts';
 
 /** Orders staff look after: paid ones, in part or wholly refunded ones. Not checkouts that came to nothing. */
-const STAFF_SHOWN: CheckoutStatus[] = ['paid', 'partially_refunded', 'refunded'];
+const STAFF_SHOWN: OrderStatus[] = ['PAID', 'PARTLY_REFUNDED', 'REFUNDED'];
 const PAGE = 20;
 
 /** A reference as people type it: any case, with or without its dash ("k7q4mx2" finds "K7Q-4MX2"). */
 function refMatch(q: string): SQL | null {
   const bare = q.toUpperCase().replace(/[^0-9A-Z]/g, '');
   if (bare.length !== 7) return null;
-  return eq(checkoutSessions.ref, `${bare.slice(0, 3)}-${bare.slice(3)}`);
+  return eq(orders.ref, `${bare.slice(0, 3)}-${bare.slice(3)}`);
 }
 
 /**
@@ -33,18 +33,18 @@ export async function searchOrders(
     const byRef = refMatch(text);
     match = or(
       ...(byRef ? [byRef] : []),
-      ilike(checkoutSessions.customerEmail, pattern),
+      ilike(orders.customerEmail, pattern),
       inArray(
-        checkoutSessions.userId,
+        orders.userId,
         db.select({ id: users.id }).from(users).where(ilike(users.email, pattern)),
       ),
     );
   }
   const rows = await db
     .select()
-    .from(checkoutSessions)
-    .where(and(inArray(checkoutSessions.status, STAFF_SHOWN), match))
-    .orderBy(desc(checkoutSessions.createdAt), desc(checkoutSessions.id))
+    .from(orders)
+    .where(and(inArray(orders.status, STAFF_SHOWN), match))
+    .orderBy(desc(orders.createdAt), desc(orders.id))
     .limit(PAGE + 1)
     .offset((page - 1) * PAGE);
   return {
@@ -56,7 +56,7 @@ export async function searchOrders(
 /** The order with this reference (any case, dash optional) as staff see it; 404 when there is none. */
 export async function findSession(db: Queryable, ref: string, lock = false) {
   const match = refMatch(ref) ?? orderRefIs(ref);
-  const query = db.select().from(checkoutSessions).where(match).limit(1);
+  const query = db.select().from(orders).where(match).limit(1);
   const [row] = lock ? await query.for('update') : await query;
   if (!row || !STAFF_SHOWN.includes(row.status)) throw notFound('Order not found');
   return row;

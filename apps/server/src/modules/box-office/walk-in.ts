@@ -1,6 +1,6 @@
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { Queryable } from '../../db/database.ts';
-import { bookings, checkoutSessions, sessions, users } from '../../db/schema/index.ts';
+import { bookings, orders, sessions, users } from '../../db/schema/index.ts';
 import { endAccountLinks } from '../accounts/account-links.ts';
 
 /**
@@ -75,16 +75,16 @@ export async function claimWalkInOrders(tx: Queryable, userId: string, email: st
   const [walkIn] = await tx.select({ id: users.id }).from(users).where(eq(users.email, WALK_IN_EMAIL));
   if (!walkIn) return 0;
   const moved = await tx
-    .update(checkoutSessions)
+    .update(orders)
     .set({ userId })
     .where(
       and(
-        eq(checkoutSessions.userId, walkIn.id),
-        eq(checkoutSessions.provider, 'box_office'),
-        eq(sql`lower(${checkoutSessions.customerEmail})`, email.toLowerCase()),
+        eq(orders.userId, walkIn.id),
+        eq(orders.provider, 'box_office'),
+        eq(sql`lower(${orders.customerEmail})`, email.toLowerCase()),
       ),
     )
-    .returning({ id: checkoutSessions.id });
+    .returning({ id: orders.id });
   if (moved.length === 0) return 0;
   await tx
     .update(bookings)

@@ -248,10 +248,11 @@ describe.each(engines)('the outbox without SMTP_URL on %s', (engine) => {
     expect(await sendRefundNotice(app.deps, orderRef)).toBeNull(); // nothing refunded yet
     // A refund as the box office records one (staff refund of the whole seat).
     await app.database.db.execute(sql`
-      insert into payment_refunds (session_id, session_booking_id, amount_cents, kind, status)
-      select session_id, id, price_cents, 'staff', 'succeeded' from checkout_session_bookings where session_id = ${sessionId}`);
+      insert into order_refunds (order_id, line_id, payment_id, amount_cents, kind, status)
+      select l.order_id, l.id, p.id, l.price_cents, 'staff', 'succeeded'
+        from order_lines l join order_payments p on p.order_id = l.order_id where l.order_id = ${sessionId}`);
     await app.database.db.execute(
-      sql`update checkout_session_bookings set result = 'refunded' where session_id = ${sessionId}`,
+      sql`update order_lines set result = 'refunded' where order_id = ${sessionId}`,
     );
     const id = await sendRefundNotice(app.deps, orderRef.toLowerCase());
     expect(id).toBeTruthy();

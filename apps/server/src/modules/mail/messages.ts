@@ -3,22 +3,22 @@ import { asc, eq, inArray, sql } from 'drizzle-orm';
 import { formatMoney, type Ticket } from '@cinema/contract';
 import {
   bookings,
-  checkoutSessions,
   halls,
   movies,
+  orders,
   seats,
   showtimes,
   users,
   waitlistOffers,
 } from '../../db/schema/index.ts';
 import { clientPage } from '../../config.ts';
-import { getMyOrder } from '../payments/orders.service.ts';
+import { getMyOrder } from '../orders/orders.service.ts';
 import { selectTickets } from '../tickets/tickets.service.ts';
 import { WALK_IN_EMAIL } from '../box-office/walk-in.ts';
 import { calendarFile } from './ics.ts';
 import { queueMail, type MailDeps } from './outbox.service.ts';
 import { attributesText, isLanguage, localeOf, seatText, textsIn, type Language } from '../../i18n.ts';
-import { orderRefIs } from '../payments/order-ref.ts';
+import { orderRefIs } from '../orders/order-ref.ts';
 
 const escapeHtml = (s: string) =>
   s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
@@ -46,17 +46,17 @@ function layout(title: string, body: string, language: Language): string {
 async function recipientOf(deps: MailDeps, sessionId: string) {
   const [row] = await deps.db
     .select({
-      ref: checkoutSessions.ref,
-      userId: checkoutSessions.userId,
-      customerEmail: checkoutSessions.customerEmail,
-      customerName: checkoutSessions.customerName,
+      ref: orders.ref,
+      userId: orders.userId,
+      customerEmail: orders.customerEmail,
+      customerName: orders.customerName,
       email: users.email,
       name: users.name,
       language: users.language,
     })
-    .from(checkoutSessions)
-    .innerJoin(users, eq(users.id, checkoutSessions.userId))
-    .where(eq(checkoutSessions.id, sessionId))
+    .from(orders)
+    .innerJoin(users, eq(users.id, orders.userId))
+    .where(eq(orders.id, sessionId))
     .limit(1);
   if (!row?.ref) return null;
   const to = row.customerEmail ?? (row.email === WALK_IN_EMAIL ? null : row.email);
@@ -193,8 +193,8 @@ export async function sendOrderConfirmation(
  */
 export async function sendRefundNotice(deps: MailDeps, orderRef: string): Promise<string | null> {
   const [session] = await deps.db
-    .select({ id: checkoutSessions.id })
-    .from(checkoutSessions)
+    .select({ id: orders.id })
+    .from(orders)
     .where(orderRefIs(orderRef))
     .limit(1);
   if (!session) return null;

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq, inArray, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { PAYMENT_WINDOW_MINUTES } from '@cinema/contract';
-import { bookings, checkoutSessions } from '../../db/schema/index.ts';
+import { bookings, orders } from '../../db/schema/index.ts';
 import { FakeStripe } from '../../test/fake-stripe.ts';
 import { createShowtimeFixture, type ShowtimeFixture } from '../../test/fixtures.ts';
 import { createTestApp, engines, signedInUser, type SignedIn, type TestApp } from '../../test/helpers.ts';
@@ -43,7 +43,7 @@ const payLocal = (app: FastifyInstance, sessionId: string) =>
 const rows = (app: FastifyInstance, ids: string[]) =>
   app.database.db.select().from(bookings).where(inArray(bookings.id, ids));
 const sessionRow = async (app: FastifyInstance, id: string) =>
-  (await app.database.db.select().from(checkoutSessions).where(eq(checkoutSessions.id, id)))[0]!;
+  (await app.database.db.select().from(orders).where(eq(orders.id, id)))[0]!;
 
 describe.each(engines)('checkout sessions with the local provider on %s', (engine) => {
   let t: TestApp;
@@ -61,7 +61,7 @@ describe.each(engines)('checkout sessions with the local provider on %s', (engin
     const ids = await hold(app, cathy, show, show.seatIds[0]!.slice(0, 2));
     const { sessionId } = await checkout(app, cathy, ids);
     expect((await cancelHolds(app, cathy, ids)).json()).toEqual({ ok: true, cancelled: 2 });
-    expect((await sessionRow(app, sessionId)).status).toBe('cancelled');
+    expect((await sessionRow(app, sessionId)).status).toBe('CANCELLED');
 
     const page = await app.inject({ method: 'GET', url: `/api/pay/local/${sessionId}` });
     expect(page.body).toContain('This checkout was cancelled and its seats were released.');
@@ -79,8 +79,8 @@ describe.each(engines)('checkout sessions with the local provider on %s', (engin
     const ids = await hold(app, dan, show, show.seatIds[1]!.slice(0, 2));
     const first = await checkout(app, dan, ids);
     const second = await checkout(app, dan, ids);
-    expect((await sessionRow(app, first.sessionId)).status).toBe('superseded');
-    expect((await sessionRow(app, second.sessionId)).status).toBe('open');
+    expect((await sessionRow(app, first.sessionId)).status).toBe('SUPERSEDED');
+    expect((await sessionRow(app, second.sessionId)).status).toBe('OPEN');
 
     const old = await payLocal(app, first.sessionId);
     expect(old.statusCode).toBe(409);
@@ -169,9 +169,9 @@ describe.each(engines)('checkout sessions with Stripe (fake API) on %s', (engine
     expect((await cancelHolds(app, gus, ids)).json().cancelled).toBe(2);
     const [second] = await app.database.db
       .select()
-      .from(checkoutSessions)
-      .where(eq(checkoutSessions.providerSessionId, secondStripe));
-    expect(second!.status).toBe('cancelled');
+      .from(orders)
+      .where(eq(orders.providerSessionId, secondStripe));
+    expect(second!.status).toBe('CANCELLED');
     expect(await expired(secondStripe)).toBe(true);
     expect(stripe.sessions.get(secondStripe)!.status).toBe('expired');
   });

@@ -12,8 +12,8 @@ import { liveHold } from '../../db/live-booking.ts';
 import { statusIs } from '../../db/status-is.ts';
 import {
   bookings,
-  checkoutSessionBookings,
-  checkoutSessions,
+  orderLines,
+  orders,
   halls,
   movies,
   seats,
@@ -21,9 +21,8 @@ import {
   type PaymentProviderName,
 } from '../../db/schema/index.ts';
 import { AppError, badRequest, conflict, conflictSaying } from '../../errors.ts';
-import { discountOf, shareDiscount } from '../pricing/price-table.ts';
-import { PriceBook } from '../pricing/pricing.service.ts';
-import { checkPromo, releasePromoUses, reservePromo, type PromoCheck } from '../pricing/promo.service.ts';
+import { priceLines, ticketLineValues, type PricedLine, type TicketToPrice } from '../orders/price-lines.ts';
+import { releasePromoUses, reservePromo } from '../pricing/promo.service.ts';
 import { fulfilCheckout } from './fulfilment.service.ts';
 import type { PaymentDeps } from './payment-deps.ts';
 import { namingSeats, seatText, type Language } from '../../i18n.ts';
@@ -73,20 +72,20 @@ async function openCheckoutsOf(q: Queryable, bookingIds: string[]): Promise<stri
   // The checkouts of these holds first, by their lines, then those still open by their keys: a join lets the planner
   // walk every checkout session (keyed-plans.test.ts).
   const lines = await q
-    .selectDistinct({ id: checkoutSessionBookings.sessionId })
-    .from(checkoutSessionBookings)
-    .where(inArray(checkoutSessionBookings.bookingId, bookingIds));
+    .selectDistinct({ id: orderLines.orderId })
+    .from(orderLines)
+    .where(inArray(orderLines.bookingId, bookingIds));
   if (lines.length === 0) return [];
   const open = await q
-    .select({ id: checkoutSessions.id })
-    .from(checkoutSessions)
+    .select({ id: orders.id })
+    .from(orders)
     .where(
       and(
         inArray(
-          checkoutSessions.id,
+          orders.id,
           lines.map((l) => l.id),
         ),
-        statusIs(checkoutSessions.status, 'open'),
+        statusIs(orders.status, 'OPEN'),
       ),
     );
   return open.map((r) => r.id);
@@ -101,18 +100,18 @@ async function openCheckoutsOf(q: Queryable, bookingIds: string[]): Promise<stri
 export async function closeOpenCheckouts(
   tx: Tx,
   bookingIds: string[],
-  status: 'superseded' | 'cancelled',
+  status: 'SUPERSEDED' | 'CANCELLED',
 ): Promise<ClosedCheckout[]> {
   const open = await openCheckoutsOf(tx, bookingIds);
   if (open.length === 0) return [];
   const closed = await tx
-    .update(checkoutSessions)
+    .update(orders)
     .set({ status })
-    .where(and(inArray(checkoutSessions.id, open), statusIs(checkoutSessions.status, 'open')))
+    .where(and(inArray(orders.id, open), statusIs(orders.status, 'OPEN')))
     .returning({
-      id: checkoutSessions.id,
-      provider: checkoutSessions.provider,
-      providerSessionId: checkoutSessions.providerSessionId,
+      id: orders.id,
+      provider: orders.provider,
+      providerSessionId: orders.providerSessionId,
     });
   // Their promo code uses go back: they will never be paid.
   await releasePromoUses(
@@ -239,36 +238,15 @@ async function readHolds(q: Queryable, userId: string, bookingIds: string[], loc
 
 type HoldRow = Awaited<ReturnType<typeof readHolds>>[number];
 
-/** One seat of a checkout, priced. */
-export interface PricedLine {
-  hold: HoldRow;
-  ticketTypeId: string | null;
-  ticketTypeName: string;
-  listPriceCents: number;
-  discountCents: number;
-  priceCents: number;
-}
-
-export interface PricedCheckout {
-  lines: PricedLine[];
-  subtotalCents: number;
-  discountCents: number;
-  totalCents: number;
-  promo: PromoCheck | null;
-}
+/** A held seat to price as a ticket. */
+type HoldTicket = TicketToPrice & { hold: HoldRow };
+type PricedHold = PricedLine<HoldTicket>;
 
 /**
- * Prices holds as the checkout charges them (the server prices everything; a client never sends a price): each
- * seat's ticket type (the default one unless chosen) on its seat type under the showtime's price card, then the
- * promo code's discount shared out over the seats it covers, in whole cents, never below zero.
+ * Prices holds as the checkout charges them (priceLines: ticket types, price cards, the promo code). Ticket types
+ * chosen for bookings not in the checkout are a 400.
  */
-async function priceHolds(
-  q: Queryable,
-  deps: PaymentDeps,
-  rows: HoldRow[],
-  input: CheckoutInput,
-): Promise<PricedCheckout> {
-  const book = await PriceBook.load(q, deps.config.timeZone);
+async function priceHolds(q: Queryable, deps: PaymentDeps, rows: HoldRow[], input: CheckoutInput) {
   const chosen = new Map(
     (input.tickets ?? []).map((t) => [t.bookingId.toLowerCase(), t.ticketTypeId.toLowerCase()]),
   );
@@ -278,97 +256,62 @@ async function priceHolds(
       bookingIds: unknownChoices,
     });
   }
-  const lines = rows.map((hold): PricedLine => {
-    const pricing = book.forShowtime({
-      priceCardId: hold.priceCardId,
-      startsAt: hold.startsAt,
-      priceCents: hold.showtimePriceCents,
-      attributes: hold.showtimeAttributes,
-    });
-    const ticketTypeId = chosen.get(hold.id) ?? pricing.defaultTypeFor(hold.seatType);
-    if (ticketTypeId === null) {
-      // No ticket type at all: every seat sells at the showtime's price.
-      return {
-        hold,
-        ticketTypeId: null,
-        ticketTypeName: 'Ticket',
-        listPriceCents: hold.showtimePriceCents,
-        discountCents: 0,
-        priceCents: hold.showtimePriceCents,
-      };
-    }
-    const type = pricing.ticketTypes.find((t) => t.id === ticketTypeId);
-    const price = type ? pricing.priceOf(ticketTypeId, hold.seatType) : null;
-    if (!type || price === null) {
-      throw conflictSaying(namingSeats('ticket_type_not_sold_for', [hold]), 'ticket_type_unavailable', {
-        bookingIds: [hold.id],
-      });
-    }
-    return {
+  return priceLines<HoldTicket>(q, deps.config.timeZone, {
+    keysAre: 'bookingIds',
+    tickets: rows.map((hold) => ({
+      key: hold.id,
       hold,
-      ticketTypeId,
-      ticketTypeName: type.name,
-      listPriceCents: price,
-      discountCents: 0,
-      priceCents: price,
-    };
-  });
-
-  let promo: PromoCheck | null = null;
-  if (input.promoCode) {
-    promo = await checkPromo(q, {
-      code: input.promoCode,
-      userId: input.userId,
-      lines: lines.map((l) => ({ showtimeId: l.hold.showtimeId, movieId: l.hold.movieId })),
-      // A quote: the open checkouts of these holds that the checkout would close give their uses back (checkout
-      // has closed them already).
-      replacing: await openCheckoutsOf(
-        q,
-        rows.map((r) => r.id),
-      ),
-    });
-    if (promo.applied) {
-      const eligible = promo.eligible;
-      const prices = lines.filter((_, i) => eligible[i]).map((l) => l.listPriceCents);
-      const shares = shareDiscount(
-        prices,
-        discountOf(
-          prices.reduce((a, b) => a + b, 0),
-          promo.promo,
+      showtime: {
+        id: hold.showtimeId,
+        movieId: hold.movieId,
+        priceCardId: hold.priceCardId,
+        startsAt: hold.startsAt,
+        priceCents: hold.showtimePriceCents,
+        attributes: hold.showtimeAttributes,
+      },
+      seat: { row: hold.row, number: hold.number, rowLabel: hold.rowLabel, type: hold.seatType },
+      ticketTypeId: chosen.get(hold.id) ?? null,
+    })),
+    ...(input.promoCode && {
+      promo: {
+        code: input.promoCode,
+        userId: input.userId,
+        // A quote: the open checkouts of these holds that the checkout would close give their uses back (checkout
+        // has closed them already).
+        replacing: await openCheckoutsOf(
+          q,
+          rows.map((r) => r.id),
         ),
-      );
-      let next = 0;
-      lines.forEach((l, i) => {
-        if (!eligible[i]) return;
-        l.discountCents = shares[next++]!;
-        l.priceCents = l.listPriceCents - l.discountCents;
-      });
-    }
-  }
-  const subtotalCents = lines.reduce((sum, l) => sum + l.listPriceCents, 0);
-  const discountCents = lines.reduce((sum, l) => sum + l.discountCents, 0);
-  return { lines, subtotalCents, discountCents, totalCents: subtotalCents - discountCents, promo };
+      },
+    }),
+  });
 }
 
 /** The order customers read an order's seats in: by showtime, then row and number. */
-const byShowAndSeat = (a: PricedLine, b: PricedLine) =>
-  a.hold.startsAt.getTime() - b.hold.startsAt.getTime() ||
-  a.hold.row - b.hold.row ||
-  a.hold.number - b.hold.number;
+const byShowAndSeat = (a: PricedHold, b: PricedHold) =>
+  a.ticket.hold.startsAt.getTime() - b.ticket.hold.startsAt.getTime() ||
+  a.ticket.hold.row - b.ticket.hold.row ||
+  a.ticket.hold.number - b.ticket.hold.number;
 
 /** An order's line as the customer reads it. */
-export function presentPricedLine(l: PricedLine, status: OrderLine['status'] = 'pending'): OrderLine {
+export function presentPricedLine(l: PricedHold, status: OrderLine['status'] = 'pending'): OrderLine {
+  const { hold } = l.ticket;
   return {
-    bookingId: l.hold.id,
-    movie: l.hold.movie,
-    startsAt: l.hold.startsAt.toISOString(),
-    auditorium: l.hold.hall,
-    seat: { row: l.hold.row, number: l.hold.number, rowLabel: l.hold.rowLabel, type: l.hold.seatType },
+    bookingId: hold.id,
+    movie: hold.movie,
+    startsAt: hold.startsAt.toISOString(),
+    auditorium: hold.hall,
+    seat: { row: hold.row, number: hold.number, rowLabel: hold.rowLabel, type: hold.seatType },
     ticketType: l.ticketTypeName,
     listPriceCents: l.listPriceCents,
     discountCents: l.discountCents,
     priceCents: l.priceCents,
     status,
+    kind: l.kind,
+    quantity: l.quantity,
+    unitPriceCents: l.unitPriceCents,
+    taxRateBp: l.taxRateBp,
+    taxCents: l.taxCents,
   };
 }
 
@@ -418,7 +361,7 @@ export async function startCheckout(
 
   const prepared = await db.transaction(async (tx): Promise<PreparedCheckout> => {
     // Before the bookings are locked: a session is locked before its bookings, by fulfilment too.
-    const superseded = await closeOpenCheckouts(tx, bookingIds, 'superseded');
+    const superseded = await closeOpenCheckouts(tx, bookingIds, 'SUPERSEDED');
     const rows = await readHolds(tx, input.userId, bookingIds, true);
     const priced = await priceHolds(tx, deps, rows, input);
     if (priced.promo && !priced.promo.applied)
@@ -435,21 +378,7 @@ export async function startCheckout(
       currency: config.currency,
     });
     if (priced.promo?.applied) await reservePromo(tx, priced.promo.promo, input.userId, session.id);
-    await tx.insert(checkoutSessionBookings).values(
-      priced.lines.map((l) => ({
-        sessionId: session.id,
-        bookingId: l.hold.id,
-        seatRow: l.hold.row,
-        seatNumber: l.hold.number,
-        seatRowLabel: l.hold.rowLabel,
-        seatType: l.hold.seatType,
-        ticketTypeId: l.ticketTypeId,
-        ticketTypeName: l.ticketTypeName,
-        listPriceCents: l.listPriceCents,
-        discountCents: l.discountCents,
-        priceCents: l.priceCents,
-      })),
-    );
+    await tx.insert(orderLines).values(priced.lines.map((l) => ticketLineValues(l, session.id, l.ticket.hold.id)));
     await extendHoldsForCheckout(tx, bookingIds, session, config.holdMinutes);
 
     return {
@@ -460,7 +389,7 @@ export async function startCheckout(
       totalCents: priced.totalCents,
       discountCents: priced.discountCents,
       lines: [...priced.lines].sort(byShowAndSeat).map((l) => ({
-        name: `${l.hold.movie} — ${seatText(l.hold, input.language ?? 'en', 'lineItem')}${l.ticketTypeId ? ` · ${l.ticketTypeName}` : ''}`,
+        name: `${l.ticket.hold.movie} — ${seatText(l.ticket.hold, input.language ?? 'en', 'lineItem')}${l.ticketTypeId ? ` · ${l.ticketTypeName}` : ''}`,
         amountCents: l.priceCents,
       })),
       previous: rows.map((r) => ({
@@ -509,9 +438,9 @@ export async function startCheckout(
   }
   try {
     await db
-      .update(checkoutSessions)
+      .update(orders)
       .set({ providerSessionId: created.providerSessionId, url: created.url })
-      .where(eq(checkoutSessions.id, prepared.sessionId));
+      .where(eq(orders.id, prepared.sessionId));
   } catch (err) {
     // Our database, not the provider, failed (gone, or its disk full): the error handler's 503. The checkout is
     // undone if it can be; if not, the sweeper closes it once its window is over.
@@ -538,7 +467,7 @@ export async function insertSession(
     currency: string;
   } & Partial<
     Pick<
-      typeof checkoutSessions.$inferInsert,
+      typeof orders.$inferInsert,
       | 'id'
       | 'status'
       | 'paidAt'
@@ -554,7 +483,7 @@ export async function insertSession(
     try {
       return await tx.transaction(async (sp) => {
         const [session] = await sp
-          .insert(checkoutSessions)
+          .insert(orders)
           .values({
             ...values,
             currency: values.currency.toLowerCase(),
@@ -562,9 +491,9 @@ export async function insertSession(
             expiresAt: sql`now() + make_interval(secs => ${PAYMENT_WINDOW_SECONDS})`,
           })
           .returning({
-            id: checkoutSessions.id,
-            expiresAt: checkoutSessions.expiresAt,
-            ref: checkoutSessions.ref,
+            id: orders.id,
+            expiresAt: orders.expiresAt,
+            ref: orders.ref,
           });
         return { ...session!, ref: session!.ref! };
       });
@@ -581,21 +510,21 @@ export async function insertSession(
 async function undoCheckout(deps: PaymentDeps, prepared: PreparedCheckout) {
   await deps.db.transaction(async (tx) => {
     await tx
-      .update(checkoutSessions)
-      .set({ status: 'cancelled' })
-      .where(and(eq(checkoutSessions.id, prepared.sessionId), eq(checkoutSessions.status, 'open')));
+      .update(orders)
+      .set({ status: 'CANCELLED' })
+      .where(and(eq(orders.id, prepared.sessionId), eq(orders.status, 'OPEN')));
     await releasePromoUses(tx, [prepared.sessionId]);
     if (prepared.superseded.length > 0) {
       await tx
-        .update(checkoutSessions)
-        .set({ status: 'open' })
+        .update(orders)
+        .set({ status: 'OPEN' })
         .where(
           and(
             inArray(
-              checkoutSessions.id,
+              orders.id,
               prepared.superseded.map((c) => c.id),
             ),
-            eq(checkoutSessions.status, 'superseded'),
+            eq(orders.status, 'SUPERSEDED'),
           ),
         );
     }

@@ -153,16 +153,16 @@ ${items.map((i) => `<li><span>${escapeHtml(seatText(i, language, 'lineItem'))}${
     })
     .join('\n');
 
-  const payable = summary.status === 'open' && summary.expiresAt.getTime() > Date.now();
+  const payable = summary.status === 'OPEN' && summary.expiresAt.getTime() > Date.now();
   // A decline is news only while the checkout can still be paid (Back to it after paying shows what is true now).
   const shown: PageNotice | undefined =
     (notice === 'declined' && !payable ? undefined : notice) ??
-    (summary.status === 'open'
+    (summary.status === 'OPEN'
       ? payable
         ? undefined
         : 'expired'
-      : summary.status === 'cancelled' || summary.status === 'expired' || summary.status === 'superseded'
-        ? summary.status
+      : summary.status === 'CANCELLED' || summary.status === 'EXPIRED' || summary.status === 'SUPERSEDED'
+        ? (summary.status.toLowerCase() as PageNotice)
         : 'paid');
   const alert = shown
     ? `<p class="alert ${noticeKinds[shown]}" role="${shown === 'declined' ? 'alert' : 'status'}">${escapeHtml(t(`checkout.notices.${shown}`))}</p>`

@@ -100,7 +100,7 @@ export const localCheckoutRoutes: FastifyPluginAsyncZod<{ deps: PaymentDeps }> =
       const { id } = request.params;
       const summary = await getCheckoutSummary(deps.db, id);
       if (!summary || summary.provider !== 'local') return showPage(reply, id);
-      const payable = summary.status === 'open' && summary.expiresAt.getTime() > Date.now();
+      const payable = summary.status === 'OPEN' && summary.expiresAt.getTime() > Date.now();
       return reply.redirect(pageOf(id, payable ? 'declined' : undefined), 303);
     },
   );

@@ -3,14 +3,14 @@ import { asc, eq } from 'drizzle-orm';
 import type { Queryable } from '../../db/database.ts';
 import {
   bookings,
-  checkoutSessionBookings,
-  checkoutSessions,
+  orderLines,
+  orders,
   halls,
   movies,
   users,
   seats,
   showtimes,
-  type CheckoutStatus,
+  type OrderStatus,
   type PaymentProviderName,
 } from '../../db/schema/index.ts';
 import { fulfilCheckout, releaseCheckout } from './fulfilment.service.ts';
@@ -23,7 +23,7 @@ import { customerLanguage, type Language } from '../../i18n.ts';
 export interface CheckoutSummary {
   id: string;
   provider: PaymentProviderName;
-  status: CheckoutStatus;
+  status: OrderStatus;
   expiresAt: Date;
   amountCents: number;
   currency: string;
@@ -50,8 +50,8 @@ export async function getCheckoutSummary(db: Queryable, sessionId: string): Prom
   if (!UUID.test(sessionId)) return null;
   const [session] = await db
     .select()
-    .from(checkoutSessions)
-    .where(eq(checkoutSessions.id, sessionId))
+    .from(orders)
+    .where(eq(orders.id, sessionId))
     .limit(1);
   if (!session) return null;
   const [customer] = await db
@@ -67,17 +67,17 @@ export async function getCheckoutSummary(db: Queryable, sessionId: string): Prom
       row: seats.row,
       number: seats.number,
       rowLabel: seats.rowLabel,
-      priceCents: checkoutSessionBookings.priceCents,
-      ticketType: checkoutSessionBookings.ticketTypeName,
-      seatType: checkoutSessionBookings.seatType,
+      priceCents: orderLines.priceCents,
+      ticketType: orderLines.ticketTypeName,
+      seatType: orderLines.seatType,
     })
-    .from(checkoutSessionBookings)
-    .innerJoin(bookings, eq(bookings.id, checkoutSessionBookings.bookingId))
+    .from(orderLines)
+    .innerJoin(bookings, eq(bookings.id, orderLines.bookingId))
     .innerJoin(showtimes, eq(showtimes.id, bookings.showtimeId))
     .innerJoin(movies, eq(movies.id, showtimes.movieId))
     .innerJoin(halls, eq(halls.id, showtimes.hallId))
     .innerJoin(seats, eq(seats.id, bookings.seatId))
-    .where(eq(checkoutSessionBookings.sessionId, sessionId))
+    .where(eq(orderLines.orderId, sessionId))
     .orderBy(asc(showtimes.startsAt), asc(seats.row), asc(seats.number));
   return {
     id: session.id,
@@ -103,9 +103,9 @@ export type LocalPaymentResult = 'paid' | 'expired' | 'cancelled' | 'superseded'
 export async function payLocalCheckout(deps: PaymentDeps, sessionId: string): Promise<LocalPaymentResult> {
   const session = await getCheckoutSummary(deps.db, sessionId);
   if (!session || session.provider !== 'local') return 'not_found';
-  if (session.status !== 'open') return closedResult(session.status);
+  if (session.status !== 'OPEN') return closedResult(session.status);
   if (session.expiresAt.getTime() <= Date.now()) {
-    await releaseCheckout(deps, sessionId, 'expired');
+    await releaseCheckout(deps, sessionId, 'EXPIRED');
     return 'expired';
   }
   await fulfilCheckout(deps, sessionId, { paymentId: `local_pay_${randomUUID()}` });
@@ -113,16 +113,18 @@ export async function payLocalCheckout(deps: PaymentDeps, sessionId: string): Pr
 }
 
 // What a closed session means for the page: paid (even if partly refunded), or not payable any more.
-const closedResult = (status: Exclude<CheckoutStatus, 'open'>): LocalPaymentResult =>
-  status === 'cancelled' || status === 'expired' || status === 'superseded' ? status : 'paid';
+const closedResult = (status: Exclude<OrderStatus, 'OPEN'>): LocalPaymentResult =>
+  status === 'CANCELLED' || status === 'EXPIRED' || status === 'SUPERSEDED'
+    ? (status.toLowerCase() as LocalPaymentResult)
+    : 'paid';
 
 /** The local page's Cancel link: closes an open local session and releases its holds. */
 export async function cancelLocalCheckout(deps: PaymentDeps, sessionId: string): Promise<LocalPaymentResult> {
   const session = await getCheckoutSummary(deps.db, sessionId);
   if (!session || session.provider !== 'local') return 'not_found';
-  if (session.status !== 'open') return closedResult(session.status);
-  if (await releaseCheckout(deps, sessionId, 'cancelled')) return 'cancelled';
+  if (session.status !== 'OPEN') return closedResult(session.status);
+  if (await releaseCheckout(deps, sessionId, 'CANCELLED')) return 'cancelled';
   // Something else closed it first (a payment in another tab): report what it became.
   const after = await getCheckoutSummary(deps.db, sessionId);
-  return after && after.status !== 'open' ? closedResult(after.status) : 'cancelled';
+  return after && after.status !== 'OPEN' ? closedResult(after.status) : 'cancelled';
 }

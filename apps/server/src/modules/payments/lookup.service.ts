@@ -4,36 +4,36 @@ import { rowLabel } from '@cinema/contract';
 import type { Queryable } from '../../db/database.ts';
 import {
   bookings,
-  checkoutSessionBookings,
-  checkoutSessions,
+  orderLines,
+  orders,
   seats,
   showtimes,
-  type CheckoutStatus,
+  type OrderStatus,
 } from '../../db/schema/index.ts';
 import { notFound } from '../../errors.ts';
 import { selectTickets } from '../tickets/tickets.service.ts';
 import { fulfilCheckout, releaseCheckout, sendPendingRefunds } from './fulfilment.service.ts';
 import { UUID, type PaymentDeps } from './payment-deps.ts';
 
-const lookupStatus: Record<CheckoutStatus, LookupResponse['status']> = {
-  open: 'pending',
-  paid: 'paid',
-  partially_refunded: 'paid',
-  refunded: 'refunded',
-  expired: 'expired',
-  cancelled: 'cancelled',
+const lookupStatus: Record<OrderStatus, LookupResponse['status']> = {
+  OPEN: 'pending',
+  PAID: 'paid',
+  PARTLY_REFUNDED: 'paid',
+  REFUNDED: 'refunded',
+  EXPIRED: 'expired',
+  CANCELLED: 'cancelled',
   // Replaced by a newer checkout of the same seats: this one can no longer be paid.
-  superseded: 'expired',
+  SUPERSEDED: 'expired',
 };
 
 async function findSession(db: Queryable, idOrProviderId: string) {
   const [session] = await db
     .select()
-    .from(checkoutSessions)
+    .from(orders)
     .where(
       UUID.test(idOrProviderId)
-        ? or(eq(checkoutSessions.id, idOrProviderId), eq(checkoutSessions.providerSessionId, idOrProviderId))
-        : eq(checkoutSessions.providerSessionId, idOrProviderId),
+        ? or(eq(orders.id, idOrProviderId), eq(orders.providerSessionId, idOrProviderId))
+        : eq(orders.providerSessionId, idOrProviderId),
     )
     .limit(1);
   return session ?? null;
@@ -52,13 +52,13 @@ export async function lookupCheckout(
   let session = await findSession(db, idOrProviderId);
   if (!session || session.userId !== userId) throw notFound('Checkout session not found');
 
-  if (session.status === 'open') {
+  if (session.status === 'OPEN') {
     const provider = deps.providers.get(session.provider);
     if (provider && session.providerSessionId) {
       try {
         const state = await provider.getSessionState(session.providerSessionId);
         if (state.state === 'paid') await fulfilCheckout(deps, session.id, { paymentId: state.paymentId });
-        else if (state.state === 'expired') await releaseCheckout(deps, session.id, 'expired');
+        else if (state.state === 'expired') await releaseCheckout(deps, session.id, 'EXPIRED');
       } catch (err) {
         // The page keeps polling and the webhook still comes: report pending rather than fail.
         log.warn({ err, sessionId: session.id }, 'could not ask the payment provider about a session');
@@ -66,7 +66,7 @@ export async function lookupCheckout(
     }
     // The local provider has no one to tell us it expired: its window passing is the expiry.
     if (session.provider === 'local' && session.expiresAt.getTime() <= Date.now()) {
-      await releaseCheckout(deps, session.id, 'expired');
+      await releaseCheckout(deps, session.id, 'EXPIRED');
     }
     session = (await findSession(db, session.id))!;
   } else {
@@ -75,26 +75,27 @@ export async function lookupCheckout(
 
   const tickets = await selectTickets(
     db,
-    sql`${bookings.id} in (select ${checkoutSessionBookings.bookingId} from ${checkoutSessionBookings}
-      where ${checkoutSessionBookings.sessionId} = ${session.id} and ${checkoutSessionBookings.result} = 'confirmed')`,
+    sql`${bookings.id} in (select ${orderLines.bookingId} from ${orderLines}
+      where ${orderLines.orderId} = ${session.id} and ${orderLines.result} = 'confirmed')`,
     [asc(showtimes.startsAt), asc(seats.row), asc(seats.number)],
   );
   const refundedSeats = (
     await db
       .select({
-        row: checkoutSessionBookings.seatRow,
-        number: checkoutSessionBookings.seatNumber,
-        label: checkoutSessionBookings.seatRowLabel,
+        row: orderLines.seatRow,
+        number: orderLines.seatNumber,
+        label: orderLines.seatRowLabel,
       })
-      .from(checkoutSessionBookings)
+      .from(orderLines)
       .where(
         and(
-          eq(checkoutSessionBookings.sessionId, session.id),
-          eq(checkoutSessionBookings.result, 'refunded'),
+          eq(orderLines.orderId, session.id),
+          eq(orderLines.result, 'refunded'),
+          eq(orderLines.kind, 'TICKET'),
         ),
       )
-      .orderBy(asc(checkoutSessionBookings.seatRow), asc(checkoutSessionBookings.seatNumber))
-  ).map(({ label, ...seat }) => ({ ...seat, rowLabel: label ?? rowLabel(seat.row) }));
+      .orderBy(asc(orderLines.seatRow), asc(orderLines.seatNumber))
+  ).map(({ label, row, number }) => ({ row: row!, number: number!, rowLabel: label ?? rowLabel(row!) }));
 
   return {
     // The id the checkout answered with: Stripe's own for a Stripe session, ours otherwise.

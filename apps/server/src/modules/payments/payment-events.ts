@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { and, asc, eq, lt, sql } from 'drizzle-orm';
-import { checkoutSessions } from '../../db/schema/index.ts';
+import { orders } from '../../db/schema/index.ts';
 import { runPeriodically } from '../../periodic.ts';
 import { releaseCheckout, retryPendingRefunds } from './fulfilment.service.ts';
 import type { PaymentDeps } from './payment-deps.ts';
@@ -16,18 +16,18 @@ const GRACE_SECONDS = 120;
  */
 export async function expireStaleCheckouts(deps: PaymentDeps): Promise<number> {
   const stale = await deps.db
-    .select({ id: checkoutSessions.id })
-    .from(checkoutSessions)
+    .select({ id: orders.id })
+    .from(orders)
     .where(
       and(
-        eq(checkoutSessions.status, 'open'),
-        lt(checkoutSessions.expiresAt, sql`now() - make_interval(secs => ${GRACE_SECONDS})`),
+        eq(orders.status, 'OPEN'),
+        lt(orders.expiresAt, sql`now() - make_interval(secs => ${GRACE_SECONDS})`),
       ),
     )
-    .orderBy(asc(checkoutSessions.expiresAt))
+    .orderBy(asc(orders.expiresAt))
     .limit(200);
   let closed = 0;
-  for (const { id } of stale) if (await releaseCheckout(deps, id, 'expired')) closed++;
+  for (const { id } of stale) if (await releaseCheckout(deps, id, 'EXPIRED')) closed++;
   return closed;
 }
 

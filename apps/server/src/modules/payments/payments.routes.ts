@@ -16,7 +16,7 @@ import {
 import { badRequest } from '../../errors.ts';
 import { perUser } from '../../plugins/rate-limit.ts';
 import { quoteCheckout, startCheckout } from './checkout.service.ts';
-import { getMyOrder, listMyOrders } from './orders.service.ts';
+import { getMyOrder, listMyOrders } from '../orders/orders.service.ts';
 import { localCheckoutRoutes } from './local-checkout.routes.ts';
 import { lookupCheckout } from './lookup.service.ts';
 import type { PaymentDeps } from './payment-deps.ts';

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vites
 import { eq, inArray, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import type { LookupResponse, SeatMap, Ticket } from '@cinema/contract';
-import { bookings, checkoutSessions, paymentRefunds } from '../../db/schema/index.ts';
+import { bookings, orders, orderRefunds } from '../../db/schema/index.ts';
 import { FakeStripe } from '../../test/fake-stripe.ts';
 import { createShowtimeFixture, type ShowtimeFixture } from '../../test/fixtures.ts';
 import { createTestApp, engines, signedInUser, type SignedIn, type TestApp } from '../../test/helpers.ts';
@@ -85,9 +85,9 @@ describe.each(engines)('payments with the local provider on %s', (engine) => {
 
     const [session] = await app.database.db
       .select()
-      .from(checkoutSessions)
-      .where(eq(checkoutSessions.id, sessionId));
-    expect(session).toMatchObject({ provider: 'local', status: 'open', amountCents: 2 * PRICE });
+      .from(orders)
+      .where(eq(orders.id, sessionId));
+    expect(session).toMatchObject({ provider: 'local', status: 'OPEN', amountCents: 2 * PRICE });
     const minutesLeft = (session!.expiresAt.getTime() - Date.now()) / 60_000;
     expect(minutesLeft).toBeGreaterThan(30);
     expect(minutesLeft).toBeLessThan(32);
@@ -220,9 +220,9 @@ describe.each(engines)('payments with the local provider on %s', (engine) => {
     const ids = await hold(app, alice, show.showtimeId, seatIds);
     const { sessionId } = await startCheckout(app, alice, ids);
     await app.database.db
-      .update(checkoutSessions)
+      .update(orders)
       .set({ expiresAt: sql`now() - interval '1 second'` })
-      .where(eq(checkoutSessions.id, sessionId));
+      .where(eq(orders.id, sessionId));
 
     expect((await lookupOk(app, alice, sessionId)).status).toBe('expired');
     expect(await seatStatuses(app, show.showtimeId, seatIds)).toEqual(['AVAILABLE']);
@@ -318,16 +318,16 @@ describe.each(engines)('payments with Stripe (fake API) on %s', (engine) => {
     if (sessionId.startsWith('cs_')) return sessionId;
     const [row] = await app.database.db
       .select()
-      .from(checkoutSessions)
-      .where(eq(checkoutSessions.id, sessionId));
+      .from(orders)
+      .where(eq(orders.id, sessionId));
     return row!.providerSessionId!;
   };
   /** Our own id of a checkout session named by Stripe's id. */
   const ourSessionId = async (sessionId: string) => {
     const [row] = await app.database.db
-      .select({ id: checkoutSessions.id })
-      .from(checkoutSessions)
-      .where(eq(checkoutSessions.providerSessionId, sessionId));
+      .select({ id: orders.id })
+      .from(orders)
+      .where(eq(orders.providerSessionId, sessionId));
     return row!.id;
   };
 
@@ -407,9 +407,9 @@ describe.each(engines)('payments with Stripe (fake API) on %s', (engine) => {
     expect(stripe.calls('POST', '/v1/refunds')).toHaveLength(0);
     const [session] = await app.database.db
       .select()
-      .from(checkoutSessions)
-      .where(eq(checkoutSessions.id, await ourSessionId(sessionId)));
-    expect(session).toMatchObject({ status: 'paid', providerPaymentId: 'pi_completed' });
+      .from(orders)
+      .where(eq(orders.id, await ourSessionId(sessionId)));
+    expect(session).toMatchObject({ status: 'PAID', providerPaymentId: 'pi_completed' });
   });
 
   it('answers a badly signed webhook with 400 and changes nothing', async () => {
@@ -437,9 +437,9 @@ describe.each(engines)('payments with Stripe (fake API) on %s', (engine) => {
     expect((await bookingRows(app, ids))[0]!.status).toBe('HELD');
     const [session] = await app.database.db
       .select()
-      .from(checkoutSessions)
-      .where(eq(checkoutSessions.id, await ourSessionId(sessionId)));
-    expect(session!.status).toBe('open');
+      .from(orders)
+      .where(eq(orders.id, await ourSessionId(sessionId)));
+    expect(session!.status).toBe('OPEN');
     // The genuine event is still processed afterwards: the forged ones did not use up its id.
     expect((await sendWebhook(good)).statusCode).toBe(200);
     expect((await bookingRows(app, ids))[0]!.status).toBe('CONFIRMED');
@@ -540,8 +540,8 @@ describe.each(engines)('payments with Stripe (fake API) on %s', (engine) => {
     expect(seatsOf(result.tickets)).toEqual([{ row: 4, number: 4 }]);
     const [refund] = await app.database.db
       .select()
-      .from(paymentRefunds)
-      .where(eq(paymentRefunds.sessionId, await ourSessionId(sessionId)));
+      .from(orderRefunds)
+      .where(eq(orderRefunds.orderId, await ourSessionId(sessionId)));
     expect(refund).toMatchObject({
       status: 'succeeded',
       amountCents: PRICE,
@@ -727,7 +727,7 @@ describe.each(engines)(
         expect.objectContaining({ payment_intent: 'pi_isk', amount: '120000' }),
       ]);
       // The order itself is in krónur: 1,200 refunded, the kept seat confirmed.
-      const [refund] = await app.database.db.select().from(paymentRefunds);
+      const [refund] = await app.database.db.select().from(orderRefunds);
       expect(refund).toMatchObject({ amountCents: 1200, status: 'succeeded' });
       expect(await seatStatuses(app, show.showtimeId, [lost, kept])).toEqual(['HELD', 'CONFIRMED']);
     });

@@ -1,5 +1,5 @@
 import { and, eq } from 'drizzle-orm';
-import { checkoutSessions, paymentEvents } from '../../db/schema/index.ts';
+import { orders, paymentEvents } from '../../db/schema/index.ts';
 import { AppError, badRequest } from '../../errors.ts';
 import { fulfilCheckout, releaseCheckout } from './fulfilment.service.ts';
 import type { PaymentDeps } from './payment-deps.ts';
@@ -36,12 +36,12 @@ export async function handlePaymentWebhook(
 
   if (event.action !== 'ignored') {
     const [session] = await db
-      .select({ id: checkoutSessions.id })
-      .from(checkoutSessions)
+      .select({ id: orders.id })
+      .from(orders)
       .where(
         and(
-          eq(checkoutSessions.providerSessionId, event.providerSessionId),
-          eq(checkoutSessions.provider, provider.name),
+          eq(orders.providerSessionId, event.providerSessionId),
+          eq(orders.provider, provider.name),
         ),
       )
       .limit(1);
@@ -49,7 +49,7 @@ export async function handlePaymentWebhook(
     if (session && event.action === 'paid') {
       await fulfilCheckout(deps, session.id, { paymentId: event.paymentId });
     } else if (session && event.action === 'expired') {
-      await releaseCheckout(deps, session.id, 'expired');
+      await releaseCheckout(deps, session.id, 'EXPIRED');
     }
   }
   await db.insert(paymentEvents).values({ id: event.id, type: event.type }).onConflictDoNothing();

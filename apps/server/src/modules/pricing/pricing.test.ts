@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { and, eq, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { localDayTime, type Order, type PriceCard, type Quote, type ShowtimePrices } from '@cinema/contract';
-import { checkoutSessions, priceCardPrices, promoCodes, seats, showtimes } from '../../db/schema/index.ts';
+import { orders, priceCardPrices, promoCodes, seats, showtimes } from '../../db/schema/index.ts';
 import { createShowtimeFixture, type ShowtimeFixture } from '../../test/fixtures.ts';
 import { setUpPrices } from '../../test/prices.ts';
 import {
@@ -368,9 +368,9 @@ describe.each(engines)('ticket types, price cards and orders on %s', (engine) =>
 
     // Gus's checkout runs out unpaid: the use goes back, Hal can have it.
     await app.database.db
-      .update(checkoutSessions)
+      .update(orders)
       .set({ expiresAt: sql`now() - interval '10 minutes'` })
-      .where(eq(checkoutSessions.ref, first.orderRef));
+      .where(eq(orders.ref, first.orderRef));
     expect(
       await expireStaleCheckouts({ ...app.deps, providers: app.paymentProviders }),
     ).toBeGreaterThanOrEqual(1);
@@ -562,8 +562,8 @@ describe.skipIf(!postgresUrl)('a promo code capped at 100, 200 checkouts at once
       expect(promo!.uses).toBe(100);
       const sessions = await t.app.database.db
         .select()
-        .from(checkoutSessions)
-        .where(eq(checkoutSessions.promoCode, 'RUSH100'));
+        .from(orders)
+        .where(eq(orders.promoCode, 'RUSH100'));
       expect(sessions).toHaveLength(100);
     } finally {
       await t.close();

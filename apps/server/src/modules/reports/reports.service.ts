@@ -204,12 +204,12 @@ function figuresOf(showtimeIds: SQL, refunds: 'summed' | 'by line'): SQL {
   const refunded =
     refunds === 'summed'
       ? sql`left join (
-      select session_booking_id, sum(amount_cents) as refunded from payment_refunds
-      where kind <> 'exchange' group by session_booking_id
-    ) r on r.session_booking_id = l.id`
+      select line_id, sum(amount_cents) as refunded from order_refunds
+      where kind <> 'exchange' group by line_id
+    ) r on r.line_id = l.id`
       : sql`left join lateral (
-      select sum(amount_cents) as refunded from payment_refunds
-      where session_booking_id = l.id and kind <> 'exchange'
+      select sum(amount_cents) as refunded from order_refunds
+      where line_id = l.id and kind <> 'exchange'
     ) r on true`;
   return sql`select b.showtime_id, l.ticket_type_name as ticket_type, cs.provider = 'local' as test_mode,
       count(*) filter (where b.status = 'CONFIRMED') as admits,
@@ -219,11 +219,11 @@ function figuresOf(showtimeIds: SQL, refunds: 'summed' | 'by line'): SQL {
       coalesce(sum(r.refunded), 0) as refunds,
       sum(l.due_cents) as due
     from bookings b
-    join checkout_session_bookings l on l.booking_id = b.id
-    join checkout_sessions cs on cs.id = l.session_id
+    join order_lines l on l.booking_id = b.id
+    join orders cs on cs.id = l.order_id
     ${refunded}
     where b.showtime_id in (${showtimeIds})
-      and cs.paid_at is not null and cs.status in ('paid', 'refunded', 'partially_refunded')
+      and cs.paid_at is not null and cs.status in ('PAID', 'REFUNDED', 'PARTLY_REFUNDED')
     group by b.showtime_id, l.ticket_type_name, cs.provider = 'local'`;
 }
 

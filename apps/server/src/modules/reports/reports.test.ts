@@ -6,11 +6,12 @@ import { SalesReportSchema, type SalesReport } from '@cinema/contract';
 import type { Queryable } from '../../db/database.ts';
 import {
   bookings,
-  checkoutSessionBookings,
-  checkoutSessions,
+  orderLines,
+  orders,
   halls,
   movies,
-  paymentRefunds,
+  orderPayments,
+  orderRefunds,
   salesReportChanges,
   salesReportShowtimes,
   seats,
@@ -111,11 +112,11 @@ async function seedCinema(db: Queryable, customer: string) {
   ) => {
     const amount = lines.reduce((n, l) => n + l.list - (l.discount ?? 0), 0);
     const [session] = await db
-      .insert(checkoutSessions)
+      .insert(orders)
       .values({
         userId: customer,
         provider,
-        status,
+        status: status === 'paid' ? 'PAID' : status === 'refunded' ? 'REFUNDED' : 'EXPIRED',
         amountCents: amount,
         subtotalCents: lines.reduce((n, l) => n + l.list, 0),
         discountCents: lines.reduce((n, l) => n + (l.discount ?? 0), 0),
@@ -125,6 +126,18 @@ async function seedCinema(db: Queryable, customer: string) {
         ref: randomUUID().slice(0, 8),
       })
       .returning();
+    const [payment] =
+      status === 'expired'
+        ? []
+        : await db
+            .insert(orderPayments)
+            .values({
+              orderId: session!.id,
+              method: provider === 'box_office' ? 'CASH' : 'CARD',
+              amountCents: amount,
+              paidAt: new Date('2026-03-15T10:00:00Z'),
+            })
+            .returning();
     for (const [i, l] of lines.entries()) {
       const [booking] = await db
         .insert(bookings)
@@ -140,12 +153,13 @@ async function seedCinema(db: Queryable, customer: string) {
         })
         .returning();
       const [line] = await db
-        .insert(checkoutSessionBookings)
+        .insert(orderLines)
         .values({
-          sessionId: session!.id,
+          orderId: session!.id,
           bookingId: booking!.id,
           seatRow: 1,
           seatNumber: firstSeat + i + 1,
+          unitPriceCents: l.list,
           priceCents: l.list - (l.discount ?? 0),
           listPriceCents: l.list,
           discountCents: l.discount ?? 0,
@@ -155,9 +169,10 @@ async function seedCinema(db: Queryable, customer: string) {
         })
         .returning();
       for (const r of l.refunds ?? [])
-        await db.insert(paymentRefunds).values({
-          sessionId: session!.id,
-          sessionBookingId: line!.id,
+        await db.insert(orderRefunds).values({
+          orderId: session!.id,
+          lineId: line!.id,
+          paymentId: payment!.id,
           amountCents: r.amount,
           kind: r.kind,
           status: 'succeeded',
@@ -440,17 +455,18 @@ describe.each(engines)('sales reports (%s)', (engine) => {
     // Staff refund the child's ticket of the first order (540 paid), and check the 30 March adult in.
     const [child] = await db
       .select()
-      .from(checkoutSessionBookings)
-      .where(eq(checkoutSessionBookings.ticketTypeName, 'Child'));
+      .from(orderLines)
+      .where(eq(orderLines.ticketTypeName, 'Child'));
     await db.transaction(async (tx) => {
       await tx.update(bookings).set({ status: 'REFUNDED' }).where(eq(bookings.id, child!.bookingId!));
       await tx
-        .update(checkoutSessionBookings)
+        .update(orderLines)
         .set({ result: 'refunded' })
-        .where(eq(checkoutSessionBookings.id, child!.id));
-      await tx.insert(paymentRefunds).values({
-        sessionId: child!.sessionId,
-        sessionBookingId: child!.id,
+        .where(eq(orderLines.id, child!.id));
+      await tx.insert(orderRefunds).values({
+        orderId: child!.orderId,
+        lineId: child!.id,
+        paymentId: (await tx.select().from(orderPayments).where(eq(orderPayments.orderId, child!.orderId)))[0]!.id,
         amountCents: 540,
         kind: 'staff',
         status: 'succeeded',
@@ -500,8 +516,8 @@ describe.skipIf(!postgresUrl)('kept report figures and a change in flight (postg
   it('a refund that commits after a report kept the figures it could not see makes them stale', async () => {
     const [child] = await t.app.database.db
       .select()
-      .from(checkoutSessionBookings)
-      .where(eq(checkoutSessionBookings.ticketTypeName, 'Child'));
+      .from(orderLines)
+      .where(eq(orderLines.ticketTypeName, 'Child'));
     const other = new pg.Client({ connectionString: t.url });
     await other.connect();
     try {

@@ -457,7 +457,7 @@ export async function cancelHolds(
         .where(and(inArray(bookings.id, input.bookingIds), liveHoldByKey(input.userId)));
       const ids = mine.map((b) => b.id);
       // The sessions first: fulfilment locks a session before its bookings.
-      const closed = await closeOpenCheckouts(tx, ids, 'cancelled');
+      const closed = await closeOpenCheckouts(tx, ids, 'CANCELLED');
       const cancelled =
         ids.length === 0
           ? []

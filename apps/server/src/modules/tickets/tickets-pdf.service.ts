@@ -4,11 +4,11 @@ import { and, asc, eq, sql } from 'drizzle-orm';
 import type { Ticket } from '@cinema/contract';
 import type { Config } from '../../config.ts';
 import type { Queryable } from '../../db/database.ts';
-import { bookings, checkoutSessions, seats } from '../../db/schema/index.ts';
+import { bookings, orders, seats } from '../../db/schema/index.ts';
 import { notFound } from '../../errors.ts';
 import { selectTickets } from './tickets.service.ts';
 import { attributesText, localeOf, seatText, textsIn, type Language } from '../../i18n.ts';
-import { orderRefIs } from '../payments/order-ref.ts';
+import { orderRefIs } from '../orders/order-ref.ts';
 
 // A6 portrait, in points: a ticket a phone shows whole and a printer fits four to a sheet.
 const PAGE = { width: 297.64, height: 419.53 };
@@ -22,9 +22,9 @@ export async function orderTicketsOf(
   ref: string,
 ): Promise<{ ref: string; tickets: Ticket[] }> {
   const [session] = await db
-    .select({ id: checkoutSessions.id, ref: checkoutSessions.ref })
-    .from(checkoutSessions)
-    .where(and(orderRefIs(ref), eq(checkoutSessions.userId, userId)))
+    .select({ id: orders.id, ref: orders.ref })
+    .from(orders)
+    .where(and(orderRefIs(ref), eq(orders.userId, userId)))
     .limit(1);
   if (!session?.ref) throw notFound('Order not found');
   const tickets = await selectTickets(db, eq(bookings.checkoutSessionId, session.id), [

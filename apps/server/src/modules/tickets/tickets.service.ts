@@ -3,8 +3,8 @@ import type { BookedSeat, ShowtimeTicket, Ticket } from '@cinema/contract';
 import type { Database, Queryable } from '../../db/database.ts';
 import {
   bookings,
-  checkoutSessionBookings,
-  checkoutSessions,
+  orderLines,
+  orders,
   halls,
   movies,
   seats,
@@ -40,9 +40,9 @@ export const ticketDetails = (db: Queryable) =>
       // When it was sold: a door device's clock claiming an earlier check-in is not believed.
       confirmedAt: bookings.confirmedAt,
       // Paid through the built-in test checkout: no money moved.
-      testMode: sql<boolean>`coalesce(${checkoutSessions.provider} = 'local', false)`,
-      orderRef: checkoutSessions.ref,
-      ticketType: checkoutSessionBookings.ticketTypeName,
+      testMode: sql<boolean>`coalesce(${orders.provider} = 'local', false)`,
+      orderRef: orders.ref,
+      ticketType: orderLines.ticketTypeName,
     })
     .from(bookings)
     .innerJoin(users, eq(users.id, bookings.userId))
@@ -50,12 +50,12 @@ export const ticketDetails = (db: Queryable) =>
     .innerJoin(movies, eq(movies.id, showtimes.movieId))
     .innerJoin(halls, eq(halls.id, showtimes.hallId))
     .innerJoin(seats, eq(seats.id, bookings.seatId))
-    .leftJoin(checkoutSessions, eq(checkoutSessions.id, bookings.checkoutSessionId))
+    .leftJoin(orders, eq(orders.id, bookings.checkoutSessionId))
     .leftJoin(
-      checkoutSessionBookings,
+      orderLines,
       and(
-        eq(checkoutSessionBookings.sessionId, bookings.checkoutSessionId),
-        eq(checkoutSessionBookings.bookingId, bookings.id),
+        eq(orderLines.orderId, bookings.checkoutSessionId),
+        eq(orderLines.bookingId, bookings.id),
       ),
     );
 

@@ -25,6 +25,7 @@ const order = (ref: string, refunds: Order['refunds'] = []): Order => ({
   promoCode: null,
   currency: 'USD',
   testMode: true,
+  payments: [{ method: 'CARD', amountCents: 2000, refundedCents: 0 }],
 });
 
 describe('tickets grouped by order', () => {

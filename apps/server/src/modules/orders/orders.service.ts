@@ -3,56 +3,63 @@ import type { Order, OrderLine, StaffOrder } from '@cinema/contract';
 import type { Queryable } from '../../db/database.ts';
 import {
   bookings,
-  checkoutSessionBookings,
-  checkoutSessions,
+  orderLines,
+  orders,
   halls,
   movies,
-  paymentRefunds,
+  orderPayments,
+  orderRefunds,
   showtimes,
   users,
-  type CheckoutStatus,
+  type OrderStatus,
 } from '../../db/schema/index.ts';
 import { WALK_IN_EMAIL } from '../box-office/walk-in.ts';
 import { notFound } from '../../errors.ts';
 import { orderRefIs } from './order-ref.ts';
 
 /** Orders a customer sees: paid ones, refunded ones and the one being paid; not checkouts that came to nothing. */
-const SHOWN: CheckoutStatus[] = ['open', 'paid', 'partially_refunded', 'refunded'];
+const SHOWN: OrderStatus[] = ['OPEN', 'PAID', 'PARTLY_REFUNDED', 'REFUNDED'];
 
-const orderStatus: Record<CheckoutStatus, Order['status']> = {
-  open: 'pending',
-  paid: 'paid',
-  partially_refunded: 'partially_refunded',
-  refunded: 'refunded',
-  expired: 'expired',
-  cancelled: 'cancelled',
-  superseded: 'cancelled',
+/** An order's status as the API has always said it (DESIGN §3): `pending` while open, in lower case. */
+const orderStatus: Record<OrderStatus, Order['status']> = {
+  OPEN: 'pending',
+  PAID: 'paid',
+  PARTLY_REFUNDED: 'partially_refunded',
+  REFUNDED: 'refunded',
+  EXPIRED: 'expired',
+  CANCELLED: 'cancelled',
+  SUPERSEDED: 'cancelled',
 };
 
 const PAGE = 20;
 
-type SessionRow = typeof checkoutSessions.$inferSelect;
+type SessionRow = typeof orders.$inferSelect;
 
 /** The orders (checkout sessions) given, whole: lines, discount, refunds; with what staff see when `staff`. */
 async function loadOrders(db: Queryable, sessions: SessionRow[]) {
   const ids = sessions.map((s) => s.id);
   const userIds = [...new Set(sessions.flatMap((s) => [s.userId, ...(s.soldBy ? [s.soldBy] : [])]))];
-  const [lines, refunds, people] = await Promise.all([
+  const [lines, refunds, people, payments] = await Promise.all([
     db
       .select({
-        sessionId: checkoutSessionBookings.sessionId,
-        bookingId: checkoutSessionBookings.bookingId,
-        result: checkoutSessionBookings.result,
-        row: checkoutSessionBookings.seatRow,
-        number: checkoutSessionBookings.seatNumber,
-        rowLabel: checkoutSessionBookings.seatRowLabel,
-        seatType: checkoutSessionBookings.seatType,
-        ticketType: checkoutSessionBookings.ticketTypeName,
-        listPriceCents: checkoutSessionBookings.listPriceCents,
-        discountCents: checkoutSessionBookings.discountCents,
-        priceCents: checkoutSessionBookings.priceCents,
-        dueCents: checkoutSessionBookings.dueCents,
-        exchangedAt: checkoutSessionBookings.exchangedAt,
+        sessionId: orderLines.orderId,
+        kind: orderLines.kind,
+        quantity: orderLines.quantity,
+        unitPriceCents: orderLines.unitPriceCents,
+        taxRateBp: orderLines.taxRateBp,
+        taxCents: orderLines.taxCents,
+        bookingId: orderLines.bookingId,
+        result: orderLines.result,
+        row: orderLines.seatRow,
+        number: orderLines.seatNumber,
+        rowLabel: orderLines.seatRowLabel,
+        seatType: orderLines.seatType,
+        ticketType: orderLines.ticketTypeName,
+        listPriceCents: orderLines.listPriceCents,
+        discountCents: orderLines.discountCents,
+        priceCents: orderLines.priceCents,
+        dueCents: orderLines.dueCents,
+        exchangedAt: orderLines.exchangedAt,
         showtimeId: bookings.showtimeId,
         movieId: showtimes.movieId,
         checkedInAt: bookings.checkedInAt,
@@ -60,35 +67,41 @@ async function loadOrders(db: Queryable, sessions: SessionRow[]) {
         startsAt: showtimes.startsAt,
         hall: halls.name,
       })
-      .from(checkoutSessionBookings)
-      .leftJoin(bookings, eq(bookings.id, checkoutSessionBookings.bookingId))
+      .from(orderLines)
+      .leftJoin(bookings, eq(bookings.id, orderLines.bookingId))
       .leftJoin(showtimes, eq(showtimes.id, bookings.showtimeId))
       .leftJoin(movies, eq(movies.id, showtimes.movieId))
       .leftJoin(halls, eq(halls.id, showtimes.hallId))
-      .where(inArray(checkoutSessionBookings.sessionId, ids))
-      .orderBy(
-        asc(showtimes.startsAt),
-        asc(checkoutSessionBookings.seatRow),
-        asc(checkoutSessionBookings.seatNumber),
-      ),
+      .where(inArray(orderLines.orderId, ids))
+      .orderBy(asc(showtimes.startsAt), asc(orderLines.seatRow), asc(orderLines.seatNumber)),
     db
       .select({
-        sessionId: paymentRefunds.sessionId,
-        amountCents: paymentRefunds.amountCents,
-        status: paymentRefunds.status,
-        createdAt: paymentRefunds.createdAt,
-        kind: paymentRefunds.kind,
-        reason: paymentRefunds.reason,
+        sessionId: orderRefunds.orderId,
+        amountCents: orderRefunds.amountCents,
+        status: orderRefunds.status,
+        createdAt: orderRefunds.createdAt,
+        kind: orderRefunds.kind,
+        reason: orderRefunds.reason,
         by: users.email,
       })
-      .from(paymentRefunds)
-      .leftJoin(users, eq(users.id, paymentRefunds.createdBy))
-      .where(inArray(paymentRefunds.sessionId, ids))
-      .orderBy(asc(paymentRefunds.createdAt)),
+      .from(orderRefunds)
+      .leftJoin(users, eq(users.id, orderRefunds.createdBy))
+      .where(inArray(orderRefunds.orderId, ids))
+      .orderBy(asc(orderRefunds.createdAt)),
     db
       .select({ id: users.id, email: users.email, name: users.name })
       .from(users)
       .where(inArray(users.id, userIds)),
+    db
+      .select({
+        orderId: orderPayments.orderId,
+        method: orderPayments.method,
+        amountCents: orderPayments.amountCents,
+        refundedCents: orderPayments.refundedCents,
+      })
+      .from(orderPayments)
+      .where(and(inArray(orderPayments.orderId, ids), eq(orderPayments.status, 'PAID')))
+      .orderBy(asc(orderPayments.createdAt)),
   ]);
   return sessions.map((s) => {
     const own = lines.filter((l) => l.sessionId === s.id);
@@ -105,8 +118,8 @@ async function loadOrders(db: Queryable, sessions: SessionRow[]) {
         startsAt: (l.startsAt ?? s.createdAt).toISOString(),
         auditorium: l.hall ?? '',
         seat: {
-          row: l.row,
-          number: l.number,
+          row: l.row ?? 0,
+          number: l.number ?? 0,
           ...(l.rowLabel && { rowLabel: l.rowLabel }),
           ...(l.seatType && { type: l.seatType as NonNullable<OrderLine['seat']['type']> }),
         },
@@ -119,9 +132,14 @@ async function loadOrders(db: Queryable, sessions: SessionRow[]) {
             ? 'confirmed'
             : l.result === 'refunded'
               ? 'refunded'
-              : s.status === 'open'
+              : s.status === 'OPEN'
                 ? 'pending'
                 : 'released',
+        kind: l.kind,
+        quantity: l.quantity,
+        unitPriceCents: l.unitPriceCents,
+        taxRateBp: l.taxRateBp,
+        taxCents: l.taxCents,
       })),
       subtotalCents: s.subtotalCents ?? s.amountCents,
       discountCents: s.discountCents,
@@ -135,6 +153,9 @@ async function loadOrders(db: Queryable, sessions: SessionRow[]) {
       promoCode: s.promoCode,
       currency: s.currency.toUpperCase(),
       testMode: s.provider === 'local',
+      payments: payments
+        .filter((p) => p.orderId === s.id)
+        .map((p) => ({ method: p.method, amountCents: p.amountCents, refundedCents: p.refundedCents })),
     };
     return { session: s, order, lines: own, refunds: ownRefunds, people };
   });
@@ -187,9 +208,9 @@ export async function listMyOrders(
 ): Promise<{ orders: Order[]; nextPage: number | null }> {
   const rows = await db
     .select()
-    .from(checkoutSessions)
-    .where(and(eq(checkoutSessions.userId, userId), inArray(checkoutSessions.status, SHOWN)))
-    .orderBy(desc(checkoutSessions.createdAt), desc(checkoutSessions.id))
+    .from(orders)
+    .where(and(eq(orders.userId, userId), inArray(orders.status, SHOWN)))
+    .orderBy(desc(orders.createdAt), desc(orders.id))
     .limit(PAGE + 1)
     .offset((page - 1) * PAGE);
   return {
@@ -202,8 +223,8 @@ export async function listMyOrders(
 export async function getMyOrder(db: Queryable, userId: string, ref: string): Promise<Order> {
   const [row] = await db
     .select()
-    .from(checkoutSessions)
-    .where(and(orderRefIs(ref), eq(checkoutSessions.userId, userId)))
+    .from(orders)
+    .where(and(orderRefIs(ref), eq(orders.userId, userId)))
     .limit(1);
   if (!row) throw notFound('Order not found');
   return (await presentOrders(db, [row]))[0]!;
@@ -214,11 +235,7 @@ export async function orderByGuestToken(
   db: Queryable,
   tokenHash: string,
 ): Promise<{ sessionId: string; userId: string; order: Order } | null> {
-  const [row] = await db
-    .select()
-    .from(checkoutSessions)
-    .where(eq(checkoutSessions.guestTokenHash, tokenHash))
-    .limit(1);
+  const [row] = await db.select().from(orders).where(eq(orders.guestTokenHash, tokenHash)).limit(1);
   if (!row?.ref) return null;
   return { sessionId: row.id, userId: row.userId, order: (await presentOrders(db, [row]))[0]! };
 }

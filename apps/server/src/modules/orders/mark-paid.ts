@@ -1,0 +1,130 @@
+import { and, eq, inArray, sql } from 'drizzle-orm';
+import type { Tx } from '../../db/database.ts';
+import {
+  orderLines,
+  orderPayments,
+  orders,
+  type OrderStatus,
+  type PaymentMethod,
+} from '../../db/schema/index.ts';
+import type { AfterCommit } from '../../events.ts';
+import { usePromo } from '../pricing/promo.service.ts';
+import { byKind, type OrderLineRef } from './line-kinds.ts';
+import { refundLines } from './refund-lines.ts';
+
+/** How the rest of an order (after what is already reserved on it, such as gift cards) was paid. */
+export interface PaymentTaken {
+  method: Exclude<PaymentMethod, 'GIFT_CARD'>;
+  /** CARD: the provider and its payment (a Stripe payment_intent) refunds are made against. */
+  provider?: string | null;
+  providerReference?: string | null;
+  /** The staff member who took it at the counter. */
+  takenBy?: string | null;
+}
+
+/** The statuses an order may be paid from: open, or closed before the provider's word that it was paid arrived. */
+const PAYABLE: OrderStatus[] = ['OPEN', 'EXPIRED', 'CANCELLED', 'SUPERSEDED'];
+
+export interface Paid {
+  ref: string;
+  delivered: number;
+  lost: number;
+}
+
+/**
+ * THE payment of an order (DESIGN §7.1, decision 039), for a provider's checkout, a free order and a counter sale,
+ * inside the caller's transaction: moves the order to PAID exactly once (every other call, a webhook replayed or the
+ * success page racing it, finds nothing to do and gets null), captures what was reserved on it and records the rest
+ * as `payment`, counts its promo code's use, delivers its lines by kind (tickets confirm their seats) and refunds at
+ * once what could not be delivered. After commit (orderPaid, and orderRefunded for lost lines): seat maps, the
+ * confirmation email, metrics, the report.
+ */
+export async function markPaid(
+  tx: Tx,
+  after: AfterCommit,
+  input: {
+    orderId: string;
+    payment: PaymentTaken;
+    channel: 'online' | 'box_office';
+    guestToken?: string;
+  },
+): Promise<Paid | null> {
+  const { orderId, payment } = input;
+  const [order] = await tx
+    .update(orders)
+    .set({
+      status: 'PAID',
+      paidAt: sql`now()`,
+      providerPaymentId: sql`coalesce(${payment.providerReference ?? null}, ${orders.providerPaymentId})`,
+    })
+    .where(and(eq(orders.id, orderId), inArray(orders.status, PAYABLE)))
+    .returning({
+      id: orders.id,
+      ref: orders.ref,
+      amountCents: orders.amountCents,
+      provider: orders.provider,
+    });
+  if (!order) return null;
+  const ref = order.ref!;
+
+  const captured = await tx
+    .update(orderPayments)
+    .set({ status: 'PAID', paidAt: sql`now()` })
+    .where(and(eq(orderPayments.orderId, orderId), eq(orderPayments.status, 'PENDING')))
+    .returning({ amountCents: orderPayments.amountCents });
+  const rest = order.amountCents - captured.reduce((sum, p) => sum + p.amountCents, 0);
+  if (rest > 0 || captured.length === 0) {
+    await tx.insert(orderPayments).values({
+      orderId,
+      method: rest === 0 ? 'FREE' : payment.method,
+      amountCents: Math.max(0, rest),
+      provider: payment.provider ?? (payment.method === 'CARD' ? order.provider : null),
+      providerReference: payment.providerReference ?? null,
+      takenBy: payment.takenBy ?? null,
+      paidAt: sql`now()`,
+    });
+  }
+  await usePromo(tx, orderId);
+
+  const lines: OrderLineRef[] = await tx
+    .select({
+      id: orderLines.id,
+      kind: orderLines.kind,
+      bookingId: orderLines.bookingId,
+      priceCents: orderLines.priceCents,
+    })
+    .from(orderLines)
+    .where(eq(orderLines.orderId, orderId));
+  const deliveries = await byKind(lines, (rules, own) => rules.deliver(tx, orderId, own));
+  const delivered = deliveries.flatMap((d) => d.delivered);
+  const lost = deliveries.flatMap((d) => d.lost);
+  const setResult = async (ids: string[], result: 'confirmed' | 'refunded') => {
+    if (ids.length === 0) return;
+    await tx
+      .update(orderLines)
+      .set({ result })
+      .where(and(eq(orderLines.orderId, orderId), inArray(orderLines.id, ids)));
+  };
+  await setResult(
+    delivered.map((l) => l.id),
+    'confirmed',
+  );
+  after.seats(deliveries.flatMap((d) => d.seats));
+  after.record('orderPaid', {
+    sessionId: orderId,
+    ref,
+    channel: input.channel,
+    confirmed: delivered.length,
+    refunded: lost.length,
+    ...(input.guestToken && { guestToken: input.guestToken }),
+  });
+  if (lost.length > 0) {
+    // Paid for but gone (a seat taken after its hold ran out): the money goes back at once.
+    await refundLines(tx, after, {
+      order: { id: orderId, ref },
+      refunds: lost.map((line) => ({ line, amountCents: line.priceCents, whole: true })),
+      kind: 'lost_seat',
+    });
+  }
+  return { ref, delivered: delivered.length, lost: lost.length };
+}

@@ -1,0 +1,125 @@
+import { and, asc, eq, inArray, sql } from 'drizzle-orm';
+import type { Tx } from '../../db/database.ts';
+import { orderLines, orderPayments, orderRefunds, orders, REFUND_KINDS } from '../../db/schema/index.ts';
+import type { AfterCommit } from '../../events.ts';
+import { byKind, type OrderLineRef } from './line-kinds.ts';
+
+/** Refunds of a payment method go back where the money came from: cards first, gift cards last (DESIGN §7.3). */
+const REFUND_ORDER = ['CARD', 'CARD_TERMINAL', 'CASH', 'FREE', 'GIFT_CARD'] as const;
+
+export interface LineRefund {
+  line: OrderLineRef;
+  amountCents: number;
+  /** The whole line is refunded (it is undone); otherwise only money goes back (an exchange's difference). */
+  whole: boolean;
+  /** Why, when it differs from the refund's reason. */
+  reason?: string;
+}
+
+/**
+ * THE refund of order lines (DESIGN §7.1, decision 039), inside the caller's transaction with the order's row locked:
+ * whole lines are marked refunded and their kind takes back what they gave (`takeBack`: a ticket's seat is on sale
+ * again; not for `lost_seat`, whose seat was never delivered); the money is shared out over the order's payments
+ * (cards first, then gift cards), each payment's `refunded_cents` grows (the database refuses more than was paid), and
+ * a pending refund is written per line and payment, sent to the provider after commit. The order's status follows.
+ * After commit: the seats' maps and `orderRefunded`.
+ */
+export async function refundLines(
+  tx: Tx,
+  after: AfterCommit,
+  input: {
+    order: { id: string; ref: string };
+    refunds: LineRefund[];
+    kind: (typeof REFUND_KINDS)[number];
+    createdBy?: string | null;
+    reason?: string | null;
+  },
+): Promise<{ refundedCents: number }> {
+  const { order, kind } = input;
+  const refunds = input.refunds.filter((r) => r.whole || r.amountCents > 0);
+  if (refunds.length === 0) return { refundedCents: 0 };
+
+  const whole = refunds.filter((r) => r.whole).map((r) => r.line);
+  if (whole.length > 0) {
+    await tx
+      .update(orderLines)
+      .set({ result: 'refunded', dueCents: 0 })
+      .where(
+        inArray(
+          orderLines.id,
+          whole.map((l) => l.id),
+        ),
+      );
+    if (kind !== 'lost_seat') {
+      const seats = (await byKind(whole, (rules, lines) => rules.takeBack(tx, lines))).flat();
+      after.seats(seats);
+    }
+  }
+
+  const payments = (
+    await tx
+      .select({
+        id: orderPayments.id,
+        method: orderPayments.method,
+        left: sql<number>`${orderPayments.amountCents} - ${orderPayments.refundedCents}`,
+      })
+      .from(orderPayments)
+      .where(and(eq(orderPayments.orderId, order.id), eq(orderPayments.status, 'PAID')))
+      .orderBy(asc(orderPayments.createdAt))
+      .for('update')
+  ).sort((a, b) => REFUND_ORDER.indexOf(a.method) - REFUND_ORDER.indexOf(b.method));
+  const rows: (typeof orderRefunds.$inferInsert)[] = [];
+  for (const r of refunds) {
+    let owed = r.amountCents;
+    for (const p of payments) {
+      const share = Math.min(owed, Number(p.left));
+      // A whole line's refund has a row even when nothing was paid for it (a free order), so it is on the record.
+      if (share === 0 && !(r.whole && owed === 0 && p === payments[0])) continue;
+      rows.push({
+        orderId: order.id,
+        lineId: r.line.id,
+        paymentId: p.id,
+        amountCents: share,
+        kind,
+        createdBy: input.createdBy ?? null,
+        reason: r.reason ?? input.reason ?? null,
+      });
+      p.left = Number(p.left) - share;
+      owed -= share;
+      if (owed === 0) break;
+    }
+    // More than the order's payments hold is never given back (the check on order_payments backs this).
+    if (owed > 0)
+      throw new Error(`refund of ${r.amountCents} exceeds what order ${order.ref} has left to refund`);
+  }
+  if (rows.length > 0) await tx.insert(orderRefunds).values(rows);
+  for (const p of payments) {
+    const given = rows.filter((row) => row.paymentId === p.id).reduce((sum, row) => sum + row.amountCents, 0);
+    if (given > 0) {
+      await tx
+        .update(orderPayments)
+        .set({ refundedCents: sql`${orderPayments.refundedCents} + ${given}` })
+        .where(eq(orderPayments.id, p.id));
+    }
+  }
+
+  if (whole.length > 0) {
+    const [{ standing } = { standing: 0 }] = await tx
+      .select({ standing: sql<number>`count(*)::int` })
+      .from(orderLines)
+      .where(and(eq(orderLines.orderId, order.id), eq(orderLines.result, 'confirmed')));
+    await tx
+      .update(orders)
+      .set({ status: Number(standing) === 0 ? 'REFUNDED' : 'PARTLY_REFUNDED' })
+      .where(eq(orders.id, order.id));
+  }
+  const refundedCents = refunds.reduce((sum, r) => sum + r.amountCents, 0);
+  after.record('orderRefunded', {
+    sessionId: order.id,
+    ref: order.ref,
+    kind: kind === 'lost_seat' ? 'automatic' : kind,
+    seats: refunds.length,
+    amountCents: refundedCents,
+  });
+  return { refundedCents };
+}
