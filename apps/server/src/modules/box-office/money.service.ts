@@ -98,10 +98,10 @@ async function present(db: Queryable, sessionId: string): Promise<StaffOrder> {
 
 /**
  * `POST /api/admin/orders/{ref}/refund`: refunds the chosen tickets (or every ticket still standing) in one
- * transaction: the seats are free again at once, each line is refunded whole exactly once (the order's row lock
- * orders concurrent requests; `payment_refunds_whole_seat_unique` backs it), the order's status follows, and the
- * money goes back through the order's provider after commit (Stripe's refund API; recorded for test, counter and
- * free orders). Asking again for tickets already refunded changes nothing and answers 200 with nothing refunded.
+ * transaction (refundLines): the seats are free again at once, each line is refunded whole exactly once (the
+ * order's row lock orders concurrent requests; `order_refunds_whole_line_unique` backs it), the order's status
+ * follows, and the money goes back to the payments that paid it after commit (Stripe's refund API; recorded for
+ * cash, the card terminal and free orders). Asking again for tickets already refunded changes nothing and answers 200 with nothing refunded.
  * After commit: the seats' maps and `orderRefunded` (the refund notice, metrics).
  */
 export async function refundOrder(
@@ -517,8 +517,8 @@ export async function counterSale(
         customerName: body.customerName?.trim() || null,
         guestTokenHash: guestToken ? hashToken(guestToken) : null,
       });
-      // Each seat held for the sale (the partial unique index refuses a seat anyone holds or bought), then paid at
-      // once through markPaid, as every order is.
+      // Each seat written sold to the sale at once (the partial unique index refuses a seat anyone holds or bought);
+      // the order is then paid through markPaid, as every order is, which finds them delivered.
       const made = await tx
         .insert(bookings)
         .values(
@@ -526,16 +526,20 @@ export async function counterSale(
             showtimeId,
             seatId: l.ticket.key,
             userId,
-            status: 'HELD' as const,
-            expiresAt: session.expiresAt,
+            status: 'CONFIRMED' as const,
             priceCents: l.priceCents,
             checkoutSessionId: session.id,
+            confirmedAt: sql`now()`,
           })),
         )
         .returning({ id: bookings.id, seatId: bookings.seatId });
       await tx
         .insert(orderLines)
-        .values(lines.map((l) => ticketLineValues(l, session.id, made.find((b) => b.seatId === l.ticket.key)!.id)));
+        .values(
+          lines.map((l) =>
+            ticketLineValues(l, session.id, made.find((b) => b.seatId === l.ticket.key)!.id, 'confirmed'),
+          ),
+        );
       await recordAudit(tx, actor, {
         action: 'order.counter_sale',
         subjectType: 'order',

@@ -203,6 +203,6 @@ describe.each(engines)('order events on %s', (engine) => {
     // refunded order, never one still open (which is what another connection sees before the commit).
     const statuses = await Promise.all(statusAtEvent);
     expect(statuses.length).toBeGreaterThanOrEqual(6);
-    for (const status of statuses) expect(['paid', 'partially_refunded', 'refunded']).toContain(status);
+    for (const status of statuses) expect(['PAID', 'PARTLY_REFUNDED', 'REFUNDED']).toContain(status);
   });
 });

@@ -48,6 +48,7 @@ export async function lockBookingsInSeatOrder(tx: Tx, bookingIds: string[]) {
       showtimeId: bookings.showtimeId,
       seatId: bookings.seatId,
       checkedInAt: bookings.checkedInAt,
+      orderId: bookings.checkoutSessionId,
     })
     .from(bookings)
     .where(inArray(bookings.id, bookingIds))
@@ -86,7 +87,7 @@ async function currentSeatStatuses(
 
 /**
  * Tickets. Paid: each booking is confirmed when its seat is still the customer's (a hold, live or run out but not
- * yet swept) or free again (an expired or cancelled hold nobody took since: the partial unique index decides);
+ * yet swept; a counter sale's seats are written sold to the order already) or free again (an expired or cancelled hold nobody took since: the partial unique index decides);
  * anything else is lost to this payment. Refunded: the booking is refunded and its seat is on sale again.
  */
 const tickets: LineKindRules = {
@@ -115,7 +116,11 @@ const tickets: LineKindRules = {
     const gone: LockedBooking[] = [];
     for (const line of lines) {
       const booking = line.bookingId ? locked.get(line.bookingId) : undefined;
-      if (booking?.status === 'HELD') {
+      if (booking?.status === 'CONFIRMED' && booking.orderId === orderId) {
+        // Sold by this order from the start (a counter sale writes its seats sold): delivered already.
+        delivered.push(line);
+        sold.push(booking);
+      } else if (booking?.status === 'HELD') {
         // Live or past its expiry but not yet swept: the row still occupies the seat, so it is ours.
         await confirm(tx, booking);
         delivered.push(line);

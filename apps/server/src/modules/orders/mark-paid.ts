@@ -1,4 +1,4 @@
-import { and, eq, inArray, sql } from 'drizzle-orm';
+import { and, eq, inArray, isNull, sql } from 'drizzle-orm';
 import type { Tx } from '../../db/database.ts';
 import {
   orderLines,
@@ -103,7 +103,8 @@ export async function markPaid(
     await tx
       .update(orderLines)
       .set({ result })
-      .where(and(eq(orderLines.orderId, orderId), inArray(orderLines.id, ids)));
+      // A line written delivered already (a counter sale's) is left alone: no second note to the sales report.
+      .where(and(eq(orderLines.orderId, orderId), inArray(orderLines.id, ids), isNull(orderLines.result)));
   };
   await setResult(
     delivered.map((l) => l.id),

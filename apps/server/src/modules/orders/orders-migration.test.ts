@@ -247,7 +247,7 @@ describe.each(engines)('migration 0028 (orders) on %s', (engine) => {
       online.push({ id: o.sessionId, who: bob });
       refs.push(o.orderRef);
     });
-  });
+  }, 180_000);
   afterAll(async () => {
     await t?.close();
   });

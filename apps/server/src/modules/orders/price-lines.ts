@@ -134,9 +134,13 @@ function applyDiscount(lines: PricedLine[], promo: Extract<PromoCheck, { applied
   });
 }
 
-/** An order line's columns from a priced ticket line (the seat copied, so a receipt outlives its booking). */
-export function ticketLineValues(l: PricedLine, orderId: string, bookingId: string) {
+/**
+ * An order line's columns from a priced ticket line (the seat copied, so a receipt outlives its booking); `confirmed`
+ * for a seat sold at once (the counter).
+ */
+export function ticketLineValues(l: PricedLine, orderId: string, bookingId: string, result?: 'confirmed') {
   return {
+    ...(result && { result }),
     orderId,
     kind: 'TICKET' as const,
     bookingId,
