@@ -118,6 +118,10 @@ const AuditScreen = lazyScreen(
   'AuditScreen',
   ['admin'],
 );
+const ShowtimeWaitlistScreen = lazyScreen(
+  () => import('../features/admin-bookings/components/showtime-waitlist-screen'),
+  'ShowtimeWaitlistScreen',
+);
 const BookedSeatsScreen = lazyScreen(
   () => import('../features/admin-bookings/components/booked-seats-screen'),
   'BookedSeatsScreen',
@@ -231,6 +235,7 @@ const routes = (
     {/* The door and counter sales: staff and admins (DESIGN §6.4, §6.5). */}
     <Route element={guarded(RequireStaff)}>
       <Route path="/admin/showtimes/:id/booked" element={<BookedSeatsScreen />} />
+      <Route path="/admin/showtimes/:id/waitlist" element={<ShowtimeWaitlistScreen />} />
       <Route path="/admin/box-office" element={<CounterSaleScreen />} />
       <Route path="/admin/outbox" element={<OutboxScreen />} />
       <Route

@@ -6,6 +6,7 @@ import { QueryStatus } from '../../../components/ui/query-status';
 import { usePageHeading } from '../../../lib/use-page-heading';
 import { useAdminMovies } from '../api/get-admin-movies';
 import { useManagedShowtimes } from '../api/get-managed-showtimes';
+import { useWaitlistCounts } from '../api/get-waitlist-counts';
 import { formatDay } from '../lib/format-day';
 import { useCinemaTimeZone } from '../lib/use-cinema-time-zone';
 
@@ -37,6 +38,8 @@ export function ManageShowtimesScreen() {
     bounds !== null,
   );
   const total = showtimes.data?.total ?? 0;
+  const counts = useWaitlistCounts();
+  const waiting = new Map((counts.data?.counts ?? []).map((c) => [c.showtimeId, c]));
   const pages = Math.max(1, Math.ceil(total / MANAGE_PAGE_SIZE));
 
   /** Changes the URL's filter; a new day or movie starts again at page 1. */
@@ -152,6 +155,9 @@ export function ManageShowtimesScreen() {
                   {t('manage.held')}
                 </th>
                 <th scope="col" className="px-4 py-3 font-semibold">
+                  {t('manage.waitlist')}
+                </th>
+                <th scope="col" className="px-4 py-3 font-semibold">
                   <span className="sr-only">{t('manage.links')}</span>
                 </th>
               </tr>
@@ -186,6 +192,16 @@ export function ManageShowtimesScreen() {
                       values={{ n: s.held }}
                       components={{ muted: <span className="text-muted sm:hidden" /> }}
                     />
+                  </td>
+                  <td className="w-full whitespace-nowrap sm:w-auto sm:px-4 sm:py-3">
+                    <Link to={`/admin/showtimes/${s.id}/waitlist`} data-testid="waitlist-count">
+                      {waiting.get(s.id)?.openOffers
+                        ? t('manage.waitlistOffers', {
+                            n: waiting.get(s.id)!.waiting,
+                            offers: waiting.get(s.id)!.openOffers,
+                          })
+                        : t('manage.waitlistCount', { n: waiting.get(s.id)?.waiting ?? 0 })}
+                    </Link>
                   </td>
                   <td className="w-full whitespace-nowrap sm:w-auto sm:px-4 sm:py-3">
                     <span className="flex gap-4">

@@ -269,7 +269,20 @@ export function ScheduleScreen() {
                       return (
                         <li key={s.id} data-showtime-id={s.id} data-availability={s.availability}>
                           {s.availability === 'SOLD_OUT' ? (
-                            <div className={`${look} border-line bg-ink text-muted`}>{body}</div>
+                            <div className={`${look} border-line bg-ink text-muted`}>
+                              {body}
+                              {/* Sold out: the seat map's waiting list (a visitor signs in first). */}
+                              <Link
+                                to={`/showtimes/${s.id}/seats#waitlist`}
+                                className="mt-1 text-xs text-gold"
+                              >
+                                {t('schedule.joinWaitlist')}
+                                <span className="sr-only">
+                                  {' '}
+                                  {t('schedule.waitlistFor', { title: movie.title, time: time(s.startsAt) })}
+                                </span>
+                              </Link>
+                            </div>
                           ) : (
                             <Link
                               to={`/showtimes/${s.id}/seats`}

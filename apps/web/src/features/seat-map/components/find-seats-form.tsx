@@ -2,6 +2,7 @@ import { useId, useState, type FormEvent } from 'react';
 import { MAX_SEATS_PER_HOLD } from '@cinema/contract/constants';
 import { ApiError, errorText } from '../../../lib/api-client';
 import { useFindBestSeats } from '../api/find-best-seats';
+import { SeatCountFields } from './seat-count-fields';
 import { useTranslation } from '../../../lib/i18n';
 import { i18n } from '../../../lib/i18n';
 
@@ -54,30 +55,13 @@ export function FindSeatsForm({
         {t('findSeats.title')}
       </h2>
       <div className="flex flex-wrap items-end gap-x-4 gap-y-3">
-        <label className="field">
-          <span className="field-label">{t('findSeats.count')}</span>
-          <input
-            className="input w-20"
-            type="number"
-            name="count"
-            inputMode="numeric"
-            min={1}
-            max={MAX_SEATS_PER_HOLD}
-            required
-            value={count}
-            onChange={(e) => setCount(e.target.value)}
-          />
-        </label>
-        <label className="flex min-h-10 items-center gap-2 text-sm text-slate-200">
-          <input
-            type="checkbox"
-            name="wheelchair"
-            className="h-4 w-4 accent-gold"
-            checked={wheelchair}
-            onChange={(e) => setWheelchair(e.target.checked)}
-          />
-          {t('findSeats.wheelchair')}
-        </label>
+        <SeatCountFields
+          label={t('findSeats.count')}
+          count={count}
+          onCount={setCount}
+          wheelchair={wheelchair}
+          onWheelchair={setWheelchair}
+        />
         <button type="submit" className="btn-secondary min-h-10" disabled={find.isPending}>
           {find.isPending ? t('findSeats.finding') : t('findSeats.submit', { count: n })}
         </button>

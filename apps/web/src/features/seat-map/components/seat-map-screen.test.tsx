@@ -120,6 +120,7 @@ beforeEach(() => {
   vi.mocked(api).mockImplementation(async (path: string) => {
     if (path === `/showtimes/${SHOWTIME}/seats`) return seatMap();
     if (path === '/settings') return SETTINGS;
+    if (path === '/me/waitlist') return { entries: [] };
     throw new Error(`unexpected call: ${path}`);
   });
 });

@@ -19,6 +19,7 @@ import { useNotice } from '../hooks/use-notice';
 import { useSeatUpdates } from '../hooks/use-seat-updates';
 import { hallGrid, seatCells } from '../../../components/seat-map/seat-cells';
 import { FindSeatsForm } from './find-seats-form';
+import { myWaitlistQueryKey } from '../api/get-my-waitlist';
 import { SeatCounters } from './seat-counters';
 import type { BasketChoice } from './basket';
 import { useTranslation } from '../../../lib/i18n';
@@ -27,6 +28,8 @@ import { useTranslation } from '../../../lib/i18n';
 // map comes first (and keeps within its bundle budget).
 const Basket = lazy(() => import('./basket').then((m) => ({ default: m.Basket })));
 const HoldCountdown = lazy(() => import('./basket').then((m) => ({ default: m.HoldCountdown })));
+// The waiting list's panel (DESIGN §7.6) loads after the map too.
+const WaitlistPanel = lazy(() => import('./waitlist-panel').then((m) => ({ default: m.WaitlistPanel })));
 
 /** A hold this page just made, used until a seat map read after it arrives (that one knows it too). */
 interface RecentHold {
@@ -106,22 +109,29 @@ export function SeatMapScreen() {
   const seatsNow = useRef<SeatCell[]>([]);
   const holding = useRef<ReadonlySet<string>>(new Set());
   const [lostSeats, setLostSeats] = useState<string | null>(null);
-  const onUpdate = useCallback((update: SeatsUpdate) => {
-    const taken = update.seats
-      .filter((s) => s.status !== 'AVAILABLE' && !holding.current.has(s.id))
-      .map((s) => s.id);
-    // (Set even when nothing changes: the screen then shows the patched map in the same render.)
-    setSelected((current) => {
-      if (!taken.some((id) => current.has(id))) return current;
-      return new Set([...current].filter((id) => !taken.includes(id)));
-    });
-    const lost = taken.filter((id) => selectedNow.current.has(id));
-    if (lost.length === 0) return;
-    const byId = new Map(seatsNow.current.map((c) => [c.id, c]));
-    setLostSeats(
-      i18n.t('common:seatMap.lost', { seats: seatsInWords(lost.flatMap((id) => byId.get(id) ?? [])) }),
-    );
-  }, []);
+  const onUpdate = useCallback(
+    (update: SeatsUpdate) => {
+      // Seats held may be an offer from the waiting list to this customer: their place in line is asked for again.
+      if (update.seats.some((s) => s.status === 'HELD')) {
+        void queryClient.invalidateQueries({ queryKey: myWaitlistQueryKey });
+      }
+      const taken = update.seats
+        .filter((s) => s.status !== 'AVAILABLE' && !holding.current.has(s.id))
+        .map((s) => s.id);
+      // (Set even when nothing changes: the screen then shows the patched map in the same render.)
+      setSelected((current) => {
+        if (!taken.some((id) => current.has(id))) return current;
+        return new Set([...current].filter((id) => !taken.includes(id)));
+      });
+      const lost = taken.filter((id) => selectedNow.current.has(id));
+      if (lost.length === 0) return;
+      const byId = new Map(seatsNow.current.map((c) => [c.id, c]));
+      setLostSeats(
+        i18n.t('common:seatMap.lost', { seats: seatsInWords(lost.flatMap((id) => byId.get(id) ?? [])) }),
+      );
+    },
+    [queryClient],
+  );
   const live = useSeatUpdates(showtimeId, onUpdate);
 
   const grid = useMemo(() => (map ? hallGrid(map) : { rows: [], cols: 1 }), [map]);
@@ -305,6 +315,10 @@ export function SeatMapScreen() {
       </header>
 
       <SeatCounters counts={counts} />
+
+      <Suspense fallback={null}>
+        <WaitlistPanel showtimeId={showtimeId} soldOut={counts.available === 0 && !hasHold} />
+      </Suspense>
 
       <div className="card">
         <FindSeatsForm
