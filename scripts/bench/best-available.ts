@@ -134,7 +134,8 @@ async function runOn(
   backends: () => Promise<number[]>,
   open: () => Promise<Database>,
 ): Promise<BestAvailableRun> {
-  const server = await startServerProcess(env);
+  // As `npm start` runs it: the rehearsal before listening on (decision 042; test servers turn it off).
+  const server = await startServerProcess({ ...env, WARM_UP: 'on' });
   const rounds: Awaited<ReturnType<typeof round160>>[] = [];
   try {
     const token = await adminToken(server.url);

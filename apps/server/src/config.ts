@@ -119,6 +119,8 @@ export const ConfigSchema = z
       )
       .optional(),
     RATE_LIMIT: z.enum(['on', 'off'], { message: 'must be on or off' }).default('on'),
+    /** A rehearsal of a rush before listening (warm-up.ts, decision 042); off for short-lived servers (tests). */
+    WARM_UP: z.enum(['on', 'off'], { message: 'must be on or off' }).default('on'),
     /** How many reverse proxies in front of the server to trust for the client address (X-Forwarded-For). */
     TRUST_PROXY: z.coerce.number().int().min(0).max(10).default(0),
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
@@ -195,6 +197,7 @@ export const ConfigSchema = z
     clientUrl: (c.CLIENT_URL ?? c.PUBLIC_URL ?? `http://localhost:${c.PORT}`).replace(/\/$/, ''),
     corsOrigins: c.CORS_ORIGINS?.flatMap((o) => (URL.canParse(o) ? [new URL(o).origin] : [])) ?? [],
     rateLimit: c.RATE_LIMIT === 'on',
+    warmUp: c.WARM_UP === 'on',
     trustProxyHops: c.TRUST_PROXY,
     logLevel: c.LOG_LEVEL,
     sweepSeconds: c.SWEEP_SECONDS,

@@ -3,6 +3,7 @@ import { buildApp } from './app.ts';
 import { bootstrap } from './bootstrap.ts';
 import { runWorkers } from './cluster.ts';
 import { ConfigError, loadConfig } from './config.ts';
+import { warmUp } from './warm-up.ts';
 
 async function main() {
   let config;
@@ -56,6 +57,9 @@ async function main() {
   process.on('SIGINT', () => void shutdown('SIGINT'));
   process.on('SIGTERM', () => void shutdown('SIGTERM'));
 
+  // Each process pays its first-use costs before its first customer does (warm-up.ts).
+  const warmed = config.warmUp ? await warmUp(app) : null;
+  if (warmed) app.log.info(warmed, 'warmed up before listening');
   await app.listen({ port: config.port, host: config.host });
   if (!cluster.isWorker) announce(report.messages);
 }

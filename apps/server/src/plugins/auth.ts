@@ -69,7 +69,7 @@ type SessionRow = AuthUser & { tokenHash: string };
  */
 const KNOWN_TOKENS = 10_000;
 
-interface Sessions {
+export interface Sessions {
   /** The user of the token's live session, from the database. */
   user(token: string): Promise<AuthUser | null>;
   userIf(token: string, wanted: (userId: string) => boolean): Promise<AuthUser | null>;
@@ -125,7 +125,8 @@ function databaseSessions(db: Db): Sessions {
 
 const sessionsOf = new WeakMap<Db, Sessions>();
 
-function sessionsFor(db: Db): Sessions {
+/** The session checks of a database handle (one per handle: its lookups share a prepared query). */
+export function sessionsFor(db: Db): Sessions {
   let found = sessionsOf.get(db);
   if (!found) sessionsOf.set(db, (found = databaseSessions(db)));
   return found;

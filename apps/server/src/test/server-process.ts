@@ -73,6 +73,9 @@ export async function startServerProcess(
     PUBLIC_URL: url,
     SEED_DEMO: '0',
     RATE_LIMIT: 'off',
+    // Test servers live for seconds and are started by the dozen: the rehearsal before listening (decision 042) would
+    // only lengthen every start. warm-up.test.ts runs it; the benchmark's cold start turns it on.
+    WARM_UP: 'off',
     LOG_LEVEL: 'warn',
     ...env,
   });
