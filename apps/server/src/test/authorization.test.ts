@@ -107,12 +107,7 @@ const json = (body: unknown) => ({ payload: body as InjectOptions['payload'] });
 
 /** The order reference of a checkout session. */
 const refOf = async (app: FastifyInstance, sessionId: string) =>
-  (
-    await app.database.db
-      .select({ ref: orders.ref })
-      .from(orders)
-      .where(eq(orders.id, sessionId))
-  )[0]!.ref!;
+  (await app.database.db.select({ ref: orders.ref }).from(orders).where(eq(orders.id, sessionId)))[0]!.ref!;
 
 /** A ticket type of its own, for a request that changes or deletes one. */
 const newTicketType = async (app: FastifyInstance) =>

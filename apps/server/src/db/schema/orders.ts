@@ -24,7 +24,11 @@ export const ORDER_STATUSES = [
 ] as const;
 export type OrderStatus = (typeof ORDER_STATUSES)[number];
 /** The statuses of an order that was paid (whatever was refunded since). */
-export const PAID_ORDER_STATUSES = ['PAID', 'PARTLY_REFUNDED', 'REFUNDED'] as const satisfies readonly OrderStatus[];
+export const PAID_ORDER_STATUSES = [
+  'PAID',
+  'PARTLY_REFUNDED',
+  'REFUNDED',
+] as const satisfies readonly OrderStatus[];
 
 /**
  * One order: a checkout online (its provider's session) or a sale at the counter. Our id is the sessionId clients
@@ -84,7 +88,10 @@ export const orders = pgTable(
       sql`${t.status} in ('OPEN', 'PAID', 'EXPIRED', 'CANCELLED', 'PARTLY_REFUNDED', 'REFUNDED', 'SUPERSEDED')`,
     ),
     check('orders_provider_check', sql`${t.provider} in ('local', 'stripe', 'none', 'box_office')`),
-    check('orders_payment_method_check', sql`${t.paymentMethod} is null or ${t.paymentMethod} in ('cash', 'card')`),
+    check(
+      'orders_payment_method_check',
+      sql`${t.paymentMethod} is null or ${t.paymentMethod} in ('cash', 'card')`,
+    ),
     check('orders_amount_check', sql`${t.amountCents} >= 0`),
   ],
 );
@@ -192,7 +199,10 @@ export const orderPayments = pgTable(
   },
   (t) => [
     index('order_payments_order_idx').on(t.orderId),
-    check('order_payments_method_check', sql`${t.method} in ('CARD', 'GIFT_CARD', 'CASH', 'CARD_TERMINAL', 'FREE')`),
+    check(
+      'order_payments_method_check',
+      sql`${t.method} in ('CARD', 'GIFT_CARD', 'CASH', 'CARD_TERMINAL', 'FREE')`,
+    ),
     check('order_payments_status_check', sql`${t.status} in ('PENDING', 'PAID', 'VOIDED')`),
     check(
       'order_payments_amounts_check',

@@ -58,10 +58,7 @@ describe.skipIf(!postgresUrl)('box office races on real PostgreSQL', () => {
     expect(results.map((r) => r.status)).toEqual(Array(20).fill(200));
     const refunded = results.reduce((sum, r) => sum + Number(r.body.refundedCents), 0);
     expect(refunded).toBe(3 * PRICE);
-    const [session] = await t.app.database.db
-      .select()
-      .from(orders)
-      .where(eq(orders.ref, ref));
+    const [session] = await t.app.database.db.select().from(orders).where(eq(orders.ref, ref));
     const rows = await t.app.database.db
       .select()
       .from(orderRefunds)
@@ -117,10 +114,7 @@ describe.skipIf(!postgresUrl)('box office races on real PostgreSQL', () => {
     );
     expect(results.map((r) => r.status)).toEqual(Array(15).fill(200));
     expect(new Set(results.map((r) => r.body.ref)).size).toBe(1);
-    const sessions = await t.app.database.db
-      .select()
-      .from(orders)
-      .where(eq(orders.id, requestId));
+    const sessions = await t.app.database.db.select().from(orders).where(eq(orders.id, requestId));
     expect(sessions).toHaveLength(1);
     const sold = await t.app.database.db
       .select()

@@ -2,14 +2,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vites
 import { eq, inArray, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import type { Order, SeatMap, StaffOrder, Ticket } from '@cinema/contract';
-import {
-  auditLog,
-  bookings,
-  orders,
-  mailOutbox,
-  orderRefunds,
-  seats,
-} from '../../db/schema/index.ts';
+import { auditLog, bookings, orders, mailOutbox, orderRefunds, seats } from '../../db/schema/index.ts';
 import { settleMail } from '../mail/outbox.service.ts';
 import { FakeStripe } from '../../test/fake-stripe.ts';
 import { createShowtimeFixture, type ShowtimeFixture } from '../../test/fixtures.ts';

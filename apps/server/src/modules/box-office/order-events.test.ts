@@ -135,10 +135,7 @@ describe.each(engines)('order events on %s', (engine) => {
     await settleMail();
     const mails = await app.database.db.select().from(mailOutbox).where(eq(mailOutbox.to, refusedEmail));
     expect(mails).toEqual([]);
-    const rows = await app.database.db
-      .select()
-      .from(orders)
-      .where(eq(orders.customerEmail, refusedEmail));
+    const rows = await app.database.db.select().from(orders).where(eq(orders.customerEmail, refusedEmail));
     expect(rows).toEqual([]);
   });
 

@@ -34,10 +34,7 @@ export async function searchOrders(
     match = or(
       ...(byRef ? [byRef] : []),
       ilike(orders.customerEmail, pattern),
-      inArray(
-        orders.userId,
-        db.select({ id: users.id }).from(users).where(ilike(users.email, pattern)),
-      ),
+      inArray(orders.userId, db.select({ id: users.id }).from(users).where(ilike(users.email, pattern))),
     );
   }
   const rows = await db

@@ -192,11 +192,7 @@ export async function sendOrderConfirmation(
  * Returns the outbox id, or null when there is nothing to tell or nobody to tell it to.
  */
 export async function sendRefundNotice(deps: MailDeps, orderRef: string): Promise<string | null> {
-  const [session] = await deps.db
-    .select({ id: orders.id })
-    .from(orders)
-    .where(orderRefIs(orderRef))
-    .limit(1);
+  const [session] = await deps.db.select({ id: orders.id }).from(orders).where(orderRefIs(orderRef)).limit(1);
   if (!session) return null;
   const who = await recipientOf(deps, session.id);
   if (!who) return null;

@@ -378,7 +378,9 @@ export async function startCheckout(
       currency: config.currency,
     });
     if (priced.promo?.applied) await reservePromo(tx, priced.promo.promo, input.userId, session.id);
-    await tx.insert(orderLines).values(priced.lines.map((l) => ticketLineValues(l, session.id, l.ticket.hold.id)));
+    await tx
+      .insert(orderLines)
+      .values(priced.lines.map((l) => ticketLineValues(l, session.id, l.ticket.hold.id)));
     await extendHoldsForCheckout(tx, bookingIds, session, config.holdMinutes);
 
     return {

@@ -49,7 +49,9 @@ export async function sendPendingRefunds(
       amountCents: orderRefunds.amountCents,
       method: orderPayments.method,
       provider: orderPayments.provider,
-      paymentId: sql<string | null>`coalesce(${orderPayments.providerReference}, ${orders.providerPaymentId})`,
+      paymentId: sql<
+        string | null
+      >`coalesce(${orderPayments.providerReference}, ${orders.providerPaymentId})`,
       currency: orders.currency,
     })
     .from(orderRefunds)
@@ -60,7 +62,10 @@ export async function sendPendingRefunds(
   for (const refund of pending) {
     // Only a card payment moves money back through a provider. Cash and the card terminal are handed back by staff,
     // a free order paid nothing, and a gift card is credited in the refund's own transaction: recorded as done.
-    const provider = refund.method === 'CARD' && refund.provider ? providers.get(refund.provider as 'local' | 'stripe') : null;
+    const provider =
+      refund.method === 'CARD' && refund.provider
+        ? providers.get(refund.provider as 'local' | 'stripe')
+        : null;
     if (refund.method !== 'CARD' || refund.amountCents === 0) {
       await db
         .update(orderRefunds)
@@ -95,10 +100,7 @@ export async function retryPendingRefunds(deps: PaymentDeps, limit = 20): Promis
     .selectDistinct({ sessionId: orderRefunds.orderId })
     .from(orderRefunds)
     .where(
-      and(
-        eq(orderRefunds.status, 'pending'),
-        sql`${orderRefunds.createdAt} < now() - interval '1 minute'`,
-      ),
+      and(eq(orderRefunds.status, 'pending'), sql`${orderRefunds.createdAt} < now() - interval '1 minute'`),
     )
     .limit(limit);
   for (const { sessionId } of sessions) await sendPendingRefunds(deps, sessionId);

@@ -48,11 +48,7 @@ export interface CheckoutSummary {
 /** A session with what it pays for (movie, hall, time, seats, prices), for the local payment page. */
 export async function getCheckoutSummary(db: Queryable, sessionId: string): Promise<CheckoutSummary | null> {
   if (!UUID.test(sessionId)) return null;
-  const [session] = await db
-    .select()
-    .from(orders)
-    .where(eq(orders.id, sessionId))
-    .limit(1);
+  const [session] = await db.select().from(orders).where(eq(orders.id, sessionId)).limit(1);
   if (!session) return null;
   const [customer] = await db
     .select({ language: users.language })

@@ -2,14 +2,7 @@ import { and, asc, eq, or, sql } from 'drizzle-orm';
 import type { LookupResponse } from '@cinema/contract';
 import { rowLabel } from '@cinema/contract';
 import type { Queryable } from '../../db/database.ts';
-import {
-  bookings,
-  orderLines,
-  orders,
-  seats,
-  showtimes,
-  type OrderStatus,
-} from '../../db/schema/index.ts';
+import { bookings, orderLines, orders, seats, showtimes, type OrderStatus } from '../../db/schema/index.ts';
 import { notFound } from '../../errors.ts';
 import { selectTickets } from '../tickets/tickets.service.ts';
 import { fulfilCheckout, releaseCheckout, sendPendingRefunds } from './fulfilment.service.ts';

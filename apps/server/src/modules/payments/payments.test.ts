@@ -83,10 +83,7 @@ describe.each(engines)('payments with the local provider on %s', (engine) => {
     const { sessionId, url } = await startCheckout(app, alice, ids);
     expect(url).toBe(`https://cinema.test/api/pay/local/${sessionId}`);
 
-    const [session] = await app.database.db
-      .select()
-      .from(orders)
-      .where(eq(orders.id, sessionId));
+    const [session] = await app.database.db.select().from(orders).where(eq(orders.id, sessionId));
     expect(session).toMatchObject({ provider: 'local', status: 'OPEN', amountCents: 2 * PRICE });
     const minutesLeft = (session!.expiresAt.getTime() - Date.now()) / 60_000;
     expect(minutesLeft).toBeGreaterThan(30);
@@ -316,10 +313,7 @@ describe.each(engines)('payments with Stripe (fake API) on %s', (engine) => {
   // With Stripe, the checkout answer's sessionId is Stripe's own (cs_…), as Stripe.js wants it (DESIGN §6.1).
   const providerSessionOf = async (sessionId: string) => {
     if (sessionId.startsWith('cs_')) return sessionId;
-    const [row] = await app.database.db
-      .select()
-      .from(orders)
-      .where(eq(orders.id, sessionId));
+    const [row] = await app.database.db.select().from(orders).where(eq(orders.id, sessionId));
     return row!.providerSessionId!;
   };
   /** Our own id of a checkout session named by Stripe's id. */

@@ -38,12 +38,7 @@ export async function handlePaymentWebhook(
     const [session] = await db
       .select({ id: orders.id })
       .from(orders)
-      .where(
-        and(
-          eq(orders.providerSessionId, event.providerSessionId),
-          eq(orders.provider, provider.name),
-        ),
-      )
+      .where(and(eq(orders.providerSessionId, event.providerSessionId), eq(orders.provider, provider.name)))
       .limit(1);
     // A session that is not ours (another app on the same account) is acknowledged and left alone.
     if (session && event.action === 'paid') {

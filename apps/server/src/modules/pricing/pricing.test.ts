@@ -560,10 +560,7 @@ describe.skipIf(!postgresUrl)('a promo code capped at 100, 200 checkouts at once
       expect(refused.every((a) => a.body.code === 'promo_unavailable')).toBe(true);
       const [promo] = await t.app.database.db.select().from(promoCodes).where(eq(promoCodes.code, 'RUSH100'));
       expect(promo!.uses).toBe(100);
-      const sessions = await t.app.database.db
-        .select()
-        .from(orders)
-        .where(eq(orders.promoCode, 'RUSH100'));
+      const sessions = await t.app.database.db.select().from(orders).where(eq(orders.promoCode, 'RUSH100'));
       expect(sessions).toHaveLength(100);
     } finally {
       await t.close();

@@ -453,20 +453,16 @@ describe.each(engines)('sales reports (%s)', (engine) => {
     const kept = await db.select().from(salesReportShowtimes);
     expect(kept.map((k) => k.showtimeId)).toEqual(expect.arrayContaining([ids.s1, ids.s2, ids.s3]));
     // Staff refund the child's ticket of the first order (540 paid), and check the 30 March adult in.
-    const [child] = await db
-      .select()
-      .from(orderLines)
-      .where(eq(orderLines.ticketTypeName, 'Child'));
+    const [child] = await db.select().from(orderLines).where(eq(orderLines.ticketTypeName, 'Child'));
     await db.transaction(async (tx) => {
       await tx.update(bookings).set({ status: 'REFUNDED' }).where(eq(bookings.id, child!.bookingId!));
-      await tx
-        .update(orderLines)
-        .set({ result: 'refunded' })
-        .where(eq(orderLines.id, child!.id));
+      await tx.update(orderLines).set({ result: 'refunded' }).where(eq(orderLines.id, child!.id));
       await tx.insert(orderRefunds).values({
         orderId: child!.orderId,
         lineId: child!.id,
-        paymentId: (await tx.select().from(orderPayments).where(eq(orderPayments.orderId, child!.orderId)))[0]!.id,
+        paymentId: (
+          await tx.select().from(orderPayments).where(eq(orderPayments.orderId, child!.orderId))
+        )[0]!.id,
         amountCents: 540,
         kind: 'staff',
         status: 'succeeded',

@@ -53,10 +53,7 @@ export const ticketDetails = (db: Queryable) =>
     .leftJoin(orders, eq(orders.id, bookings.checkoutSessionId))
     .leftJoin(
       orderLines,
-      and(
-        eq(orderLines.orderId, bookings.checkoutSessionId),
-        eq(orderLines.bookingId, bookings.id),
-      ),
+      and(eq(orderLines.orderId, bookings.checkoutSessionId), eq(orderLines.bookingId, bookings.id)),
     );
 
 type TicketDetail = Awaited<ReturnType<typeof ticketDetails>>[number];
