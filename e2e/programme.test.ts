@@ -32,10 +32,14 @@ describe.skipIf(!hasChromium)('captioned showtimes on the schedule in the browse
     title = 'Signs of the Harbour';
     form.set('title', title);
     form.set('durationMinutes', '90');
+    // An R film (a new cinema's Child type is not sold for it) and a drama.
+    form.set('rating', 'R');
+    form.set('genres', 'DRAMA');
     const movie = await api.post<{ id: string }>('/admin/movies', form);
     const plainForm = new FormData();
     plainForm.set('title', 'Loud and Unsubtitled');
     plainForm.set('durationMinutes', '90');
+    plainForm.set('genres', 'COMEDY');
     const other = await api.post<{ id: string }>('/admin/movies', plainForm);
     const halls = await api.get<{ id: string }[]>('/admin/rooms');
     // Tomorrow afternoon: on the schedule's second day, whatever the time now.
@@ -84,6 +88,12 @@ describe.skipIf(!hasChromium)('captioned showtimes on the schedule in the browse
     await page.waitForURL(/attributes=CAPTIONED/);
     await expect.poll(() => page.locator(`[data-showtime-id="${plainId}"]`).count()).toBe(0);
     for (const id of captionedIds) await page.locator(`[data-showtime-id="${id}"]`).waitFor();
+    // By genre too: no captioned comedy; the drama's captioned showtimes.
+    await page.getByLabel('Genre').selectOption({ label: 'Comedy' });
+    await page.getByText('No showtimes on this day match these filters.').waitFor();
+    await page.getByLabel('Genre').selectOption({ label: 'Drama' });
+    await page.waitForURL(/genre=DRAMA/);
+    for (const id of captionedIds) await page.locator(`[data-showtime-id="${id}"]`).waitFor();
     const imax = page.locator(`[data-showtime-id="${captionedIds[1]}"]`);
     // The badges are part of the link's name, so a screen reader hears them too.
     await page
@@ -112,6 +122,14 @@ describe.skipIf(!hasChromium)('captioned showtimes on the schedule in the browse
     ).toContain('Captioned');
     await page.getByRole('button', { name: 'Hold seats' }).click();
     await expect.poll(() => page.getByRole('button', { name: 'Checkout' }).isEnabled()).toBe(true);
+    // The basket states the film's age rule and offers no Child ticket for it.
+    await page.getByText('Rated R: ages 17 and over only. Staff may ask for ID at the door.').waitFor();
+    const types = await page
+      .getByRole('combobox', { name: /^Ticket type for / })
+      .locator('option')
+      .allTextContents();
+    expect(types).toContain('Adult');
+    expect(types).not.toContain('Child');
     await expectNoAxeViolations(page);
     await page.getByRole('button', { name: 'Checkout' }).click();
     await page.waitForURL(/\/api\/pay\/local\/[0-9a-f-]{36}$/);

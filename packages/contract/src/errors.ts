@@ -53,6 +53,8 @@ export const ErrorCodes = [
   'no_seats_together',
   'promo_unavailable',
   'ticket_type_unavailable',
+  /** 409: the ticket type excludes the film's certificate (no Child ticket for an R film: DESIGN §7.5). */
+  'ticket_type_not_for_rating',
   'in_use',
   'not_refundable',
   'checked_in',

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { ShowtimeAttributeSchema } from './catalogue.ts';
-import { DisplayTextSchema, IdSchema } from './common.ts';
+import { DisplayTextSchema, IdSchema, OneLineTextSchema } from './common.ts';
 import { MAX_AMOUNT_OFF_CENTS, MAX_PRICE_CENTS } from './constants.ts';
 import { ErrorSchema } from './errors.ts';
 import { SeatTypeSchema } from './halls.ts';
@@ -14,14 +14,24 @@ export const TicketTypeSchema = z.object({
   name: z.string(),
   active: z.boolean(),
   position: z.number().int(),
+  /** Certificates of RATING_SYSTEM this type is not sold for (DESIGN §7.5: no Child ticket for an R film). */
+  excludedRatings: z.array(z.string()).optional(),
 });
 export type TicketType = z.infer<typeof TicketTypeSchema>;
 
-export const CreateTicketTypeBodySchema = z.object({ name: DisplayTextSchema('Name', 40) });
+/** Certificates of the cinema's RATING_SYSTEM (the server checks them against it: `["R", "NC-17"]`). */
+const ExcludedRatingsSchema = z.array(OneLineTextSchema('Excluded rating', 20)).max(20);
+
+export const CreateTicketTypeBodySchema = z.object({
+  name: DisplayTextSchema('Name', 40),
+  excludedRatings: ExcludedRatingsSchema.optional(),
+});
+export type CreateTicketTypeBody = z.infer<typeof CreateTicketTypeBodySchema>;
 export const UpdateTicketTypeBodySchema = z.object({
   name: DisplayTextSchema('Name', 40).optional(),
   active: z.boolean().optional(),
   position: z.number().int().min(0).max(1000).optional(),
+  excludedRatings: ExcludedRatingsSchema.optional(),
 });
 export type UpdateTicketTypeBody = z.infer<typeof UpdateTicketTypeBodySchema>;
 
@@ -87,6 +97,11 @@ export const ShowtimePricesSchema = z.object({
   prices: z.array(
     z.object({ ticketTypeId: z.string(), seatType: SeatTypeSchema, priceCents: z.number().int() }),
   ),
+  /**
+   * The film's age rule when its certificate has one (`{rating: "R", minAge: 17}`); the ticket types above leave
+   * out those that exclude its certificate.
+   */
+  ageRule: z.object({ rating: z.string(), minAge: z.number().int() }).nullable().optional(),
 });
 export type ShowtimePrices = z.infer<typeof ShowtimePricesSchema>;
 

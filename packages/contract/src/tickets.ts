@@ -84,6 +84,8 @@ export const BookedSeatSchema = z.object({
   checkedInAt: z.string().nullable(),
   /** The showtime's attributes (`IMAX`, `CAPTIONED`, …). */
   attributes: z.array(z.string()).optional(),
+  /** The youngest age the film's certificate admits, when it has an age rule: the door checks ID ("ID check 18+"). */
+  minAge: z.number().int().nullable().optional(),
 });
 export type BookedSeat = z.infer<typeof BookedSeatSchema>;
 
@@ -159,6 +161,8 @@ export const DoorShowtimeSchema = z.object({
   entryOpensAt: z.string(),
   entryOpen: z.boolean(),
   counts: DoorCountsSchema,
+  /** The youngest age the film's certificate admits, when it has an age rule: the door checks ID ("ID check 18+"). */
+  minAge: z.number().int().nullable().optional(),
 });
 export type DoorShowtime = z.infer<typeof DoorShowtimeSchema>;
 

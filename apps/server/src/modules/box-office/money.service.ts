@@ -10,7 +10,7 @@ import type {
 } from '@cinema/contract';
 import { PG_UNIQUE_VIOLATION, pgErrorCode, type Queryable, type Tx } from '../../db/database.ts';
 import { liveBookingOfSeats } from '../../db/live-booking.ts';
-import { bookings, orderLines, orders, seats, showtimes, users } from '../../db/schema/index.ts';
+import { bookings, movies, orderLines, orders, seats, showtimes, users } from '../../db/schema/index.ts';
 import { hashToken } from '../../plugins/auth.ts';
 import { AppError, badRequest, conflict, conflictSaying, notFound } from '../../errors.ts';
 import { namingSeats } from '../../i18n.ts';
@@ -166,8 +166,10 @@ async function sellableShowtime(q: Queryable, showtimeId: string) {
       priceCents: showtimes.priceCents,
       priceCardId: showtimes.priceCardId,
       attributes: showtimes.attributes,
+      film: { title: movies.title, rating: movies.rating },
     })
     .from(showtimes)
+    .innerJoin(movies, eq(movies.id, showtimes.movieId))
     .where(eq(showtimes.id, showtimeId));
   if (!showtime) throw notFound('Showtime not found');
   if (showtime.ended) throw conflict('This showtime has ended', 'showtime_started');

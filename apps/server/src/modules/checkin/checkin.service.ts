@@ -3,6 +3,7 @@ import {
   entryRefusal,
   entryWindow,
   judgeAdmission,
+  minAgeOf,
   type DoorCounts,
   type DoorListResponse,
   type DoorShowtime,
@@ -23,7 +24,7 @@ import { ticketDetails } from '../tickets/tickets.service.ts';
 
 export interface CheckinDeps {
   db: Db;
-  config: Pick<Config, 'entryOpensMinutes'>;
+  config: Pick<Config, 'entryOpensMinutes'> & Partial<Pick<Config, 'ratingSystem'>>;
 }
 
 /** A check-in may be undone this long after it was made (DESIGN §6.5). */
@@ -227,10 +228,11 @@ const doorShowtimeColumns = {
   startsAt: showtimes.startsAt,
   endsAt: showtimes.endsAt,
   auditorium: halls.name,
+  rating: movies.rating,
 };
 
 function presentShowtime(
-  r: { id: string; movie: string; startsAt: Date; endsAt: Date; auditorium: string },
+  r: { id: string; movie: string; startsAt: Date; endsAt: Date; auditorium: string; rating: string | null },
   counts: DoorCounts,
   config: CheckinDeps['config'],
   now: Date,
@@ -245,6 +247,7 @@ function presentShowtime(
     entryOpensAt: new Date(window.opensAt).toISOString(),
     entryOpen: entryRefusal(window, now) === null,
     counts,
+    minAge: minAgeOf(config.ratingSystem ?? 'MPAA', r.rating),
   };
 }
 

@@ -1,6 +1,6 @@
 import QRCode from 'qrcode';
 import { asc, eq, inArray, sql } from 'drizzle-orm';
-import { formatMoney, type Ticket } from '@cinema/contract';
+import { formatMoney, minAgeOf, type Ticket } from '@cinema/contract';
 import {
   bookings,
   halls,
@@ -122,6 +122,16 @@ export async function sendOrderConfirmation(
   const refunded = order.lines.filter((l) => l.status === 'refunded');
   const refundedSeats = refunded.map((l) => seat(l.seat)).join(', ');
   const testNote = order.testMode ? t('mail.order.testNote') : '';
+  // Each film of the order with an age rule, once: "Neon Harbor is rated R: ages 17 and over only. …".
+  const ageRules = [
+    ...new Map(
+      tickets.flatMap((ticket) => {
+        const age = minAgeOf(deps.config.ratingSystem, ticket.movie.rating);
+        const values = { title: ticket.movie.title, rating: ticket.movie.rating, age };
+        return age ? [[ticket.movie.title, t('mail.order.ageRule', values)] as const] : [];
+      }),
+    ).values(),
+  ];
 
   const textLines = [
     t('mail.hello', { name: who.name }),
@@ -132,6 +142,7 @@ export async function sendOrderConfirmation(
       (ticket) =>
         `- ${ticket.movie.title}${badges(ticket)}, ${when(ticket.startsAt)}, ${ticket.auditorium}, ${seat(ticket.seat)}`,
     ),
+    ...(ageRules.length > 0 ? ['', ...ageRules] : []),
     '',
     `${t('mail.order.totalPaid', { amount: money(order.totalCents) })}${testNote}`,
     ...(refunded.length > 0
@@ -152,7 +163,7 @@ export async function sendOrderConfirmation(
   const subject = t('mail.order.subject', { ref: who.ref });
   const html = layout(
     subject,
-    `<h1 style="font-size:20px">${escapeHtml(t('mail.order.heading'))}</h1><p>${escapeHtml(t('mail.hello', { name: who.name }))}</p><p>${t('mail.order.thanksHtml', { ref: `<strong>${escapeHtml(who.ref)}</strong>` })}</p><table role="presentation">${cards}</table><p>${escapeHtml(t('mail.order.totalPaidLabel'))} <strong>${escapeHtml(money(order.totalCents))}</strong>${escapeHtml(testNote)}</p>${refunded.length > 0 ? `<p>${escapeHtml(t('mail.order.refundedHtml', { seats: refundedSeats }))}</p>` : ''}${guestPage ? `<p><a href="${escapeHtml(guestPage)}">${escapeHtml(t('mail.order.guestLinkHtml'))}</a> ${escapeHtml(t('mail.order.andPdf'))}</p><p>${escapeHtml(t('mail.order.guestClaim'))}</p>` : `<p><a href="${escapeHtml(ticketsPage)}">${escapeHtml(t('mail.myTickets'))}</a> ${escapeHtml(t('mail.order.andPdf'))}</p>`}`,
+    `<h1 style="font-size:20px">${escapeHtml(t('mail.order.heading'))}</h1><p>${escapeHtml(t('mail.hello', { name: who.name }))}</p><p>${t('mail.order.thanksHtml', { ref: `<strong>${escapeHtml(who.ref)}</strong>` })}</p><table role="presentation">${cards}</table>${ageRules.map((rule) => `<p><strong>${escapeHtml(rule)}</strong></p>`).join('')}<p>${escapeHtml(t('mail.order.totalPaidLabel'))} <strong>${escapeHtml(money(order.totalCents))}</strong>${escapeHtml(testNote)}</p>${refunded.length > 0 ? `<p>${escapeHtml(t('mail.order.refundedHtml', { seats: refundedSeats }))}</p>` : ''}${guestPage ? `<p><a href="${escapeHtml(guestPage)}">${escapeHtml(t('mail.order.guestLinkHtml'))}</a> ${escapeHtml(t('mail.order.andPdf'))}</p><p>${escapeHtml(t('mail.order.guestClaim'))}</p>` : `<p><a href="${escapeHtml(ticketsPage)}">${escapeHtml(t('mail.myTickets'))}</a> ${escapeHtml(t('mail.order.andPdf'))}</p>`}`,
     language,
   );
   const events = showings(tickets, language).map(({ first, seats }) => ({

@@ -3,7 +3,7 @@ import type { Queryable } from '../../db/database.ts';
 import { conflictSaying } from '../../errors.ts';
 import { namingSeats } from '../../i18n.ts';
 import { discountOf, shareDiscount } from '../pricing/price-table.ts';
-import { PriceBook, type PricedShowtime } from '../pricing/pricing.service.ts';
+import { PriceBook, refuseTypeNotForRating, type PricedShowtime } from '../pricing/pricing.service.ts';
 import { checkPromo, type PromoCheck } from '../pricing/promo.service.ts';
 
 /**
@@ -18,7 +18,8 @@ import { checkPromo, type PromoCheck } from '../pricing/promo.service.ts';
 export interface TicketToPrice {
   /** What the caller names the line by in a refusal (a booking's id online, a seat's at the counter). */
   key: string;
-  showtime: PricedShowtime & { id: string; movieId: string };
+  /** Its film's title and certificate: a ticket type may exclude the certificate (DESIGN §7.5). */
+  showtime: PricedShowtime & { id: string; movieId: string; film: { title: string; rating: string | null } };
   seat: { row: number; number: number; rowLabel?: string | null; type: SeatType };
   /** The ticket type chosen; null or absent for the seat type's default. */
   ticketTypeId?: string | null;
@@ -114,6 +115,9 @@ function priceTicket<T extends TicketToPrice>(
       [keysAre]: [ticket.key],
     });
   }
+  refuseTypeNotForRating(pricing, ticketTypeId, ticket.showtime.film, ticket.seat, {
+    [keysAre]: [ticket.key],
+  });
   return line(ticketTypeId, type.name, price);
 }
 

@@ -191,6 +191,7 @@ async function readHolds(q: Queryable, userId: string, bookingIds: string[], loc
       startsAt: showtimes.startsAt,
       movieId: movies.id,
       movie: movies.title,
+      movieRating: movies.rating,
       hall: halls.name,
       row: seats.row,
       number: seats.number,
@@ -264,6 +265,7 @@ async function priceHolds(q: Queryable, deps: PaymentDeps, rows: HoldRow[], inpu
       showtime: {
         id: hold.showtimeId,
         movieId: hold.movieId,
+        film: { title: hold.movie, rating: hold.movieRating },
         priceCardId: hold.priceCardId,
         startsAt: hold.startsAt,
         priceCents: hold.showtimePriceCents,

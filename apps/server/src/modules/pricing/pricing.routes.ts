@@ -66,13 +66,15 @@ export const pricingRoutes: FastifyPluginAsyncZod = async (app) => {
       onRequest: app.requireAdmin,
       schema: {
         ...admin,
-        summary: 'Add a ticket type',
+        summary: 'Add a ticket type (excludedRatings: certificates of RATING_SYSTEM it is not sold for)',
         body: CreateTicketTypeBodySchema,
         response: { 201: TicketTypeSchema, ...adminErrors, 409: ErrorSchema },
       },
     },
     async (request, reply) =>
-      reply.status(201).send(await createTicketType(db, actorOf(request), request.body)),
+      reply
+        .status(201)
+        .send(await createTicketType(db, actorOf(request), request.body, app.config.ratingSystem)),
   );
   app.put(
     '/admin/ticket-types/:id',
@@ -80,13 +82,14 @@ export const pricingRoutes: FastifyPluginAsyncZod = async (app) => {
       onRequest: app.requireAdmin,
       schema: {
         ...admin,
-        summary: 'Rename, reorder or (de)activate a ticket type',
+        summary: 'Rename, reorder, (de)activate a ticket type, or change the certificates it is not sold for',
         params: IdParamsSchema,
         body: UpdateTicketTypeBodySchema,
         response: { 200: TicketTypeSchema, ...adminErrors, 404: ErrorSchema, 409: ErrorSchema },
       },
     },
-    async (request) => updateTicketType(db, actorOf(request), request.params.id, request.body),
+    async (request) =>
+      updateTicketType(db, actorOf(request), request.params.id, request.body, app.config.ratingSystem),
   );
   app.delete(
     '/admin/ticket-types/:id',

@@ -1,11 +1,17 @@
 import { asc, eq, sql } from 'drizzle-orm';
-import type {
-  CreatePriceCardBody,
-  PriceCard,
-  SeatType,
-  ShowtimePrices,
-  TicketType,
-  UpdateTicketTypeBody,
+import {
+  certificateOf,
+  minAgeOf,
+  RATING_SYSTEMS,
+  sameRating,
+  type CreatePriceCardBody,
+  type CreateTicketTypeBody,
+  type PriceCard,
+  type RatingSystem,
+  type SeatType,
+  type ShowtimePrices,
+  type TicketType,
+  type UpdateTicketTypeBody,
 } from '@cinema/contract';
 import {
   isStillReferenced,
@@ -17,8 +23,9 @@ import {
   type Queryable,
 } from '../../db/database.ts';
 import { intArray, textArray } from '../../db/arrays.ts';
-import { priceCardPrices, priceCards, showtimes, ticketTypes } from '../../db/schema/index.ts';
-import { badRequest, conflict, notFound } from '../../errors.ts';
+import { movies, priceCardPrices, priceCards, showtimes, ticketTypes } from '../../db/schema/index.ts';
+import { badRequest, conflict, conflictSaying, notFound } from '../../errors.ts';
+import { namingSeats, type SeatPlace } from '../../i18n.ts';
 import { recordAudit, type Actor } from '../audit/audit.service.ts';
 import { cardValidAt, lowestPrice, priceOnCard, type CardRules } from './price-table.ts';
 
@@ -30,24 +37,54 @@ const typeColumns = {
   name: ticketTypes.name,
   active: ticketTypes.active,
   position: ticketTypes.position,
+  excludedRatings: ticketTypes.excludedRatings,
 };
 
+const presentType = <T extends { excludedRatings: string[] | string }>(row: T) => ({
+  ...row,
+  excludedRatings: textArray(row.excludedRatings),
+});
+
 /** Every ticket type, in the order customers see them (the first active one is the default). */
-export async function listTicketTypes(db: Queryable): Promise<TicketType[]> {
-  return db.select(typeColumns).from(ticketTypes).orderBy(asc(ticketTypes.position), asc(ticketTypes.name));
+export async function listTicketTypes(
+  db: Queryable,
+): Promise<(TicketType & { excludedRatings: string[] })[]> {
+  const rows = await db
+    .select(typeColumns)
+    .from(ticketTypes)
+    .orderBy(asc(ticketTypes.position), asc(ticketTypes.name));
+  return rows.map(presentType);
+}
+
+/** Excluded ratings as certificates of the cinema's system, each once; 400 naming the system's when one is not. */
+export function certificatesOf(ratingSystem: RatingSystem, ratings: readonly string[]): string[] {
+  const codes = ratings.map((r) => certificateOf(ratingSystem, r)?.code);
+  if (codes.some((c) => c === undefined)) {
+    const certificates = RATING_SYSTEMS[ratingSystem].map((c) => c.code).join(', ');
+    throw badRequest(`Excluded ratings must be ${ratingSystem} certificates: ${certificates}`);
+  }
+  return [...new Set(codes as string[])];
 }
 
 /** Adds a ticket type after the others; a name in use (any letter case) is a 409. */
-export async function createTicketType(db: Db, actor: Actor, input: { name: string }): Promise<TicketType> {
+export async function createTicketType(
+  db: Db,
+  actor: Actor,
+  input: CreateTicketTypeBody,
+  ratingSystem: RatingSystem = 'MPAA',
+): Promise<TicketType> {
+  const excludedRatings = certificatesOf(ratingSystem, input.excludedRatings ?? []);
   try {
     return await db.transaction(async (tx) => {
       const [row] = await tx
         .insert(ticketTypes)
         .values({
           name: input.name,
+          excludedRatings,
           position: sql`(select coalesce(max(${ticketTypes.position}) + 1, 0) from ${ticketTypes})`,
         })
-        .returning(typeColumns);
+        .returning(typeColumns)
+        .then((rows) => rows.map(presentType));
       await recordAudit(tx, actor, {
         action: 'ticket_type.create',
         subjectType: 'ticket_type',
@@ -68,23 +105,29 @@ export async function updateTicketType(
   db: Db,
   actor: Actor,
   id: string,
-  input: UpdateTicketTypeBody,
+  body: UpdateTicketTypeBody,
+  ratingSystem: RatingSystem = 'MPAA',
 ): Promise<TicketType> {
-  if (Object.values(input).every((v) => v === undefined))
+  if (Object.values(body).every((v) => v === undefined))
     throw badRequest('Nothing to change: give a name, active or position');
+  const input = body.excludedRatings
+    ? { ...body, excludedRatings: certificatesOf(ratingSystem, body.excludedRatings) }
+    : body;
   try {
     return await db.transaction(async (tx) => {
       const [before] = await tx
         .select(typeColumns)
         .from(ticketTypes)
         .where(eq(ticketTypes.id, id))
-        .for('update');
+        .for('update')
+        .then((rows) => rows.map(presentType));
       if (!before) throw notFound('Ticket type not found');
       const [row] = await tx
         .update(ticketTypes)
         .set(input)
         .where(eq(ticketTypes.id, id))
-        .returning(typeColumns);
+        .returning(typeColumns)
+        .then((rows) => rows.map(presentType));
       await recordAudit(tx, actor, {
         action: 'ticket_type.update',
         subjectType: 'ticket_type',
@@ -105,7 +148,11 @@ export async function updateTicketType(
 export async function deleteTicketType(db: Db, actor: Actor, id: string): Promise<void> {
   try {
     await db.transaction(async (tx) => {
-      const [gone] = await tx.delete(ticketTypes).where(eq(ticketTypes.id, id)).returning(typeColumns);
+      const [gone] = await tx
+        .delete(ticketTypes)
+        .where(eq(ticketTypes.id, id))
+        .returning(typeColumns)
+        .then((rows) => rows.map(presentType));
       if (!gone) throw notFound('Ticket type not found');
       await recordAudit(tx, actor, {
         action: 'ticket_type.delete',
@@ -260,10 +307,17 @@ export interface PricedShowtime {
   attributes: readonly string[] | string;
 }
 
+/** A ticket type as pricing reads it: with the certificates it is not sold for. */
+export interface SoldType {
+  id: string;
+  name: string;
+  excludedRatings: string[];
+}
+
 /** How one showtime is priced: its card (or none), the ticket types sold and the price of each on each seat type. */
 export interface ShowtimePricing {
   card: CardRules | null;
-  ticketTypes: { id: string; name: string }[];
+  ticketTypes: SoldType[];
   defaultTicketTypeId: string | null;
   /** The price of a ticket type on a seat type; null when the type is not sold there for this showtime. */
   priceOf(ticketTypeId: string, seatType: SeatType): number | null;
@@ -286,7 +340,7 @@ const recentBooks = new WeakMap<Queryable, Map<string, { at: number; book: Promi
 export class PriceBook {
   constructor(
     private readonly cards: CardRules[],
-    private readonly types: { id: string; name: string }[],
+    private readonly types: SoldType[],
     private readonly timeZone: string,
   ) {}
 
@@ -313,7 +367,7 @@ export class PriceBook {
     ] as const);
     return new PriceBook(
       cards,
-      types.filter((t) => t.active).map(({ id, name }) => ({ id, name })),
+      types.filter((t) => t.active).map(({ id, name, excludedRatings }) => ({ id, name, excludedRatings })),
       timeZone,
     );
   }
@@ -367,12 +421,40 @@ export class PriceBook {
   }
 }
 
+/** Whether a ticket type is not sold for a film of this rating (a Child ticket for an R film). */
+const excludes = (type: Pick<SoldType, 'excludedRatings'>, rating: string | null) =>
+  rating !== null && type.excludedRatings.some((r) => sameRating(r, rating));
+
+/**
+ * 409 ticket_type_not_for_rating when a line's ticket type excludes its film's certificate (DESIGN §7.5): called
+ * wherever a line's type is resolved (online checkout and its quote, counter sales, exchanges).
+ */
+export function refuseTypeNotForRating(
+  pricing: Pick<ShowtimePricing, 'ticketTypes'>,
+  ticketTypeId: string | null,
+  film: { title: string; rating: string | null },
+  seat: SeatPlace,
+  extra: Record<string, unknown>,
+): void {
+  const type = pricing.ticketTypes.find((t) => t.id === ticketTypeId);
+  if (!type || !excludes(type, film.rating)) return;
+  const values = { type: type.name, title: film.title, rating: film.rating };
+  throw conflictSaying(
+    namingSeats('ticket_type_not_for_rating', [seat], values),
+    'ticket_type_not_for_rating',
+    extra,
+  );
+}
+
 const SEAT_TYPES_PRICED: SeatType[] = ['STANDARD', 'PREMIUM', 'SOFA', 'WHEELCHAIR', 'COMPANION'];
 
-/** `GET /api/showtimes/{id}/prices`: every ticket type's price on every seat type for one showtime; 404 unknown. */
+/**
+ * `GET /api/showtimes/{id}/prices`: every ticket type's price on every seat type for one showtime (the types that
+ * exclude its film's certificate left out) and the film's age rule; 404 unknown.
+ */
 export async function showtimePrices(
   db: Queryable,
-  { timeZone, currency }: { timeZone: string; currency: string },
+  { timeZone, currency, ratingSystem }: { timeZone: string; currency: string; ratingSystem: RatingSystem },
   showtimeId: string,
 ): Promise<ShowtimePrices> {
   const [show] = await db
@@ -381,19 +463,26 @@ export async function showtimePrices(
       startsAt: showtimes.startsAt,
       priceCents: showtimes.priceCents,
       attributes: showtimes.attributes,
+      rating: movies.rating,
     })
     .from(showtimes)
+    .innerJoin(movies, eq(movies.id, showtimes.movieId))
     .where(eq(showtimes.id, showtimeId))
     .limit(1);
   if (!show) throw notFound('Showtime not found');
   const pricing = (await PriceBook.load(db, timeZone)).forShowtime(show);
+  const offered = pricing.ticketTypes.filter((t) => !excludes(t, show.rating));
+  const minAge = minAgeOf(ratingSystem, show.rating);
   return {
     showtimeId,
     currency,
     priceCard: pricing.card && { id: pricing.card.id, name: pricing.card.name },
-    ticketTypes: pricing.ticketTypes,
-    defaultTicketTypeId: pricing.defaultTicketTypeId,
-    prices: pricing.ticketTypes.flatMap((t) =>
+    ticketTypes: offered.map(({ id, name }) => ({ id, name })),
+    defaultTicketTypeId: offered.some((t) => t.id === pricing.defaultTicketTypeId)
+      ? pricing.defaultTicketTypeId
+      : (offered[0]?.id ?? null),
+    ageRule: minAge && show.rating ? { rating: show.rating, minAge } : null,
+    prices: offered.flatMap((t) =>
       SEAT_TYPES_PRICED.flatMap((seatType) => {
         const priceCents = pricing.priceOf(t.id, seatType);
         return priceCents === null ? [] : [{ ticketTypeId: t.id, seatType, priceCents }];

@@ -70,7 +70,7 @@ export const ticketsRoutes: FastifyPluginAsyncZod = async (app) => {
         },
       },
     },
-    async (request) => listBookedSeats(app.database, request.params.id),
+    async (request) => listBookedSeats(app.database, request.params.id, app.config.ratingSystem),
   );
 
   app.get(

@@ -1,5 +1,11 @@
 import { and, asc, eq, sql, type SQL } from 'drizzle-orm';
-import type { BookedSeat, ShowtimeTicket, Ticket } from '@cinema/contract';
+import {
+  minAgeOf,
+  type BookedSeat,
+  type RatingSystem,
+  type ShowtimeTicket,
+  type Ticket,
+} from '@cinema/contract';
 import type { Database, Queryable } from '../../db/database.ts';
 import {
   bookings,
@@ -153,6 +159,7 @@ async function showtimeOf(db: Queryable, showtimeId: string) {
       startsAt: showtimes.startsAt,
       auditorium: halls.name,
       attributes: showtimes.attributes,
+      rating: movies.rating,
     })
     .from(showtimes)
     .innerJoin(movies, eq(movies.id, showtimes.movieId))
@@ -174,6 +181,7 @@ async function showtimeOf(db: Queryable, showtimeId: string) {
 export async function listBookedSeats(
   database: { db: Queryable; engine: Database['engine'] },
   showtimeId: string,
+  ratingSystem: RatingSystem = 'MPAA',
 ): Promise<BookedSeat[]> {
   const { db } = database;
   const show = await showtimeOf(db, showtimeId);
@@ -189,6 +197,7 @@ export async function listBookedSeats(
       : await statementsOf(db).booked.execute({ showtimeId });
   const startsAt = show.startsAt.toISOString();
   const attributes = textArray(show.attributes);
+  const minAge = minAgeOf(ratingSystem, show.rating);
   return rows.map((r) => ({
     bookingId: r.bookingId,
     user: { email: r.email, name: r.name },
@@ -198,6 +207,7 @@ export async function listBookedSeats(
     auditorium: show.auditorium,
     checkedInAt: r.checkedInAt?.toISOString() ?? null,
     attributes,
+    minAge,
   }));
 }
 

@@ -124,6 +124,7 @@ describe.each(engines)('tickets on %s', (engine) => {
       auditorium: expect.stringMatching(/^Fixture hall/),
       checkedInAt: expect.any(String),
       attributes: [],
+      minAge: null,
     });
     expect(booked[0]!.checkedInAt).toBeNull();
   });

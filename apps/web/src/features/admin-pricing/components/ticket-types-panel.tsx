@@ -1,22 +1,29 @@
 import { useId, useState, type FormEvent } from 'react';
 import { Trans, useTranslation } from '../../../lib/i18n';
 import type { TicketType } from '@cinema/contract';
+import { RATING_SYSTEMS } from '@cinema/contract/constants';
+import { useRatingSystem } from '../../../lib/settings';
 import { FormMessages } from '../../../components/ui/form-messages';
 import { QueryStatus } from '../../../components/ui/query-status';
 import { errorText } from '../../../lib/api-client';
 import { useSaveTicketType, useTicketTypes } from '../api/ticket-types';
 
-/** One ticket type: its name (renamed in place) and whether it is sold. */
+/** One ticket type: its name (renamed in place), whether it is sold, and the certificates it is not sold for. */
 function TicketTypeRow({ type, onSaved }: { type: TicketType; onSaved: (text: string) => void }) {
   const { t } = useTranslation('admin');
   const save = useSaveTicketType();
+  const ratingSystem = useRatingSystem();
+  // Shown at once; put back if the server refuses.
+  const [excluded, setExcluded] = useState(type.excludedRatings ?? []);
+  // The certificates are shown on demand: a row stays one line until staff open them.
+  const [ratingsOpen, setRatingsOpen] = useState(false);
   const [name, setName] = useState(type.name);
   const [error, setError] = useState<string | null>(null);
   // Shown at once; put back if the server refuses.
   const [active, setActive] = useState(type.active);
   const renamed = name.trim() !== '' && name.trim() !== type.name;
 
-  const send = (body: { name?: string; active?: boolean }, done: string) => {
+  const send = (body: { name?: string; active?: boolean; excludedRatings?: string[] }, done: string) => {
     setError(null);
     save.mutate(
       { id: type.id, ...body },
@@ -24,6 +31,7 @@ function TicketTypeRow({ type, onSaved }: { type: TicketType; onSaved: (text: st
         onSuccess: () => onSaved(done),
         onError: (err) => {
           setActive(type.active);
+          setExcluded(type.excludedRatings ?? []);
           setError(errorText(err, t('ticketTypes.saveFailed')));
         },
       },
@@ -81,6 +89,46 @@ function TicketTypeRow({ type, onSaved }: { type: TicketType; onSaved: (text: st
           />
         </label>
       </form>
+      <button
+        type="button"
+        className="self-start text-sm underline"
+        aria-expanded={ratingsOpen}
+        onClick={() => setRatingsOpen((open) => !open)}
+      >
+        {t('ticketTypes.notFor', { name: type.name, system: ratingSystem })}{' '}
+        {excluded.length > 0 ? excluded.join(', ') : t('ticketTypes.noExclusions')}
+      </button>
+      {ratingsOpen && (
+        <fieldset className="flex flex-wrap items-center gap-x-4 gap-y-1 text-sm">
+          <legend className="sr-only">
+            {t('ticketTypes.notFor', { name: type.name, system: ratingSystem })}
+          </legend>
+          {RATING_SYSTEMS[ratingSystem].map((c) => (
+            <label key={c.code} className="flex min-h-10 items-center gap-2">
+              <input
+                type="checkbox"
+                className="h-5 w-5"
+                checked={excluded.includes(c.code)}
+                disabled={save.isPending}
+                onChange={(e) => {
+                  const next = e.target.checked
+                    ? [...excluded, c.code]
+                    : excluded.filter((code) => code !== c.code);
+                  setExcluded(next);
+                  send(
+                    { excludedRatings: next },
+                    t('ticketTypes.exclusionsSaved', {
+                      name: type.name,
+                      ratings: next.join(', ') || t('ticketTypes.noExclusions'),
+                    }),
+                  );
+                }}
+              />
+              {c.code}
+            </label>
+          ))}
+        </fieldset>
+      )}
       <FormMessages error={error} />
     </li>
   );

@@ -1,4 +1,5 @@
 import { useCallback, useEffect, useRef, useState, type FormEvent } from 'react';
+import { IdCheck } from '../../../components/ui/id-check';
 import { useTranslation } from '../../../lib/i18n';
 import { Link, useSearchParams } from 'react-router';
 import { useQuery } from '@tanstack/react-query';
@@ -114,6 +115,7 @@ function ShowtimePicker() {
               className="card block space-y-1 no-underline hover:border-accent"
             >
               <span className="block text-lg font-bold">{s.movie}</span>
+              <IdCheck minAge={s.minAge} className="text-sm" />
               <span className="block">
                 {formatDateTime(s.startsAt)} · {s.auditorium}
               </span>
@@ -502,6 +504,7 @@ function DoorScreen({ showtimeId }: { showtimeId: string }) {
           <p className="text-lg">
             <strong>{show.movie}</strong> · {formatDateTime(show.startsAt)} · {show.auditorium}
           </p>
+          <IdCheck minAge={show.minAge} className="text-lg" />
           <Counts counts={show.counts} />
         </div>
       )}
@@ -537,6 +540,7 @@ function DoorScreen({ showtimeId }: { showtimeId: string }) {
                 </p>
               )}
               <p className="text-4xl font-black">{t('scanner.valid')}</p>
+              <IdCheck minAge={show?.minAge} className="text-xl" />
               <p className="text-xl font-semibold">{outcome.seat}</p>
               <p>{outcome.who}</p>
               {outcome.offline && <p>{t('scanner.checkedOffline')}</p>}

@@ -63,6 +63,11 @@ export function Basket({
       <h2 id={`${id}-title`} className="text-base font-semibold text-white">
         {t('basket.title')}
       </h2>
+      {prices.data?.ageRule && (
+        <p className="rounded-lg border border-amber-300/60 px-3 py-2 text-sm text-amber-100" data-age-rule>
+          {t('basket.ageRule', { rating: prices.data.ageRule.rating, age: prices.data.ageRule.minAge })}
+        </p>
+      )}
       {quote.isError && (
         <p className="error" role="alert">
           {errorText(quote.error, t('basket.priceFailed'))}
