@@ -106,6 +106,7 @@ const HAND_WRITTEN = [
   '## The rush since the morning',
   '## What the machine was doing',
   '## CI on 2 cores',
+  '## Orders: CPU per order',
 ];
 /** Showtimes (300 seat pairs each) for pgbench to hold every pair of once: winning holds only. */
 const HOLD_FUNCTION_SHOWTIMES = quick ? 10 : 30;

@@ -1,4 +1,4 @@
-import { and, eq, inArray, isNull, sql } from 'drizzle-orm';
+import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { Tx } from '../../db/database.ts';
 import {
   orderLines,
@@ -9,7 +9,7 @@ import {
 } from '../../db/schema/index.ts';
 import type { AfterCommit } from '../../events.ts';
 import { usePromo } from '../pricing/promo.service.ts';
-import { byKind, type OrderLineRef } from './line-kinds.ts';
+import { byKind } from './line-kinds.ts';
 import { refundLines } from './refund-lines.ts';
 
 /** How the rest of an order (after what is already reserved on it, such as gift cards) was paid. */
@@ -63,53 +63,57 @@ export async function markPaid(
       ref: orders.ref,
       amountCents: orders.amountCents,
       provider: orders.provider,
+      promoCode: orders.promoCode,
     });
   if (!order) return null;
   const ref = order.ref!;
 
-  const captured = await tx
-    .update(orderPayments)
-    .set({ status: 'PAID', paidAt: sql`now()` })
-    .where(and(eq(orderPayments.orderId, orderId), eq(orderPayments.status, 'PENDING')))
-    .returning({ amountCents: orderPayments.amountCents });
-  const rest = order.amountCents - captured.reduce((sum, p) => sum + p.amountCents, 0);
-  if (rest > 0 || captured.length === 0) {
-    await tx.insert(orderPayments).values({
-      orderId,
-      method: rest === 0 ? 'FREE' : payment.method,
-      amountCents: Math.max(0, rest),
-      provider: payment.provider ?? (payment.method === 'CARD' ? order.provider : null),
-      providerReference: payment.providerReference ?? null,
-      takenBy: payment.takenBy ?? null,
-      paidAt: sql`now()`,
-    });
-  }
-  await usePromo(tx, orderId);
+  // What was reserved on the order (PENDING: gift cards) is captured, and the rest recorded as paid by `payment`
+  // (FREE when nothing is left), in one statement.
+  const method = payment.method;
+  const provider = payment.provider ?? (method === 'CARD' ? order.provider : null);
+  await tx.execute(sql`
+    with captured as (
+      update ${orderPayments} set status = 'PAID', paid_at = now()
+      where ${orderPayments.orderId} = ${orderId}::uuid and ${orderPayments.status} = 'PENDING'
+      returning amount_cents),
+    taken as (select coalesce(sum(amount_cents), 0)::int as amount, count(*)::int as n from captured)
+    insert into ${orderPayments} (order_id, method, amount_cents, provider, provider_reference, taken_by, paid_at)
+    select ${orderId}::uuid, case when ${order.amountCents}::int - taken.amount > 0 then ${method}::text else 'FREE' end,
+      greatest(0, ${order.amountCents}::int - taken.amount), ${provider}::text, ${payment.providerReference ?? null}::text,
+      ${payment.takenBy ?? null}::uuid, now()
+    from taken where ${order.amountCents}::int - taken.amount > 0 or taken.n = 0`);
+  if (order.promoCode) await usePromo(tx, orderId);
 
-  const lines: OrderLineRef[] = await tx
+  const lines = await tx
     .select({
       id: orderLines.id,
       kind: orderLines.kind,
       bookingId: orderLines.bookingId,
       priceCents: orderLines.priceCents,
+      result: orderLines.result,
     })
     .from(orderLines)
     .where(eq(orderLines.orderId, orderId));
   const deliveries = await byKind(lines, (rules, own) => rules.deliver(tx, orderId, own));
   const delivered = deliveries.flatMap((d) => d.delivered);
   const lost = deliveries.flatMap((d) => d.lost);
-  const setResult = async (ids: string[], result: 'confirmed' | 'refunded') => {
-    if (ids.length === 0) return;
+  // A line written delivered already (a counter sale's) is left alone: no second note to the sales report.
+  const confirming = delivered.filter((l) => lines.find((own) => own.id === l.id)?.result !== 'confirmed');
+  if (confirming.length > 0) {
     await tx
       .update(orderLines)
-      .set({ result })
-      // A line written delivered already (a counter sale's) is left alone: no second note to the sales report.
-      .where(and(eq(orderLines.orderId, orderId), inArray(orderLines.id, ids), isNull(orderLines.result)));
-  };
-  await setResult(
-    delivered.map((l) => l.id),
-    'confirmed',
-  );
+      .set({ result: 'confirmed' })
+      .where(
+        and(
+          eq(orderLines.orderId, orderId),
+          inArray(
+            orderLines.id,
+            confirming.map((l) => l.id),
+          ),
+        ),
+      );
+  }
   after.seats(deliveries.flatMap((d) => d.seats));
   after.record('orderPaid', {
     sessionId: orderId,
