@@ -57,6 +57,7 @@ import { mailRoutes } from './modules/mail/mail.routes.ts';
 import { mailPlugin } from './modules/mail/mail.plugin.ts';
 import { waitlistRoutes } from './modules/waitlist/waitlist.routes.ts';
 import { waitlistPlugin } from './modules/waitlist/waitlist.plugin.ts';
+import { concessionsRoutes } from './modules/concessions/concessions.routes.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -169,6 +170,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       await api.register(backupRoutes);
       await api.register(mailRoutes);
       await api.register(waitlistRoutes);
+      await api.register(concessionsRoutes);
     },
     { prefix: '/api' },
   );

@@ -54,6 +54,8 @@ export const StaffOrdersResponseSchema = z.object({
 export const RefundBodySchema = z.object({
   /** The tickets to refund; without them, every ticket of the order still standing. */
   bookingIds: z.array(IdSchema).min(1, 'Choose a ticket to refund').max(100).optional(),
+  /** Food and drink lines to refund (an order's `products[].lineId`); their stock goes back on sale. */
+  productLineIds: z.array(IdSchema).min(1, 'Choose an item to refund').max(100).optional(),
   /** Refund tickets that were already used at the door. */
   force: z.boolean().optional(),
   reason: OneLineTextSchema('Reason', 300).optional(),

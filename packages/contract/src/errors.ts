@@ -83,6 +83,9 @@ export const ErrorCodes = [
   'waitlist_joined',
   /** 409: the customer is on as many waiting lists as a customer may be (MAX_WAITLIST_ENTRIES). */
   'waitlist_limit',
+  /** 409: a product of the order is sold out (`productIds` names it) or no longer on the menu. */
+  'sold_out',
+  'product_unavailable',
 ] as const;
 export type ErrorCode = (typeof ErrorCodes)[number];
 

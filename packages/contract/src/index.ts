@@ -11,3 +11,4 @@ export * from './box-office.ts';
 export * from './reports.ts';
 export * from './mail.ts';
 export * from './waitlist.ts';
+export * from './concessions.ts';

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { OrderConcessionsSchema, ProductLineSchema } from './concessions.ts';
 import { ShowtimeAttributeSchema } from './catalogue.ts';
 import { DisplayTextSchema, IdSchema, OneLineTextSchema } from './common.ts';
 import { MAX_AMOUNT_OFF_CENTS, MAX_PRICE_CENTS } from './constants.ts';
@@ -187,6 +188,8 @@ export const QuoteResponseSchema = z.object({
   currency: z.string(),
   /** The promo code asked for: applied, or why not. */
   promo: z.object({ code: z.string(), applied: z.boolean(), reason: z.string().optional() }).optional(),
+  /** Food and drink (DESIGN §7.2), priced from the menu; `totalCents` includes them. */
+  products: z.array(ProductLineSchema).optional(),
 });
 export type Quote = z.infer<typeof QuoteResponseSchema>;
 
@@ -222,6 +225,9 @@ export const OrderSchema = z.object({
       refundedCents: z.number().int(),
     }),
   ),
+  /** Food and drink (DESIGN §7.2): the items, and how and where they reach the customer. */
+  products: z.array(ProductLineSchema).optional(),
+  concessions: OrderConcessionsSchema.nullable().optional(),
 });
 export type Order = z.infer<typeof OrderSchema>;
 
@@ -233,4 +239,7 @@ export const OrdersQuerySchema = z.object({ page: z.coerce.number().int().min(1)
 export const OrderRefParamsSchema = z.object({ ref: z.string().min(3).max(20) });
 
 /** 409 `promo_unavailable` / `ticket_type_unavailable` and the like, with a reason a customer can act on. */
-export const PricingErrorSchema = ErrorSchema.extend({ bookingIds: z.array(z.string()).optional() });
+export const PricingErrorSchema = ErrorSchema.extend({
+  bookingIds: z.array(z.string()).optional(),
+  productIds: z.array(z.string()).optional(),
+});

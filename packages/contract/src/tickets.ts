@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { SeatTypeSchema } from './halls.ts';
 import { DisplayTextSchema, IdSchema } from './common.ts';
 import { ErrorSchema } from './errors.ts';
+import { FulfilmentSchema, ProductOrderSchema } from './concessions.ts';
 
 /** A seat as tickets, lists and the door show it: its row and number, and its row's label and type. */
 export const SeatPlaceSchema = z.object({
@@ -33,21 +34,35 @@ export const TicketSchema = z.object({
 export type Ticket = z.infer<typeof TicketSchema>;
 export const TicketsResponseSchema = z.object({ tickets: z.array(TicketSchema) });
 
-export const CheckoutBodySchema = z.object({
-  bookingIds: z.array(IdSchema).min(1, 'No bookings given').max(100, 'Too many bookings'),
-  /** The ticket type of each seat (DESIGN §6.3); a booking not listed is sold as the default type. */
-  tickets: z
-    .array(z.object({ bookingId: IdSchema, ticketTypeId: IdSchema }))
-    .max(100)
-    .refine((t) => new Set(t.map((x) => x.bookingId.toLowerCase())).size === t.length, {
-      message: 'Each booking may be listed once',
-    })
-    .optional(),
-  promoCode: z.string().trim().min(1).max(40).optional(),
-});
+export const CheckoutBodySchema = z
+  .object({
+    /** The holds to pay for; empty when only food and drink is bought (DESIGN §7.2). */
+    bookingIds: z.array(IdSchema).max(100, 'Too many bookings'),
+    /** The ticket type of each seat (DESIGN §6.3); a booking not listed is sold as the default type. */
+    tickets: z
+      .array(z.object({ bookingId: IdSchema, ticketTypeId: IdSchema }))
+      .max(100)
+      .refine((t) => new Set(t.map((x) => x.bookingId.toLowerCase())).size === t.length, {
+        message: 'Each booking may be listed once',
+      })
+      .optional(),
+    promoCode: z.string().trim().min(1).max(40).optional(),
+    /** Food and drink (DESIGN §7.2): each product, how many, and its option choices. */
+    products: z.array(ProductOrderSchema).max(30, 'Too many items').optional(),
+    /** How the food and drink reaches the customer; collected at the counter when not given. */
+    fulfilment: FulfilmentSchema.optional(),
+  })
+  .refine((b) => b.bookingIds.length > 0 || (b.products?.length ?? 0) > 0, {
+    message: 'No bookings given',
+    path: ['bookingIds'],
+  });
 export type CheckoutBody = z.infer<typeof CheckoutBodySchema>;
 /** A refused checkout (404 unknown, 409 `hold_expired` / `already_paid`) names the bookings at fault. */
-export const CheckoutErrorSchema = ErrorSchema.extend({ bookingIds: z.array(z.string()).optional() });
+export const CheckoutErrorSchema = ErrorSchema.extend({
+  bookingIds: z.array(z.string()).optional(),
+  /** A 409 `sold_out` / `product_unavailable` names the products at fault. */
+  productIds: z.array(z.string()).optional(),
+});
 export const CheckoutResponseSchema = z.object({
   sessionId: z.string(),
   url: z.string(),

@@ -9,6 +9,8 @@ import {
   orders,
   orderRefunds,
   priceCards,
+  productCategories,
+  products,
   promoCodes,
   ticketTypes,
   users,
@@ -156,6 +158,27 @@ async function counterSale({ app, w }: CaseContext): Promise<StaffOrder & { spar
   });
   expect(res.statusCode, res.body).toBe(200);
   return { ...(res.json() as StaffOrder), spare: f.allSeatIds[1]! };
+}
+
+/** A product (in its own category) written straight into the database. */
+async function newProduct(app: FastifyInstance): Promise<string> {
+  const [category] = await app.database.db
+    .insert(productCategories)
+    .values({ name: `Matrix ${randomUUID()}` })
+    .returning({ id: productCategories.id });
+  const [row] = await app.database.db
+    .insert(products)
+    .values({ categoryId: category!.id, name: 'Matrix snack', priceCents: 300 })
+    .returning({ id: products.id });
+  return row!.id;
+}
+
+async function newCategory(app: FastifyInstance): Promise<string> {
+  const [row] = await app.database.db
+    .insert(productCategories)
+    .values({ name: `Matrix ${randomUUID()}` })
+    .returning({ id: productCategories.id });
+  return row!.id;
 }
 
 const CASES: Case[] = [
@@ -573,6 +596,78 @@ const CASES: Case[] = [
     route: 'GET /api/admin/outbox',
     expect: adminOnly(200),
     request: () => ({ method: 'GET', url: '/api/admin/outbox' }),
+  },
+  { route: 'GET /api/menu', expect: allRoles(200), request: () => ({ method: 'GET', url: '/api/menu' }) },
+  {
+    route: 'GET /api/products',
+    expect: allRoles(200),
+    request: () => ({ method: 'GET', url: '/api/products' }),
+  },
+  {
+    route: 'GET /api/admin/concessions',
+    expect: staffToo(200),
+    request: () => ({ method: 'GET', url: '/api/admin/concessions' }),
+  },
+  {
+    route: 'POST /api/admin/products',
+    expect: adminOnly(201),
+    request: () => ({
+      method: 'POST',
+      url: '/api/admin/products',
+      ...json({ name: `Matrix ${randomUUID().slice(0, 8)}`, category: 'Matrix', priceCents: 300 }),
+    }),
+  },
+  {
+    route: 'PUT /api/admin/products/:id',
+    expect: adminOnly(200),
+    request: async (_r, { app }) => ({
+      method: 'PUT',
+      url: `/api/admin/products/${await newProduct(app)}`,
+      ...json({ name: 'Matrix snack', category: 'Matrix', priceCents: 350 }),
+    }),
+  },
+  {
+    route: 'POST /api/admin/products/:id/stock',
+    expect: adminOnly(200),
+    request: async (_r, { app }) => ({
+      method: 'POST',
+      url: `/api/admin/products/${await newProduct(app)}/stock`,
+      ...json({ stock: 7 }),
+    }),
+  },
+  {
+    route: 'DELETE /api/admin/products/:id',
+    expect: adminOnly(200),
+    request: async (_r, { app }) => ({
+      method: 'DELETE',
+      url: `/api/admin/products/${await newProduct(app)}`,
+    }),
+  },
+  {
+    route: 'POST /api/admin/product-categories',
+    expect: adminOnly(201),
+    request: () => ({
+      method: 'POST',
+      url: '/api/admin/product-categories',
+      ...json({ name: `Matrix ${randomUUID().slice(0, 8)}` }),
+    }),
+  },
+  {
+    route: 'PUT /api/admin/product-categories/:id',
+    expect: adminOnly(200),
+    request: async (_r, { app }) => ({
+      method: 'PUT',
+      url: `/api/admin/product-categories/${await newCategory(app)}`,
+      ...json({ name: `Matrix ${randomUUID().slice(0, 8)}` }),
+    }),
+  },
+  {
+    route: 'DELETE /api/admin/product-categories/:id',
+    expect: adminOnly(200),
+    request: async (_r, { app }) => ({
+      method: 'DELETE',
+      url: `/api/admin/product-categories/${await newCategory(app)}`,
+    }),
   },
   {
     route: 'GET /api/admin/ticket-types',

@@ -65,6 +65,11 @@ export function Layout() {
                     </NavLink>
                   </li>
                   <li>
+                    <NavLink to="/menu" className={linkClass}>
+                      {t('layout.menu')}
+                    </NavLink>
+                  </li>
+                  <li>
                     <NavLink to="/tickets" className={linkClass}>
                       {t('layout.myTickets')}
                     </NavLink>

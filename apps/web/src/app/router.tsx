@@ -84,6 +84,7 @@ const CheckoutCancelScreen = lazyScreen(
   () => import('../features/checkout/components/checkout-cancel-screen'),
   'CheckoutCancelScreen',
 );
+const MenuScreen = lazyScreen(() => import('../features/concessions/components/menu-screen'), 'MenuScreen');
 const MyTicketsScreen = lazyScreen(
   () => import('../features/tickets/components/my-tickets-screen'),
   'MyTicketsScreen',
@@ -173,6 +174,11 @@ const PromoCodesScreen = lazyScreen(
   'PromoCodesScreen',
   ['admin'],
 );
+const ConcessionsScreen = lazyScreen(
+  () => import('../features/admin-concessions/components/concessions-screen'),
+  'ConcessionsScreen',
+  ['admin'],
+);
 const UsersScreen = lazyScreen(
   () => import('../features/admin-users/components/users-screen'),
   'UsersScreen',
@@ -213,6 +219,7 @@ const routes = (
       <Route path="/movies/:id" element={<MovieShowtimesScreen />} />
       <Route path="/showtimes/:id/seats" element={<SeatMapScreen />} />
       <Route path="/tickets" element={<MyTicketsScreen />} />
+      <Route path="/menu" element={<MenuScreen />} />
       <Route path="/profile" element={<ProfileScreen onLogout={logout} />} />
     </Route>
     <Route element={guarded(RequireAdmin)}>
@@ -228,6 +235,7 @@ const routes = (
       <Route path="/admin/reports" element={<ReportsScreen />} />
       <Route path="/admin/pricing" element={<PricingScreen />} />
       <Route path="/admin/promo-codes" element={<PromoCodesScreen />} />
+      <Route path="/admin/concessions" element={<ConcessionsScreen />} />
       <Route path="/admin/users" element={<UsersScreen />} />
       <Route path="/admin/orders" element={<OrdersScreen />} />
       <Route path="/admin/orders/:ref" element={<OrderScreen />} />

@@ -9,3 +9,4 @@ export * from './idempotency.ts';
 export * from './reports.ts';
 export * from './mail.ts';
 export * from './waitlist.ts';
+export * from './concessions.ts';

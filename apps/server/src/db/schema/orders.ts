@@ -1,8 +1,20 @@
 import { sql } from 'drizzle-orm';
-import { check, index, integer, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import {
+  boolean,
+  check,
+  index,
+  integer,
+  pgTable,
+  primaryKey,
+  text,
+  timestamp,
+  uniqueIndex,
+  uuid,
+} from 'drizzle-orm/pg-core';
 import { users } from './accounts.ts';
 import { bookings } from './bookings.ts';
 import { PAYMENT_PROVIDERS } from './payments.ts';
+import { CONCESSION_STATUSES, FULFILMENT_KINDS, products } from './concessions.ts';
 
 // The order is the commerce core (DESIGN §7.1, decision 039): every sale, online or at the counter, is an order with
 // lines (what was sold, each priced as charged) and payments (how it was paid). Checkout sessions, counter sales and
@@ -77,6 +89,16 @@ export const orders = pgTable(
      * carries, which shows the order and its tickets without signing in.
      */
     guestTokenHash: text('guest_token_hash').unique('orders_guest_token_hash_unique'),
+    /**
+     * Food and drink (DESIGN §7.2): collected at the counter (`PICKUP`) or brought to the seat of one of the order's
+     * tickets (`SEAT`, `deliver_booking_id`) at `deliver_at`; where the kitchen has it once paid; who handed it over.
+     */
+    fulfilment: text('fulfilment', { enum: FULFILMENT_KINDS }),
+    deliverBookingId: uuid('deliver_booking_id').references(() => bookings.id, { onDelete: 'set null' }),
+    deliverAt: timestamp('deliver_at', { withTimezone: true }),
+    concessionStatus: text('concession_status', { enum: CONCESSION_STATUSES }),
+    handedOverAt: timestamp('handed_over_at', { withTimezone: true }),
+    handedOverBy: uuid('handed_over_by').references(() => users.id, { onDelete: 'set null' }),
   },
   (t) => [
     index('orders_user_idx').on(t.userId),
@@ -93,6 +115,15 @@ export const orders = pgTable(
       sql`${t.paymentMethod} is null or ${t.paymentMethod} in ('cash', 'card')`,
     ),
     check('orders_amount_check', sql`${t.amountCents} >= 0`),
+    check('orders_fulfilment_check', sql`${t.fulfilment} is null or ${t.fulfilment} in ('PICKUP', 'SEAT')`),
+    check(
+      'orders_concession_status_check',
+      sql`${t.concessionStatus} is null or ${t.concessionStatus} in ('PREPARING', 'READY', 'COLLECTED', 'DELIVERED')`,
+    ),
+    // The kitchen's screen: paid orders with food still to hand over.
+    index('orders_concession_status_idx')
+      .on(t.concessionStatus)
+      .where(sql`${t.concessionStatus} in ('PREPARING', 'READY')`),
   ],
 );
 
@@ -146,11 +177,18 @@ export const orderLines = pgTable(
     /** After an exchange to a dearer seat or showtime: the difference still to collect from the customer. */
     dueCents: integer('due_cents').notNull().default(0),
     exchangedAt: timestamp('exchanged_at', { withTimezone: true }),
+    /** A PRODUCT line: what it sells (its name and chosen options are in `description`), and whether staff check ID. */
+    productId: uuid('product_id').references(() => products.id, { onDelete: 'set null' }),
+    ageRestricted: boolean('age_restricted').notNull().default(false),
   },
   (t) => [
     uniqueIndex('order_lines_order_booking_unique').on(t.orderId, t.bookingId),
     index('order_lines_booking_idx').on(t.bookingId),
     index('order_lines_order_idx').on(t.orderId),
+    // What sold a product (deleting it, the report by product).
+    index('order_lines_product_idx')
+      .on(t.productId)
+      .where(sql`${t.productId} is not null`),
     check('order_lines_result_check', sql`${t.result} is null or ${t.result} in ('confirmed', 'refunded')`),
     check('order_lines_kind_check', sql`${t.kind} in ('TICKET', 'PRODUCT', 'GIFT_CARD', 'FEE')`),
     check(
@@ -163,6 +201,29 @@ export const orderLines = pgTable(
       sql`${t.quantity} > 0 and ${t.unitPriceCents} >= 0 and ${t.discountCents} >= 0 and ${t.priceCents} >= 0
         and ${t.taxCents} >= 0 and ${t.taxCents} <= ${t.priceCents} and ${t.taxRateBp} >= 0`,
     ),
+  ],
+);
+
+/**
+ * Stock an order line holds: taken from the product when the order was created (or when a closed order was paid
+ * after all), given back when the order closes unpaid or the line is refunded. A row exists exactly while the
+ * stock is out of `products.stock`.
+ */
+export const stockReservations = pgTable(
+  'stock_reservations',
+  {
+    lineId: uuid('line_id')
+      .notNull()
+      .references(() => orderLines.id, { onDelete: 'cascade' }),
+    productId: uuid('product_id')
+      .notNull()
+      .references(() => products.id, { onDelete: 'cascade' }),
+    quantity: integer('quantity').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.lineId, t.productId] }),
+    check('stock_reservations_quantity_check', sql`${t.quantity} > 0`),
   ],
 );
 

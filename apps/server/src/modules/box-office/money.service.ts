@@ -70,6 +70,16 @@ function namedLines(lines: Line[], bookingIds: string[]): Line[] {
   return lines.filter((l) => l.bookingId && wanted.includes(l.bookingId));
 }
 
+/** The food and drink lines a request names, by line id: 400 naming any that are not products of this order. */
+function namedProductLines(lines: Line[], lineIds: string[]): Line[] {
+  const wanted = [...new Set(lineIds.map((id) => id.toLowerCase()))];
+  const missing = wanted.filter((id) => !lines.some((l) => l.kind === 'PRODUCT' && l.id === id));
+  if (missing.length > 0) {
+    throw badRequest('Some of these items are not in this order', { productLineIds: missing });
+  }
+  return lines.filter((l) => l.kind === 'PRODUCT' && wanted.includes(l.id));
+}
+
 /** 409 for tickets already used at the door, unless staff confirm (`force`). */
 function refuseUsed(lines: Line[], force: boolean | undefined, question: 'used_refund' | 'used_move') {
   const used = lines.filter((l) => l.booking?.checkedInAt);
@@ -113,9 +123,15 @@ export async function refundOrder(
   const done = await transactionWithEvents(deps, async (tx, after) => {
     const session = await findSession(tx, ref, true);
     const lines = await linesOf(tx, session.id);
-    const chosen = body.bookingIds ? namedLines(lines, body.bookingIds) : lines;
+    const named = body.bookingIds !== undefined || body.productLineIds !== undefined;
+    const chosen = named
+      ? [
+          ...(body.bookingIds ? namedLines(lines, body.bookingIds) : []),
+          ...(body.productLineIds ? namedProductLines(lines, body.productLineIds) : []),
+        ]
+      : lines;
     const never = chosen.filter((l) => l.result === null);
-    if (body.bookingIds && never.length > 0) {
+    if (named && never.length > 0) {
       throw conflictSaying(namingSeats('never_paid', never), 'not_refundable', {
         bookingIds: never.map((l) => l.bookingId),
       });

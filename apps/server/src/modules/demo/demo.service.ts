@@ -15,6 +15,7 @@ import { listHalls } from '../halls/halls.service.ts';
 import { insertPoster, preparePoster } from '../movies/posters.service.ts';
 import { showtimeEndsAt } from '../showtimes/showtimes.service.ts';
 import { paintPoster, type PosterDesign } from './poster-art.ts';
+import { seedDemoMenu } from './demo-menu.ts';
 
 interface DemoMovie {
   title: string;
@@ -240,6 +241,7 @@ export async function seedDemo(
       }
     });
     if (schedule.length > 0) await tx.insert(showtimes).values(schedule);
+    await seedDemoMenu(tx);
     return { movies: created.length, showtimes: schedule.length };
   });
 }

@@ -4,6 +4,7 @@ import { PG_UNIQUE_VIOLATION, pgErrorCode, type Queryable, type Tx } from '../..
 import { liveBookingOfSeats } from '../../db/live-booking.ts';
 import { bookings, type LineKind } from '../../db/schema/index.ts';
 import type { SeatChange } from '../../events.ts';
+import { productLines } from '../concessions/product-lines.ts';
 
 /**
  * What each kind of order line does when its order is paid and when it is refunded (decision 039). markPaid and
@@ -178,7 +179,7 @@ const nothingToHandOver: LineKindRules = {
 
 export const LINE_KIND_RULES: Record<LineKind, LineKindRules> = {
   TICKET: tickets,
-  PRODUCT: nothingToHandOver,
+  PRODUCT: productLines,
   GIFT_CARD: nothingToHandOver,
   FEE: nothingToHandOver,
 };

@@ -1,5 +1,5 @@
 import { and, asc, desc, eq, inArray } from 'drizzle-orm';
-import type { Order, OrderLine, StaffOrder } from '@cinema/contract';
+import type { Order, OrderConcessions, OrderLine, StaffOrder } from '@cinema/contract';
 import type { Queryable } from '../../db/database.ts';
 import {
   bookings,
@@ -9,6 +9,7 @@ import {
   movies,
   orderPayments,
   orderRefunds,
+  seats,
   showtimes,
   users,
   type OrderStatus,
@@ -42,8 +43,12 @@ async function loadOrders(db: Queryable, sessions: SessionRow[]) {
   const [lines, refunds, people, payments] = await Promise.all([
     db
       .select({
+        id: orderLines.id,
         sessionId: orderLines.orderId,
         kind: orderLines.kind,
+        productId: orderLines.productId,
+        description: orderLines.description,
+        ageRestricted: orderLines.ageRestricted,
         quantity: orderLines.quantity,
         unitPriceCents: orderLines.unitPriceCents,
         taxRateBp: orderLines.taxRateBp,
@@ -73,7 +78,12 @@ async function loadOrders(db: Queryable, sessions: SessionRow[]) {
       .leftJoin(movies, eq(movies.id, showtimes.movieId))
       .leftJoin(halls, eq(halls.id, showtimes.hallId))
       .where(inArray(orderLines.orderId, ids))
-      .orderBy(asc(showtimes.startsAt), asc(orderLines.seatRow), asc(orderLines.seatNumber)),
+      .orderBy(
+        asc(showtimes.startsAt),
+        asc(orderLines.seatRow),
+        asc(orderLines.seatNumber),
+        asc(orderLines.id),
+      ),
     db
       .select({
         sessionId: orderRefunds.orderId,
@@ -103,8 +113,25 @@ async function loadOrders(db: Queryable, sessions: SessionRow[]) {
       .where(and(inArray(orderPayments.orderId, ids), eq(orderPayments.status, 'PAID')))
       .orderBy(asc(orderPayments.createdAt)),
   ]);
+  const delivery = await deliverySeats(
+    db,
+    sessions.flatMap((s) => (s.deliverBookingId ? [s.deliverBookingId] : [])),
+  );
   return sessions.map((s) => {
-    const own = lines.filter((l) => l.sessionId === s.id);
+    // Food and drink are told apart (`products`): `lines` keep the shape they have always had.
+    const own = lines.filter((l) => l.sessionId === s.id && l.kind !== 'PRODUCT');
+    // Items by name (lines written in one statement have no order among themselves).
+    const food = lines
+      .filter((l) => l.sessionId === s.id && l.kind === 'PRODUCT')
+      .sort((a, b) => (a.description ?? '').localeCompare(b.description ?? '') || a.id.localeCompare(b.id));
+    const statusOf = (l: (typeof lines)[number]) =>
+      l.result === 'confirmed'
+        ? ('confirmed' as const)
+        : l.result === 'refunded'
+          ? ('refunded' as const)
+          : s.status === 'OPEN'
+            ? ('pending' as const)
+            : ('released' as const);
     const ownRefunds = refunds.filter((r) => r.sessionId === s.id);
     const order: Order = {
       ref: s.ref!,
@@ -127,14 +154,7 @@ async function loadOrders(db: Queryable, sessions: SessionRow[]) {
         listPriceCents: l.listPriceCents ?? l.priceCents,
         discountCents: l.discountCents,
         priceCents: l.priceCents,
-        status:
-          l.result === 'confirmed'
-            ? 'confirmed'
-            : l.result === 'refunded'
-              ? 'refunded'
-              : s.status === 'OPEN'
-                ? 'pending'
-                : 'released',
+        status: statusOf(l),
         kind: l.kind,
         quantity: l.quantity,
         unitPriceCents: l.unitPriceCents,
@@ -156,9 +176,65 @@ async function loadOrders(db: Queryable, sessions: SessionRow[]) {
       payments: payments
         .filter((p) => p.orderId === s.id)
         .map((p) => ({ method: p.method, amountCents: p.amountCents, refundedCents: p.refundedCents })),
+      ...(food.length > 0 && {
+        products: food.map((l) => ({
+          lineId: l.id,
+          productId: l.productId,
+          ...splitDescription(l.description ?? ''),
+          quantity: l.quantity,
+          unitPriceCents: l.unitPriceCents,
+          discountCents: l.discountCents,
+          priceCents: l.priceCents,
+          ageRestricted: l.ageRestricted,
+          status: statusOf(l),
+        })),
+        concessions: {
+          fulfilment: s.fulfilment ?? 'PICKUP',
+          deliverAt: s.deliverAt?.toISOString() ?? null,
+          seat: (s.deliverBookingId && delivery.get(s.deliverBookingId)) || null,
+          status: s.concessionStatus ? CONCESSION_STATUS[s.concessionStatus] : null,
+        },
+      }),
     };
     return { session: s, order, lines: own, refunds: ownRefunds, people };
   });
+}
+
+const CONCESSION_STATUS = {
+  PREPARING: 'preparing',
+  READY: 'ready',
+  COLLECTED: 'collected',
+  DELIVERED: 'delivered',
+} as const;
+
+/** "Popcorn (Large, Sweet)" back into its name and options, as the line was written (productDescription). */
+export function splitDescription(description: string): { name: string; options: string[] } {
+  const m = /^(.*) \((.*)\)$/.exec(description);
+  return m ? { name: m[1]!, options: m[2]!.split(', ') } : { name: description, options: [] };
+}
+
+/** Where food is brought: the hall, row and seat of each booking. */
+async function deliverySeats(db: Queryable, bookingIds: string[]) {
+  if (bookingIds.length === 0) return new Map<string, NonNullable<OrderConcessions['seat']>>();
+  const rows = await db
+    .select({
+      id: bookings.id,
+      hall: halls.name,
+      row: seats.row,
+      number: seats.number,
+      rowLabel: seats.rowLabel,
+    })
+    .from(bookings)
+    .innerJoin(seats, eq(seats.id, bookings.seatId))
+    .innerJoin(showtimes, eq(showtimes.id, bookings.showtimeId))
+    .innerJoin(halls, eq(halls.id, showtimes.hallId))
+    .where(inArray(bookings.id, bookingIds));
+  return new Map(
+    rows.map((r) => [
+      r.id,
+      { auditorium: r.hall, row: r.row, number: r.number, ...(r.rowLabel && { rowLabel: r.rowLabel }) },
+    ]),
+  );
 }
 
 /** The orders given as their customers see them. */

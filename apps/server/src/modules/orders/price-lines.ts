@@ -1,10 +1,11 @@
-import type { SeatType } from '@cinema/contract';
+import type { ProductOrder, SeatType } from '@cinema/contract';
 import type { Queryable } from '../../db/database.ts';
 import { conflictSaying } from '../../errors.ts';
 import { namingSeats } from '../../i18n.ts';
 import { discountOf, shareDiscount } from '../pricing/price-table.ts';
 import { PriceBook, refuseTypeNotForRating, type PricedShowtime } from '../pricing/pricing.service.ts';
 import { checkPromo, type PromoCheck } from '../pricing/promo.service.ts';
+import { priceProducts, type PricedProductLine } from '../concessions/price-products.ts';
 
 /**
  * THE pricing of an order's lines (DESIGN §7.1, decision 039), for the online checkout and its quote, a counter sale
@@ -44,6 +45,8 @@ export interface PricedLine<T extends TicketToPrice = TicketToPrice> {
 
 export interface PricedOrder<T extends TicketToPrice = TicketToPrice> {
   lines: PricedLine<T>[];
+  /** Food and drink (DESIGN §7.2): priced from the menu, not covered by promo codes (they are for tickets). */
+  products: PricedProductLine[];
   subtotalCents: number;
   discountCents: number;
   totalCents: number;
@@ -54,6 +57,9 @@ export interface PriceLinesInput<T extends TicketToPrice> {
   tickets: T[];
   /** The name a refusal's detail gives the keys: `bookingIds` online, `seatIds` at the counter and in exchanges. */
   keysAre: 'bookingIds' | 'seatIds';
+  /** Food and drink asked for; `checkStock` refuses what the menu says is not left (a quote; checkout reserves). */
+  products?: readonly ProductOrder[];
+  checkStock?: boolean;
   promo?: {
     code: string;
     userId: string;
@@ -80,9 +86,11 @@ export async function priceLines<T extends TicketToPrice>(
     });
     if (promo.applied) applyDiscount(lines, promo);
   }
-  const subtotalCents = lines.reduce((sum, l) => sum + l.listPriceCents, 0);
-  const discountCents = lines.reduce((sum, l) => sum + l.discountCents, 0);
-  return { lines, subtotalCents, discountCents, totalCents: subtotalCents - discountCents, promo };
+  const products = await priceProducts(q, input.products ?? [], { stock: input.checkStock ?? false });
+  const all = [...lines, ...products];
+  const subtotalCents = all.reduce((sum, l) => sum + l.listPriceCents, 0);
+  const discountCents = all.reduce((sum, l) => sum + l.discountCents, 0);
+  return { lines, products, subtotalCents, discountCents, totalCents: subtotalCents - discountCents, promo };
 }
 
 /** One ticket: 409 `ticket_type_unavailable` naming the seat when its type is not sold on it for this showtime. */

@@ -4,7 +4,10 @@ import {
   PAYMENT_WINDOW_MINUTES,
   seatLabel,
   type CheckoutResponse,
+  type Fulfilment,
   type OrderLine,
+  type ProductLine,
+  type ProductOrder,
   type Quote,
 } from '@cinema/contract';
 import { PG_UNIQUE_VIOLATION, pgErrorCode, type Queryable, type Tx } from '../../db/database.ts';
@@ -23,6 +26,8 @@ import {
 import { AppError, badRequest, conflict, conflictSaying } from '../../errors.ts';
 import { priceLines, ticketLineValues, type PricedLine, type TicketToPrice } from '../orders/price-lines.ts';
 import { releasePromoUses, reservePromo } from '../pricing/promo.service.ts';
+import { productLineValues, type PricedProductLine } from '../concessions/price-products.ts';
+import { releaseOrderStock, reserveStock } from '../concessions/stock.ts';
 import { fulfilCheckout } from './fulfilment.service.ts';
 import type { PaymentDeps } from './payment-deps.ts';
 import { namingSeats, seatText, type Language } from '../../i18n.ts';
@@ -113,8 +118,12 @@ export async function closeOpenCheckouts(
       provider: orders.provider,
       providerSessionId: orders.providerSessionId,
     });
-  // Their promo code uses go back: they will never be paid.
+  // Their promo code uses and the stock of their food and drink go back: they will never be paid.
   await releasePromoUses(
+    tx,
+    closed.map((c) => c.id),
+  );
+  await releaseOrderStock(
     tx,
     closed.map((c) => c.id),
   );
@@ -160,12 +169,14 @@ function seatMapsStale({ events }: PaymentDeps, prepared: PreparedCheckout) {
   }
 }
 
-/** What the customer asks to pay for: their holds, each seat's ticket type, a promo code. */
+/** What the customer asks to pay for: their holds, each seat's ticket type, a promo code, food and drink. */
 export interface CheckoutInput {
   userId: string;
   bookingIds: string[];
   tickets?: { bookingId: string; ticketTypeId: string }[];
   promoCode?: string;
+  products?: ProductOrder[];
+  fulfilment?: Fulfilment;
 }
 
 /**
@@ -174,6 +185,7 @@ export interface CheckoutInput {
  * started.
  */
 async function readHolds(q: Queryable, userId: string, bookingIds: string[], lock: boolean) {
+  if (bookingIds.length === 0) return [];
   const query = q
     .select({
       id: bookings.id,
@@ -189,6 +201,7 @@ async function readHolds(q: Queryable, userId: string, bookingIds: string[], loc
       priceCardId: showtimes.priceCardId,
       showtimeAttributes: showtimes.attributes,
       startsAt: showtimes.startsAt,
+      endsAt: showtimes.endsAt,
       movieId: movies.id,
       movie: movies.title,
       movieRating: movies.rating,
@@ -247,7 +260,13 @@ type PricedHold = PricedLine<HoldTicket>;
  * Prices holds as the checkout charges them (priceLines: ticket types, price cards, the promo code). Ticket types
  * chosen for bookings not in the checkout are a 400.
  */
-async function priceHolds(q: Queryable, deps: PaymentDeps, rows: HoldRow[], input: CheckoutInput) {
+async function priceHolds(
+  q: Queryable,
+  deps: PaymentDeps,
+  rows: HoldRow[],
+  input: CheckoutInput,
+  stock: boolean,
+) {
   const chosen = new Map(
     (input.tickets ?? []).map((t) => [t.bookingId.toLowerCase(), t.ticketTypeId.toLowerCase()]),
   );
@@ -259,6 +278,8 @@ async function priceHolds(q: Queryable, deps: PaymentDeps, rows: HoldRow[], inpu
   }
   return priceLines<HoldTicket>(q, deps.config.timeZone, {
     keysAre: 'bookingIds',
+    products: input.products ?? [],
+    checkStock: stock,
     tickets: rows.map((hold) => ({
       key: hold.id,
       hold,
@@ -317,13 +338,54 @@ export function presentPricedLine(l: PricedHold, status: OrderLine['status'] = '
   };
 }
 
+/** A product line as the customer reads it. */
+export function presentProductLine(
+  l: PricedProductLine,
+  status: ProductLine['status'] = 'pending',
+): ProductLine {
+  return {
+    productId: l.product.id,
+    name: l.product.name,
+    options: l.choices.map((c) => c.name),
+    quantity: l.quantity,
+    unitPriceCents: l.unitPriceCents,
+    discountCents: l.discountCents,
+    priceCents: l.priceCents,
+    ageRestricted: l.product.ageRestricted,
+    status,
+  };
+}
+
+/**
+ * Where the food and drink goes: collected at the counter unless a seat of this order is asked for, at a time from
+ * 30 minutes before its showtime starts to its end (DESIGN §7.2). A fulfilment without products is a 400.
+ */
+function fulfilmentOf(input: CheckoutInput, rows: HoldRow[]) {
+  const f = input.fulfilment;
+  if (!input.products?.length) {
+    if (f) throw badRequest('Choose something from the menu to have it brought or collected');
+    return null;
+  }
+  if (!f || f.kind === 'PICKUP')
+    return { fulfilment: 'PICKUP' as const, deliverBookingId: null, deliverAt: null };
+  const hold = rows.find((r) => r.id === f.bookingId.toLowerCase());
+  if (!hold) throw badRequest('Food can only be brought to a seat of this order');
+  const at = new Date(f.at);
+  if (at.getTime() < hold.startsAt.getTime() - 30 * 60_000 || at.getTime() > hold.endsAt.getTime()) {
+    throw badRequest('Choose a delivery time from 30 minutes before the showtime to its end');
+  }
+  return { fulfilment: 'SEAT' as const, deliverBookingId: hold.id, deliverAt: at };
+}
+
 /** `POST /api/pay/quote`: what the checkout would charge for these holds, and whether the promo code applies. */
 export async function quoteCheckout(deps: PaymentDeps, input: CheckoutInput): Promise<Quote> {
   const bookingIds = [...new Set(input.bookingIds.map((id) => id.toLowerCase()))].sort();
   const rows = await readHolds(deps.db, input.userId, bookingIds, false);
-  const priced = await priceHolds(deps.db, deps, rows, input);
+  fulfilmentOf(input, rows);
+  const priced = await priceHolds(deps.db, deps, rows, input, true);
   return {
     lines: [...priced.lines].sort(byShowAndSeat).map((l) => presentPricedLine(l)),
+    ...(priced.products.length > 0 && { products: priced.products.map((l) => presentProductLine(l)) }),
     subtotalCents: priced.subtotalCents,
     discountCents: priced.discountCents,
     totalCents: priced.totalCents,
@@ -365,7 +427,8 @@ export async function startCheckout(
     // Before the bookings are locked: a session is locked before its bookings, by fulfilment too.
     const superseded = await closeOpenCheckouts(tx, bookingIds, 'SUPERSEDED');
     const rows = await readHolds(tx, input.userId, bookingIds, true);
-    const priced = await priceHolds(tx, deps, rows, input);
+    const delivery = fulfilmentOf(input, rows);
+    const priced = await priceHolds(tx, deps, rows, input, false);
     if (priced.promo && !priced.promo.applied)
       throw new AppError(409, 'promo_unavailable', priced.promo.reason);
     const provider = priced.totalCents === 0 ? 'none' : configured.name;
@@ -378,12 +441,31 @@ export async function startCheckout(
       discountCents: priced.discountCents,
       promoCode: priced.promo?.applied ? priced.promo.promo.code : null,
       currency: config.currency,
+      ...delivery,
     });
     if (priced.promo?.applied) await reservePromo(tx, priced.promo.promo, input.userId, session.id);
-    await tx
-      .insert(orderLines)
-      .values(priced.lines.map((l) => ticketLineValues(l, session.id, l.ticket.hold.id)));
-    await extendHoldsForCheckout(tx, bookingIds, session, config.holdMinutes);
+    if (priced.lines.length > 0) {
+      await tx
+        .insert(orderLines)
+        .values(priced.lines.map((l) => ticketLineValues(l, session.id, l.ticket.hold.id)));
+    }
+    if (priced.products.length > 0) {
+      // Stock is taken now, while the order is open: no two orders can both have the last one (DESIGN §7.2).
+      const lines = await tx
+        .insert(orderLines)
+        .values(priced.products.map((l) => productLineValues(l, session.id)))
+        .returning({ id: orderLines.id });
+      await reserveStock(
+        tx,
+        priced.products.map((l, i) => ({
+          lineId: lines[i]!.id,
+          productId: l.product.id,
+          quantity: l.quantity,
+          name: l.product.name,
+        })),
+      );
+    }
+    if (bookingIds.length > 0) await extendHoldsForCheckout(tx, bookingIds, session, config.holdMinutes);
 
     return {
       sessionId: session.id,
@@ -392,10 +474,16 @@ export async function startCheckout(
       free: provider === 'none',
       totalCents: priced.totalCents,
       discountCents: priced.discountCents,
-      lines: [...priced.lines].sort(byShowAndSeat).map((l) => ({
-        name: `${l.ticket.hold.movie} — ${seatText(l.ticket.hold, input.language ?? 'en', 'lineItem')}${l.ticketTypeId ? ` · ${l.ticketTypeName}` : ''}`,
-        amountCents: l.priceCents,
-      })),
+      lines: [
+        ...[...priced.lines].sort(byShowAndSeat).map((l) => ({
+          name: `${l.ticket.hold.movie} — ${seatText(l.ticket.hold, input.language ?? 'en', 'lineItem')}${l.ticketTypeId ? ` · ${l.ticketTypeName}` : ''}`,
+          amountCents: l.priceCents,
+        })),
+        ...priced.products.map((l) => ({
+          name: l.quantity > 1 ? `${l.quantity} × ${l.description}` : l.description,
+          amountCents: l.priceCents,
+        })),
+      ],
       previous: rows.map((r) => ({
         id: r.id,
         showtimeId: r.showtimeId,
@@ -480,6 +568,9 @@ export async function insertSession(
       | 'customerEmail'
       | 'customerName'
       | 'guestTokenHash'
+      | 'fulfilment'
+      | 'deliverBookingId'
+      | 'deliverAt'
     >
   >,
 ) {
@@ -518,6 +609,7 @@ async function undoCheckout(deps: PaymentDeps, prepared: PreparedCheckout) {
       .set({ status: 'CANCELLED' })
       .where(and(eq(orders.id, prepared.sessionId), eq(orders.status, 'OPEN')));
     await releasePromoUses(tx, [prepared.sessionId]);
+    await releaseOrderStock(tx, [prepared.sessionId]);
     if (prepared.superseded.length > 0) {
       await tx
         .update(orders)

@@ -3,6 +3,7 @@ import { statusIs } from '../../db/status-is.ts';
 import { bookings, orderPayments, orderRefunds, orders } from '../../db/schema/index.ts';
 import { publishSeatChanges, transactionWithEvents } from '../../events.ts';
 import { markPaid } from '../orders/mark-paid.ts';
+import { releaseOrderStock } from '../concessions/stock.ts';
 import { releasePromoUses } from '../pricing/promo.service.ts';
 import type { PaymentDeps } from './payment-deps.ts';
 
@@ -124,6 +125,7 @@ export async function releaseCheckout(
       .returning({ id: orders.id });
     if (!session) return null;
     await releasePromoUses(tx, [sessionId]);
+    await releaseOrderStock(tx, [sessionId]);
     // Only holds still attached to this session: one that moved on to a newer checkout stays held.
     return tx
       .update(bookings)

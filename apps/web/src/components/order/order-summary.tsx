@@ -1,7 +1,21 @@
 import type { Order } from '@cinema/contract';
-import { formatDateTime, useFormatMoney } from '../../lib/format';
+import { formatDateTime, formatTime, useFormatMoney } from '../../lib/format';
 import { seatWithType } from '../../lib/seat-text';
-import { useTranslation } from '../../lib/i18n';
+import { useTranslation, type TFunction } from '../../lib/i18n';
+
+/** How an order's food reaches the customer, and where the kitchen has it. */
+function fulfilmentText(order: Order, t: TFunction<'common'>): string {
+  const c = order.concessions!;
+  const how =
+    c.fulfilment === 'SEAT' && c.seat && c.deliverAt
+      ? t('concessions.bringAt', {
+          seat: seatWithType(c.seat),
+          hall: c.seat.auditorium,
+          time: formatTime(c.deliverAt),
+        })
+      : t('concessions.collectWith', { ref: order.ref });
+  return c.status ? `${how} · ${t(`concessions.status.${c.status}`)}` : how;
+}
 
 /**
  * An order as the customer reads it: each seat with its ticket type and price, the discount, the total, and each
@@ -54,6 +68,27 @@ export function OrderSummary({ order, showShowtime = true }: { order: Order; sho
                 )}
                 {money(line.priceCents)}
               </td>
+            </tr>
+          );
+        })}
+        {order.products?.map((item, i) => {
+          const status = lineStatus(item.status);
+          const name = item.options.length > 0 ? `${item.name} (${item.options.join(', ')})` : item.name;
+          return (
+            <tr key={`item-${i}`} className="border-b border-line/60">
+              <th scope="row" className="py-1.5 pr-3 font-normal">
+                <span className="font-semibold text-white">
+                  {item.quantity > 1 ? `${item.quantity} × ${name}` : name}
+                </span>
+                {i === 0 && order.concessions && (
+                  <span className="block text-xs text-slate-300">{fulfilmentText(order, t)}</span>
+                )}
+              </th>
+              <td className="py-1.5 pr-3 text-slate-200">
+                {t('concessions.itemsCaption')}
+                {status && <span className="text-muted"> · {status}</span>}
+              </td>
+              <td className="py-1.5 text-right">{money(item.priceCents)}</td>
             </tr>
           );
         })}

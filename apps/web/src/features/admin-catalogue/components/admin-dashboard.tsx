@@ -34,6 +34,9 @@ export function AdminDashboard() {
           <Link to="/admin/promo-codes" className="btn-secondary">
             {t('dashboard.links.promoCodes')}
           </Link>
+          <Link to="/admin/concessions" className="btn-secondary">
+            {t('dashboard.links.concessions')}
+          </Link>
           <Link to="/admin/box-office" className="btn-secondary">
             {t('dashboard.links.boxOffice')}
           </Link>

@@ -1,5 +1,7 @@
 import { useEffect, useId, useMemo, useState, type FormEvent } from 'react';
-import type { CheckoutBody } from '@cinema/contract';
+import type { CheckoutBody, Fulfilment, ProductOrder } from '@cinema/contract';
+import { FulfilmentChoice, SnackLines } from '../../../components/menu/basket-snacks';
+import { SnackDialogButton } from '../../../components/menu/menu-chooser';
 import { defaultTicketTypeOn, ticketTypesOn } from '@cinema/contract/constants';
 import { useFormatMoney } from '../../../lib/format';
 import { errorText } from '../../../lib/api-client';
@@ -11,7 +13,7 @@ import { useTranslation } from '../../../lib/i18n';
 export { HoldCountdown } from './hold-countdown';
 
 /** What the basket has chosen: each seat's ticket type, and the promo code when it applies. */
-export type BasketChoice = Pick<CheckoutBody, 'tickets' | 'promoCode'>;
+export type BasketChoice = Pick<CheckoutBody, 'tickets' | 'promoCode' | 'products' | 'fulfilment'>;
 
 /**
  * The basket of held seats (loaded once the customer holds seats): a ticket type for each seat (the default, Adult,
@@ -33,7 +35,18 @@ export function Basket({
   const [types, setTypes] = useState<Record<string, string>>({});
   const [code, setCode] = useState('');
   const [applied, setApplied] = useState<string | undefined>(undefined);
+  const [chosen, setChosen] = useState<{ item: ProductOrder; text: string }[]>([]);
+  const products = useMemo(() => chosen.map((c) => c.item), [chosen]);
+  const [fulfilment, setFulfilment] = useState<Fulfilment>({ kind: 'PICKUP' });
   const id = useId();
+  // A seat delivery names a seat still held.
+  const delivery = useMemo(
+    (): Fulfilment =>
+      fulfilment.kind === 'SEAT' && !bookingIds.includes(fulfilment.bookingId)
+        ? { kind: 'PICKUP' }
+        : fulfilment,
+    [fulfilment, bookingIds],
+  );
 
   // Only the seats still held, and only the choices that differ from the default.
   const body = useMemo((): CheckoutBody => {
@@ -42,14 +55,20 @@ export function Basket({
       bookingIds,
       ...(tickets.length > 0 && { tickets }),
       ...(applied && { promoCode: applied }),
+      ...(products.length > 0 && { products, fulfilment: delivery }),
     };
-  }, [bookingIds, types, applied]);
+  }, [bookingIds, types, applied, products, delivery]);
   const quote = useQuote(body);
   const current = quote.data;
   const promoApplies = Boolean(current?.promo?.applied);
 
   useEffect(() => {
-    onChange({ tickets: body.tickets, promoCode: promoApplies ? body.promoCode : undefined });
+    onChange({
+      tickets: body.tickets,
+      promoCode: promoApplies ? body.promoCode : undefined,
+      products: body.products,
+      fulfilment: body.fulfilment,
+    });
   }, [body, promoApplies, onChange]);
 
   const applyCode = (e: FormEvent) => {
@@ -128,6 +147,23 @@ export function Basket({
             );
           })}
         </ul>
+      )}
+      <SnackLines
+        items={chosen.map((c) => ({ text: c.text, quantity: c.item.quantity }))}
+        prices={current?.products}
+        onRemove={(i) => setChosen((all) => all.filter((_, j) => j !== i))}
+      />
+      <SnackDialogButton onAdd={(item, text) => setChosen((all) => [...all, { item, text }])} />
+      {products.length > 0 && current && (
+        <FulfilmentChoice
+          seats={current.lines.map((l) => ({
+            bookingId: l.bookingId ?? '',
+            label: seatWithType(l.seat),
+            startsAt: l.startsAt,
+          }))}
+          value={delivery}
+          onChange={setFulfilment}
+        />
       )}
       <form className="flex flex-wrap items-end gap-2" onSubmit={applyCode}>
         <label className="field min-w-36 flex-1">

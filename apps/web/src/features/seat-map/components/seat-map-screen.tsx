@@ -265,6 +265,8 @@ export function SeatMapScreen() {
         bookingIds: holds.bookingIds,
         ...(tickets && tickets.length > 0 && { tickets }),
         ...(choice.promoCode && { promoCode: choice.promoCode }),
+        ...(choice.products &&
+          choice.products.length > 0 && { products: choice.products, fulfilment: choice.fulfilment }),
       },
       {
         onError: (err) => setError(errorText(err, t('seatMap.checkoutFailed'))),
