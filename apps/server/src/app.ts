@@ -43,6 +43,7 @@ import { seatEvents } from './modules/seating/seat-events.ts';
 import { bestSeatsPlugin } from './modules/seating/best-seats.ts';
 import { checkinRoutes } from './modules/checkin/checkin.routes.ts';
 import { paymentsRoutes } from './modules/payments/payments.routes.ts';
+import { giftCardsRoutes } from './modules/gift-cards/gift-cards.routes.ts';
 import { pricingRoutes } from './modules/pricing/pricing.routes.ts';
 import { auditRoutes } from './modules/audit/audit.routes.ts';
 import { reportsRoutes } from './modules/reports/reports.routes.ts';
@@ -165,6 +166,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       await api.register(reportsRoutes);
       await api.register(boxOfficeRoutes);
       await api.register(guestOrdersRoutes);
+      await api.register(giftCardsRoutes);
       await api.register(usersRoutes);
       await api.register(ticketsRoutes);
       await api.register(backupRoutes);

@@ -48,6 +48,15 @@ export const ConfigSchema = z
       .min(0)
       .max(24 * 60)
       .default(60),
+    /**
+     * A gift card is valid this many months from its sale (DESIGN §7.3). Some jurisdictions forbid less than 5 years.
+     */
+    GIFT_CARD_MONTHS: z.coerce
+      .number()
+      .int()
+      .min(1)
+      .max(12 * 100)
+      .default(60),
     /** Live held seats one customer may have across every showtime (a rule of the cinema: always on). */
     MAX_HELD_SEATS: z.coerce.number().int().min(1).max(1000).default(10),
     /** Live held seats from one client address across all its accounts (an abuse limit: off with RATE_LIMIT=off). */
@@ -178,6 +187,7 @@ export const ConfigSchema = z
     waitlistOfferMinutes: c.WAITLIST_OFFER_MINUTES,
     entryOpensMinutes: c.ENTRY_OPENS_MINUTES,
     maxHeldSeats: c.MAX_HELD_SEATS,
+    giftCardMonths: c.GIFT_CARD_MONTHS,
     maxHeldSeatsPerAddress: c.MAX_HELD_SEATS_PER_ADDRESS,
     seatGapRule: c.SEAT_GAP_RULE,
     timeZone: c.CINEMA_TIME_ZONE,

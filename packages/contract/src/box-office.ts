@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { IdSchema, OneLineTextSchema } from './common.ts';
 import { ErrorSchema } from './errors.ts';
+import { GiftCardPurchasesSchema, RedeemSchema } from './gift-cards.ts';
 import { OrderLineSchema, OrderSchema } from './pricing.ts';
 import { TicketSchema } from './tickets.ts';
 
@@ -99,30 +100,41 @@ export const ExchangeResponseSchema = z.object({
 });
 export type ExchangeResponse = z.infer<typeof ExchangeResponseSchema>;
 
-export const CounterSaleBodySchema = z.object({
-  showtimeId: IdSchema,
-  seatIds: z
-    .array(IdSchema)
-    .min(1, 'Choose a seat')
-    .max(40, 'At most 40 seats at once')
-    .refine((ids) => new Set(ids.map((i) => i.toLowerCase())).size === ids.length, {
-      message: 'Each seat once',
-    }),
-  /** Each seat's ticket type; a seat not listed is sold as the default type. */
-  tickets: z
-    .array(z.object({ seatId: IdSchema, ticketTypeId: IdSchema }))
-    .max(40)
-    .optional(),
-  paymentMethod: PaymentMethodSchema,
-  /** The customer, when they want their tickets by email or in their account. */
-  customerEmail: z.email({ message: 'Enter a valid email address' }).max(254).optional(),
-  customerName: OneLineTextSchema('Name', 100).optional(),
-  /**
-   * A key the client draws once per sale: the same sale sent again (a double click, a retry after a timeout) answers
-   * with the order it made instead of selling twice.
-   */
-  requestId: IdSchema.optional(),
-});
+export const CounterSaleBodySchema = z
+  .object({
+    /** The showtime of the seats sold; none when only gift cards are sold. */
+    showtimeId: IdSchema.optional(),
+    seatIds: z
+      .array(IdSchema)
+      .max(40, 'At most 40 seats at once')
+      .refine((ids) => new Set(ids.map((i) => i.toLowerCase())).size === ids.length, {
+        message: 'Each seat once',
+      }),
+    /** Each seat's ticket type; a seat not listed is sold as the default type. */
+    tickets: z
+      .array(z.object({ seatId: IdSchema, ticketTypeId: IdSchema }))
+      .max(40)
+      .optional(),
+    paymentMethod: PaymentMethodSchema,
+    /** Gift cards the customer pays with first (DESIGN §7.3); the rest is paid by `paymentMethod`. */
+    redeem: RedeemSchema.optional(),
+    /** The customer, when they want their tickets by email or in their account. */
+    customerEmail: z.email({ message: 'Enter a valid email address' }).max(254).optional(),
+    customerName: OneLineTextSchema('Name', 100).optional(),
+    /**
+     * A key the client draws once per sale: the same sale sent again (a double click, a retry after a timeout) answers
+     * with the order it made instead of selling twice.
+     */
+    requestId: IdSchema.optional(),
+    /** Gift cards sold (DESIGN §7.3): printed at the counter, and emailed to `recipientEmail` when given. */
+    giftCards: GiftCardPurchasesSchema.optional(),
+  })
+  .superRefine((body, ctx) => {
+    if (body.seatIds.length === 0 && !body.giftCards?.length)
+      ctx.addIssue({ code: 'custom', path: ['seatIds'], message: 'Choose a seat' });
+    if (body.seatIds.length > 0 && !body.showtimeId)
+      ctx.addIssue({ code: 'custom', path: ['showtimeId'], message: 'Choose a showtime' });
+  });
 export type CounterSaleBody = z.infer<typeof CounterSaleBodySchema>;
 
 /** A box office refusal, naming the seats or tickets at fault where there are some. */

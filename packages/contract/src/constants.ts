@@ -9,6 +9,7 @@ export * from './seat-rules/index.ts';
 export * from './door-rules.ts';
 // And money by the currency's exponent: to and from minor units, formatting.
 export * from './money.ts';
+export * from './gift-card-codes.ts';
 // And the cinema's clock: its days, weekdays, weeks and times of day, and the instants they name.
 export * from './cinema-clock.ts';
 

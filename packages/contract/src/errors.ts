@@ -86,6 +86,16 @@ export const ErrorCodes = [
   /** 409: a product of the order is sold out (`productIds` names it) or no longer on the menu. */
   'sold_out',
   'product_unavailable',
+  /** 404: no gift card has the code given to pay with (DESIGN §7.3). */
+  'gift_card_not_found',
+  /** 409: a gift card that cannot pay: voided, expired, in another currency, empty, or not needed by the order. */
+  'gift_card_voided',
+  'gift_card_expired',
+  'gift_card_currency',
+  'gift_card_empty',
+  'gift_card_not_needed',
+  /** 409: a refund of a gift card purchase whose card was already used. */
+  'gift_card_used',
 ] as const;
 export type ErrorCode = (typeof ErrorCodes)[number];
 

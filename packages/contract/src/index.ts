@@ -12,3 +12,4 @@ export * from './reports.ts';
 export * from './mail.ts';
 export * from './waitlist.ts';
 export * from './concessions.ts';
+export * from './gift-cards.ts';

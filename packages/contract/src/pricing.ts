@@ -4,6 +4,7 @@ import { ShowtimeAttributeSchema } from './catalogue.ts';
 import { DisplayTextSchema, IdSchema, OneLineTextSchema } from './common.ts';
 import { MAX_AMOUNT_OFF_CENTS, MAX_PRICE_CENTS } from './constants.ts';
 import { ErrorSchema } from './errors.ts';
+import { GiftCardUseSchema, OrderGiftCardSchema } from './gift-cards.ts';
 import { SeatTypeSchema } from './halls.ts';
 import { SeatPlaceSchema } from './tickets.ts';
 
@@ -176,6 +177,8 @@ export const OrderLineSchema = z.object({
   unitPriceCents: z.number().int(),
   taxRateBp: z.number().int(),
   taxCents: z.number().int(),
+  /** A `GIFT_CARD` line: the card it sold (its code once paid), who it is for and the message. */
+  giftCard: OrderGiftCardSchema.optional(),
 });
 export type OrderLine = z.infer<typeof OrderLineSchema>;
 
@@ -190,6 +193,9 @@ export const QuoteResponseSchema = z.object({
   promo: z.object({ code: z.string(), applied: z.boolean(), reason: z.string().optional() }).optional(),
   /** Food and drink (DESIGN §7.2), priced from the menu; `totalCents` includes them. */
   products: z.array(ProductLineSchema).optional(),
+  /** The gift cards asked for and what each would take (DESIGN §7.3), and what is left to pay by card. */
+  giftCards: z.array(GiftCardUseSchema).optional(),
+  dueCents: z.number().int().optional(),
 });
 export type Quote = z.infer<typeof QuoteResponseSchema>;
 

@@ -3,6 +3,7 @@ import { SeatTypeSchema } from './halls.ts';
 import { DisplayTextSchema, IdSchema } from './common.ts';
 import { ErrorSchema } from './errors.ts';
 import { FulfilmentSchema, ProductOrderSchema } from './concessions.ts';
+import { GiftCardPurchasesSchema, GiftCardUseSchema, RedeemSchema } from './gift-cards.ts';
 
 /** A seat as tickets, lists and the door show it: its row and number, and its row's label and type. */
 export const SeatPlaceSchema = z.object({
@@ -36,7 +37,7 @@ export const TicketsResponseSchema = z.object({ tickets: z.array(TicketSchema) }
 
 export const CheckoutBodySchema = z
   .object({
-    /** The holds to pay for; empty when only food and drink is bought (DESIGN §7.2). */
+    /** The holds to pay for; empty when only food and drink or gift cards are bought (DESIGN §7.2, §7.3). */
     bookingIds: z.array(IdSchema).max(100, 'Too many bookings'),
     /** The ticket type of each seat (DESIGN §6.3); a booking not listed is sold as the default type. */
     tickets: z
@@ -51,8 +52,12 @@ export const CheckoutBodySchema = z
     products: z.array(ProductOrderSchema).max(30, 'Too many items').optional(),
     /** How the food and drink reaches the customer; collected at the counter when not given. */
     fulfilment: FulfilmentSchema.optional(),
+    /** Gift cards to pay with, in this order, each partly or wholly (DESIGN §7.3); the rest goes to the provider. */
+    redeem: RedeemSchema.optional(),
+    /** Gift cards to buy (DESIGN §7.3), emailed to their recipients once paid. */
+    giftCards: GiftCardPurchasesSchema.optional(),
   })
-  .refine((b) => b.bookingIds.length > 0 || (b.products?.length ?? 0) > 0, {
+  .refine((b) => b.bookingIds.length > 0 || (b.products?.length ?? 0) > 0 || (b.giftCards?.length ?? 0) > 0, {
     message: 'No bookings given',
     path: ['bookingIds'],
   });
@@ -70,6 +75,9 @@ export const CheckoutResponseSchema = z.object({
   orderRef: z.string().optional(),
   totalCents: z.number().int().optional(),
   discountCents: z.number().int().optional(),
+  /** What the gift cards took, and what is left to pay by card (0: paid wholly by gift cards). */
+  giftCards: z.array(GiftCardUseSchema).optional(),
+  dueCents: z.number().int().optional(),
 });
 export type CheckoutResponse = z.infer<typeof CheckoutResponseSchema>;
 

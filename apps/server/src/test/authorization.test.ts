@@ -538,6 +538,32 @@ const CASES: Case[] = [
     }),
   },
   {
+    // A balance lookup needs no sign-in: the code is the key (an unknown one is 404 to everyone).
+    route: 'GET /api/gift-cards/:code',
+    expect: allRoles(404),
+    request: () => ({ method: 'GET', url: '/api/gift-cards/ABCD-EFGH-JKMN-PQRS' }),
+  },
+  {
+    route: 'GET /api/admin/gift-cards',
+    expect: staffToo(200),
+    request: () => ({ method: 'GET', url: '/api/admin/gift-cards?q=example.com' }),
+  },
+  {
+    route: 'GET /api/admin/gift-cards/:code',
+    expect: staffToo(404),
+    request: () => ({ method: 'GET', url: '/api/admin/gift-cards/ABCD-EFGH-JKMN-PQRS' }),
+  },
+  {
+    route: 'GET /api/admin/gift-cards/liability',
+    expect: adminOnly(200),
+    request: () => ({ method: 'GET', url: '/api/admin/gift-cards/liability?date=2026-01-31' }),
+  },
+  {
+    route: 'POST /api/admin/gift-cards/:code/void',
+    expect: adminOnly(404),
+    request: () => ({ method: 'POST', url: '/api/admin/gift-cards/ABCD-EFGH-JKMN-PQRS/void', ...json({}) }),
+  },
+  {
     route: 'GET /api/admin/orders',
     expect: adminOnly(200),
     request: () => ({ method: 'GET', url: '/api/admin/orders?q=example.com' }),

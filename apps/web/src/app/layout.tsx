@@ -75,6 +75,11 @@ export function Layout() {
                     </NavLink>
                   </li>
                   <li>
+                    <NavLink to="/gift-cards" className={linkClass}>
+                      {t('layout.giftCards')}
+                    </NavLink>
+                  </li>
+                  <li>
                     <NavLink to="/profile" className={linkClass}>
                       {t('layout.profile')}
                     </NavLink>

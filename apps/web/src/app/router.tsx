@@ -85,6 +85,10 @@ const CheckoutCancelScreen = lazyScreen(
   'CheckoutCancelScreen',
 );
 const MenuScreen = lazyScreen(() => import('../features/concessions/components/menu-screen'), 'MenuScreen');
+const GiftCardsScreen = lazyScreen(
+  () => import('../features/gift-cards/components/gift-cards-screen'),
+  'GiftCardsScreen',
+);
 const MyTicketsScreen = lazyScreen(
   () => import('../features/tickets/components/my-tickets-screen'),
   'MyTicketsScreen',
@@ -220,6 +224,7 @@ const routes = (
       <Route path="/showtimes/:id/seats" element={<SeatMapScreen />} />
       <Route path="/tickets" element={<MyTicketsScreen />} />
       <Route path="/menu" element={<MenuScreen />} />
+      <Route path="/gift-cards" element={<GiftCardsScreen />} />
       <Route path="/profile" element={<ProfileScreen onLogout={logout} />} />
     </Route>
     <Route element={guarded(RequireAdmin)}>

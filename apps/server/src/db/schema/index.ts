@@ -3,6 +3,7 @@ export * from './catalogue.ts';
 export * from './bookings.ts';
 export * from './payments.ts';
 export * from './orders.ts';
+export * from './gift-cards.ts';
 export * from './pricing.ts';
 export * from './audit.ts';
 export * from './idempotency.ts';

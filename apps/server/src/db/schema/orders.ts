@@ -180,6 +180,9 @@ export const orderLines = pgTable(
     /** A PRODUCT line: what it sells (its name and chosen options are in `description`), and whether staff check ID. */
     productId: uuid('product_id').references(() => products.id, { onDelete: 'set null' }),
     ageRestricted: boolean('age_restricted').notNull().default(false),
+    /** A gift card line: who the card is for (emailed there once paid) and the buyer's message. */
+    recipientEmail: text('recipient_email'),
+    message: text('message'),
   },
   (t) => [
     uniqueIndex('order_lines_order_booking_unique').on(t.orderId, t.bookingId),
@@ -253,6 +256,8 @@ export const orderPayments = pgTable(
     /** CARD: the provider (`local`, `stripe`) and its payment (a Stripe payment_intent) refunds are made against. */
     provider: text('provider'),
     providerReference: text('provider_reference'),
+    /** GIFT_CARD: the card it was taken from (what is refunded of it goes back there). */
+    giftCardId: uuid('gift_card_id').references(() => giftCards.id, { onDelete: 'restrict' }),
     /** The staff member who took it (counter sales). */
     takenBy: uuid('taken_by').references(() => users.id, { onDelete: 'set null' }),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
@@ -260,6 +265,10 @@ export const orderPayments = pgTable(
   },
   (t) => [
     index('order_payments_order_idx').on(t.orderId),
+    index('order_payments_gift_card_idx')
+      .on(t.giftCardId)
+      .where(sql`${t.giftCardId} is not null`),
+    check('order_payments_gift_card_check', sql`(${t.method} = 'GIFT_CARD') = (${t.giftCardId} is not null)`),
     check(
       'order_payments_method_check',
       sql`${t.method} in ('CARD', 'GIFT_CARD', 'CASH', 'CARD_TERMINAL', 'FREE')`,
@@ -320,5 +329,45 @@ export const orderRefunds = pgTable(
     check('order_refunds_status_check', sql`${t.status} in ('pending', 'succeeded')`),
     check('order_refunds_kind_check', sql`${t.kind} in ('lost_seat', 'staff', 'exchange')`),
     check('order_refunds_amount_check', sql`${t.amountCents} >= 0`),
+  ],
+);
+
+/** A gift card (DESIGN §7.3, decision 045): its ledger is `gift_card_transactions` (gift-cards.ts). */
+export const GIFT_CARD_STATUSES = ['ACTIVE', 'VOIDED'] as const;
+export type GiftCardStatus = (typeof GIFT_CARD_STATUSES)[number];
+
+export const giftCards = pgTable(
+  'gift_cards',
+  {
+    id: uuid('id')
+      .primaryKey()
+      .default(sql`uuid_v7()`),
+    /** 16 characters of Crockford's base32 (80 random bits), stored without the dashes people see. */
+    code: text('code').notNull().unique('gift_cards_code_unique'),
+    /** The cinema's currency when it was sold (ISO 4217, upper case); it pays only in that currency. */
+    currency: text('currency').notNull(),
+    initialCents: integer('initial_cents').notNull(),
+    balanceCents: integer('balance_cents').notNull(),
+    status: text('status', { enum: GIFT_CARD_STATUSES }).notNull().default('ACTIVE'),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    /** The order and line that sold it. */
+    orderId: uuid('order_id').references(() => orders.id, { onDelete: 'set null' }),
+    lineId: uuid('line_id').references(() => orderLines.id, { onDelete: 'set null' }),
+    /** Who it is for (online: emailed there), and the buyer's message. */
+    recipientEmail: text('recipient_email'),
+    message: text('message'),
+    voidedAt: timestamp('voided_at', { withTimezone: true }),
+    voidedBy: uuid('voided_by').references(() => users.id, { onDelete: 'set null' }),
+  },
+  (t) => [
+    index('gift_cards_recipient_idx').on(sql`lower(${t.recipientEmail})`),
+    index('gift_cards_order_idx').on(t.orderId),
+    check('gift_cards_code_check', sql`${t.code} ~ '^[0-9A-HJKMNP-TV-Z]{16}$'`),
+    check('gift_cards_status_check', sql`${t.status} in ('ACTIVE', 'VOIDED')`),
+    check(
+      'gift_cards_balance_check',
+      sql`${t.initialCents} > 0 and ${t.balanceCents} >= 0 and ${t.balanceCents} <= ${t.initialCents}`,
+    ),
   ],
 );

@@ -20,8 +20,9 @@ import { insertSession, seatName } from '../payments/checkout.service.ts';
 import { sendPendingRefunds } from '../payments/fulfilment.service.ts';
 import { lockBookingsInSeatOrder } from '../orders/line-kinds.ts';
 import { markPaid } from '../orders/mark-paid.ts';
+import { reserveCards } from '../gift-cards/gift-cards.service.ts';
 import { presentStaffOrders } from '../orders/orders.service.ts';
-import { priceLines, ticketLineValues } from '../orders/price-lines.ts';
+import { giftCardLineValues, priceGiftCards, priceLines, ticketLineValues } from '../orders/price-lines.ts';
 import { refundLines } from '../orders/refund-lines.ts';
 import type { PaymentDeps } from '../payments/payment-deps.ts';
 import { findSession } from './staff-orders.service.ts';
@@ -444,7 +445,7 @@ async function replayedSale(
     (row.customerEmail ?? null) === (body.customerEmail?.trim() || null) &&
     (row.customerName ?? null) === (body.customerName?.trim() || null) &&
     lines.length === seatIds.size &&
-    lines.every((l) => seatIds.has(l.seatId) && l.showtimeId === body.showtimeId.toLowerCase()) &&
+    lines.every((l) => seatIds.has(l.seatId) && l.showtimeId === body.showtimeId?.toLowerCase()) &&
     (body.tickets ?? []).every((t) =>
       lines.some(
         (l) => l.seatId === t.seatId.toLowerCase() && l.ticketTypeId === t.ticketTypeId.toLowerCase(),
@@ -481,7 +482,7 @@ export async function counterSale(
   const replay = await earlier();
   if (replay) return replay;
 
-  const showtimeId = body.showtimeId.toLowerCase();
+  const showtimeId = body.showtimeId?.toLowerCase() ?? null;
   const seatIds = [...new Set(body.seatIds.map((id) => id.toLowerCase()))].sort();
   const chosen = new Map(
     (body.tickets ?? []).map((t) => [t.seatId.toLowerCase(), t.ticketTypeId.toLowerCase()]),
@@ -509,23 +510,31 @@ export async function counterSale(
   let sold: { sessionId: string };
   try {
     sold = await transactionWithEvents(deps, async (tx, after) => {
-      const showtime = await sellableShowtime(tx, showtimeId);
-      const found = await hallSeats(tx, showtime.hallId, seatIds);
+      const showtime = showtimeId ? await sellableShowtime(tx, showtimeId) : null;
+      const found = showtime ? await hallSeats(tx, showtime.hallId, seatIds) : [];
       const priced = await priceLines(tx, deps.config.timeZone, {
         keysAre: 'seatIds',
         tickets: found
           .sort((a, b) => a.row - b.row || a.number - b.number)
-          .map((seat) => ({ key: seat.id, showtime, seat, ticketTypeId: chosen.get(seat.id) ?? null })),
+          .map((seat) => ({
+            key: seat.id,
+            showtime: showtime!,
+            seat,
+            ticketTypeId: chosen.get(seat.id) ?? null,
+          })),
       });
       const lines = priced.lines;
-      const totalCents = priced.totalCents;
-      await retireExpiredHolds(tx, showtimeId, seatIds);
+      const gifts = priceGiftCards(body.giftCards ?? [], deps.config.currency);
+      if (gifts.length > 0 && body.redeem?.length) throw badRequest('Gift cards cannot pay for gift cards');
+      const giftsCents = gifts.reduce((total, g) => total + g.amountCents, 0);
+      const totalCents = priced.totalCents + giftsCents;
+      if (showtimeId) await retireExpiredHolds(tx, showtimeId, seatIds);
       const session = await insertSession(tx, {
         ...(requestId && { id: requestId }),
         userId,
         provider: 'box_office',
         amountCents: totalCents,
-        subtotalCents: priced.subtotalCents,
+        subtotalCents: priced.subtotalCents + giftsCents,
         discountCents: priced.discountCents,
         promoCode: null,
         currency: deps.config.currency,
@@ -536,28 +545,43 @@ export async function counterSale(
         guestTokenHash: guestToken ? hashToken(guestToken) : null,
       });
       // Each seat written sold to the sale at once (the partial unique index refuses a seat anyone holds or bought);
-      // the order is then paid through markPaid, as every order is, which finds them delivered.
-      const made = await tx
-        .insert(bookings)
-        .values(
-          lines.map((l) => ({
-            showtimeId,
-            seatId: l.ticket.key,
-            userId,
-            status: 'CONFIRMED' as const,
-            priceCents: l.priceCents,
-            checkoutSessionId: session.id,
-            confirmedAt: sql`now()`,
-          })),
-        )
-        .returning({ id: bookings.id, seatId: bookings.seatId });
+      // the order is then paid through markPaid, as every order is, which finds them delivered (and issues the gift
+      // cards it sells).
+      const made =
+        lines.length === 0
+          ? []
+          : await tx
+              .insert(bookings)
+              .values(
+                lines.map((l) => ({
+                  showtimeId: showtimeId!,
+                  seatId: l.ticket.key,
+                  userId,
+                  status: 'CONFIRMED' as const,
+                  priceCents: l.priceCents,
+                  checkoutSessionId: session.id,
+                  confirmedAt: sql`now()`,
+                })),
+              )
+              .returning({ id: bookings.id, seatId: bookings.seatId });
       await tx
         .insert(orderLines)
-        .values(
-          lines.map((l) =>
+        .values([
+          ...lines.map((l) =>
             ticketLineValues(l, session.id, made.find((b) => b.seatId === l.ticket.key)!.id, 'confirmed'),
           ),
-        );
+          ...gifts.map((g) => giftCardLineValues(g, session.id)),
+        ]);
+      // Gift cards pay first (reserved, then captured by markPaid with the rest in cash or on the terminal).
+      const giftCards = body.redeem?.length
+        ? await reserveCards(tx, {
+            orderId: session.id,
+            codes: body.redeem.map((r) => r.code),
+            currency: deps.config.currency,
+            totalCents,
+            userId: actor.id,
+          })
+        : [];
       await recordAudit(tx, actor, {
         action: 'order.counter_sale',
         subjectType: 'order',
@@ -568,12 +592,15 @@ export async function counterSale(
           totalCents,
           paymentMethod: body.paymentMethod,
           customerEmail: email,
+          ...(giftCards.length > 0 && { giftCards }),
+          ...(gifts.length > 0 && { giftCardsSold: gifts.map((g) => g.amountCents) }),
         },
       });
       await markPaid(tx, after, {
         orderId: session.id,
         payment: { method: body.paymentMethod === 'card' ? 'CARD_TERMINAL' : 'CASH', takenBy: actor.id },
         channel: 'box_office',
+        giftCardMonths: deps.config.giftCardMonths,
         ...(guestToken && { guestToken }),
       });
       return { sessionId: session.id };
@@ -583,6 +610,7 @@ export async function counterSale(
     // The same request sold already (a double click that raced this one), or a seat someone else holds or bought.
     const again = await earlier();
     if (again) return again;
+    if (!showtimeId) throw err;
     throw seatTaken(await takenSeats(db, showtimeId, seatIds));
   }
   return present(db, sold.sessionId);

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { runPeriodically } from '../../periodic.ts';
+import { sendGiftCards } from '../gift-cards/gift-card-mail.ts';
 import { sendOrderConfirmation, sendRefundNotice, sendWaitlistOffer } from './messages.ts';
 import { deliverDueMail, inBackground, settleMail } from './outbox.service.ts';
 
@@ -8,7 +9,7 @@ import { deliverDueMail, inBackground, settleMail } from './outbox.service.ts';
 const RETRY_EVERY_MS = 30_000;
 
 /**
- * The one place orders send email (decision 034): an order paid with seats sold gets its confirmation (seats lost
+ * The one place orders send email (decision 034): an order paid with seats sold gets its confirmation, and each gift card it sold goes to its recipient (seats lost
  * before the payment arrived are named in it, so an automatic refund sends nothing more); a refund by staff or an
  * exchange's difference gets a refund notice. Written after the order's transaction committed and never awaited: email
  * never holds up or fails a sale (a send that fails is retried from the outbox).
@@ -24,6 +25,8 @@ export const mailPlugin = fp(
         inBackground(deps, 'the order confirmation', () =>
           sendOrderConfirmation(deps, sessionId, guestToken ? { guestToken } : {}),
         );
+        // The gift cards the order issued, each to its recipient (decision 045).
+        inBackground(deps, 'the gift cards', () => sendGiftCards(deps, sessionId));
       }
     });
     app.events.subscribe('orderRefunded', ({ ref, kind }) => {

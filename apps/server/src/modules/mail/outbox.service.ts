@@ -7,7 +7,13 @@ import { statusIs } from '../../db/status-is.ts';
 
 /** What a module hands the mail module: one message, and its key when it must be sent once only. */
 export interface MailMessage {
-  kind: 'order_confirmation' | 'refund_notice' | 'password_reset' | 'email_verification' | 'waitlist_offer';
+  kind:
+    | 'order_confirmation'
+    | 'refund_notice'
+    | 'password_reset'
+    | 'email_verification'
+    | 'waitlist_offer'
+    | 'gift_card';
   to: string;
   subject: string;
   text: string;

@@ -2,7 +2,8 @@ import { and, asc, eq, inArray, sql } from 'drizzle-orm';
 import type { SeatStatus } from '@cinema/contract';
 import { PG_UNIQUE_VIOLATION, pgErrorCode, type Queryable, type Tx } from '../../db/database.ts';
 import { liveBookingOfSeats } from '../../db/live-booking.ts';
-import { bookings, type LineKind } from '../../db/schema/index.ts';
+import { bookings, orderLines, orders, type LineKind } from '../../db/schema/index.ts';
+import { issueCard, voidSoldCards } from '../gift-cards/gift-cards.service.ts';
 import type { SeatChange } from '../../events.ts';
 import { productLines } from '../concessions/product-lines.ts';
 
@@ -16,9 +17,20 @@ export interface LineKindRules {
    * Inside markPaid's transaction: hands over what these paid lines sell (a ticket confirms its seat). A line that
    * cannot be delivered any more (its seat was taken after its hold ran out) is `lost`: refunded whole at once.
    */
-  deliver(tx: Tx, orderId: string, lines: readonly OrderLineRef[]): Promise<Delivery>;
+  deliver(
+    tx: Tx,
+    orderId: string,
+    lines: readonly OrderLineRef[],
+    context: DeliveryContext,
+  ): Promise<Delivery>;
   /** Inside refundLines' transaction: takes back what these refunded lines gave (a ticket's seat is on sale again). */
   takeBack(tx: Tx, lines: readonly OrderLineRef[]): Promise<SeatChange[]>;
+}
+
+/** What delivering needs from the configuration. */
+export interface DeliveryContext {
+  /** GIFT_CARD_MONTHS: a gift card issued now expires this many months later. */
+  giftCardMonths: number;
 }
 
 /** A line as delivery and refunds need it. */
@@ -177,10 +189,59 @@ const nothingToHandOver: LineKindRules = {
   takeBack: async () => [],
 };
 
+/**
+ * Gift cards (decision 045). Paid: each line issues its card (a fresh code, its value, expiring GIFT_CARD_MONTHS
+ * later, for the line's recipient); never lost. Refunded: a card nobody used is voided; one that paid for anything
+ * (or holds a reservation) refuses the refund, 409 `gift_card_used`, and nothing is refunded.
+ */
+const giftCardLines: LineKindRules = {
+  async deliver(tx, orderId, lines, context) {
+    const [order] = await tx
+      .select({ currency: orders.currency, soldBy: orders.soldBy })
+      .from(orders)
+      .where(eq(orders.id, orderId));
+    const rows = await tx
+      .select({
+        id: orderLines.id,
+        priceCents: orderLines.priceCents,
+        recipientEmail: orderLines.recipientEmail,
+        message: orderLines.message,
+      })
+      .from(orderLines)
+      .where(
+        inArray(
+          orderLines.id,
+          lines.map((l) => l.id),
+        ),
+      )
+      .orderBy(asc(orderLines.id));
+    for (const line of rows) {
+      await issueCard(tx, {
+        amountCents: line.priceCents,
+        currency: order!.currency,
+        months: context.giftCardMonths,
+        orderId,
+        lineId: line.id,
+        recipientEmail: line.recipientEmail,
+        message: line.message,
+        createdBy: order!.soldBy,
+      });
+    }
+    return { delivered: [...lines], lost: [], seats: [] };
+  },
+  async takeBack(tx, lines) {
+    await voidSoldCards(
+      tx,
+      lines.map((l) => l.id),
+    );
+    return [];
+  },
+};
+
 export const LINE_KIND_RULES: Record<LineKind, LineKindRules> = {
   TICKET: tickets,
   PRODUCT: productLines,
-  GIFT_CARD: nothingToHandOver,
+  GIFT_CARD: giftCardLines,
   FEE: nothingToHandOver,
 };
 

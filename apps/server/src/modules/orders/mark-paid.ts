@@ -9,7 +9,9 @@ import {
 } from '../../db/schema/index.ts';
 import type { AfterCommit } from '../../events.ts';
 import { usePromo } from '../pricing/promo.service.ts';
-import { byKind } from './line-kinds.ts';
+import { shareDiscount } from '../pricing/price-table.ts';
+import { retakeReleasedCards } from '../gift-cards/gift-cards.service.ts';
+import { byKind, type OrderLineRef } from './line-kinds.ts';
 import { refundLines } from './refund-lines.ts';
 
 /** How the rest of an order (after what is already reserved on it, such as gift cards) was paid. */
@@ -47,6 +49,8 @@ export async function markPaid(
     payment: PaymentTaken;
     channel: 'online' | 'box_office';
     guestToken?: string;
+    /** GIFT_CARD_MONTHS, for the gift cards the order sells. */
+    giftCardMonths: number;
   },
 ): Promise<Paid | null> {
   const { orderId, payment } = input;
@@ -67,6 +71,10 @@ export async function markPaid(
     });
   if (!order) return null;
   const ref = order.ref!;
+
+  // A payment that arrives after the order closed: what its gift cards had reserved was given back, so it is taken
+  // again; when a card no longer holds it, the order cannot be delivered and what the provider took goes back.
+  if (!(await retakeReleasedCards(tx, orderId))) return shortOfGiftCards(tx, after, { ...input, order, ref });
 
   // What was reserved on the order (PENDING: gift cards) is captured, and the rest recorded as paid by `payment`
   // (FREE when nothing is left), in one statement.
@@ -95,7 +103,9 @@ export async function markPaid(
     })
     .from(orderLines)
     .where(eq(orderLines.orderId, orderId));
-  const deliveries = await byKind(lines, (rules, own) => rules.deliver(tx, orderId, own));
+  const deliveries = await byKind(lines, (rules, own) =>
+    rules.deliver(tx, orderId, own, { giftCardMonths: input.giftCardMonths }),
+  );
   const delivered = deliveries.flatMap((d) => d.delivered);
   const lost = deliveries.flatMap((d) => d.lost);
   // A line written delivered already (a counter sale's) is left alone: no second note to the sales report.
@@ -132,4 +142,57 @@ export async function markPaid(
     });
   }
   return { ref, delivered: delivered.length, lost: lost.length };
+}
+
+/**
+ * A late payment of an order whose gift cards no longer hold what they had reserved: the provider's payment (the
+ * order less its cards) is recorded and given back whole, shared over the lines, none of which is delivered.
+ */
+async function shortOfGiftCards(
+  tx: Tx,
+  after: AfterCommit,
+  input: Parameters<typeof markPaid>[2] & { order: { amountCents: number; provider: string }; ref: string },
+): Promise<Paid> {
+  const { orderId, payment, order, ref } = input;
+  const [{ cards } = { cards: 0 }] = await tx
+    .select({ cards: sql<number>`coalesce(sum(${orderPayments.amountCents}), 0)::int` })
+    .from(orderPayments)
+    .where(and(eq(orderPayments.orderId, orderId), eq(orderPayments.method, 'GIFT_CARD')));
+  const taken = order.amountCents - Number(cards);
+  await tx.insert(orderPayments).values({
+    orderId,
+    method: payment.method,
+    amountCents: taken,
+    provider: payment.provider ?? (payment.method === 'CARD' ? order.provider : null),
+    providerReference: payment.providerReference ?? null,
+    takenBy: payment.takenBy ?? null,
+    paidAt: sql`now()`,
+  });
+  const lines: OrderLineRef[] = await tx
+    .select({
+      id: orderLines.id,
+      kind: orderLines.kind,
+      bookingId: orderLines.bookingId,
+      priceCents: orderLines.priceCents,
+    })
+    .from(orderLines)
+    .where(eq(orderLines.orderId, orderId));
+  const shares = shareDiscount(
+    lines.map((l) => l.priceCents),
+    taken,
+  );
+  after.record('orderPaid', {
+    sessionId: orderId,
+    ref,
+    channel: input.channel,
+    confirmed: 0,
+    refunded: lines.length,
+  });
+  await refundLines(tx, after, {
+    order: { id: orderId, ref },
+    refunds: lines.map((line, i) => ({ line, amountCents: shares[i]!, whole: true })),
+    kind: 'lost_seat',
+    reason: 'the gift cards of this order no longer hold what it needed',
+  });
+  return { ref, delivered: 0, lost: lines.length };
 }

@@ -3,6 +3,7 @@ import type { Order, OrderConcessions, OrderLine, StaffOrder } from '@cinema/con
 import type { Queryable } from '../../db/database.ts';
 import {
   bookings,
+  giftCards,
   orderLines,
   orders,
   halls,
@@ -17,6 +18,7 @@ import {
 import { WALK_IN_EMAIL } from '../box-office/walk-in.ts';
 import { notFound } from '../../errors.ts';
 import { orderRefIs } from './order-ref.ts';
+import { presentGiftCardLine } from './price-lines.ts';
 
 /** Orders a customer sees: paid ones, refunded ones and the one being paid; not checkouts that came to nothing. */
 const SHOWN: OrderStatus[] = ['OPEN', 'PAID', 'PARTLY_REFUNDED', 'REFUNDED'];
@@ -49,6 +51,8 @@ async function loadOrders(db: Queryable, sessions: SessionRow[]) {
         productId: orderLines.productId,
         description: orderLines.description,
         ageRestricted: orderLines.ageRestricted,
+        recipientEmail: orderLines.recipientEmail,
+        message: orderLines.message,
         quantity: orderLines.quantity,
         unitPriceCents: orderLines.unitPriceCents,
         taxRateBp: orderLines.taxRateBp,
@@ -117,6 +121,15 @@ async function loadOrders(db: Queryable, sessions: SessionRow[]) {
     db,
     sessions.flatMap((s) => (s.deliverBookingId ? [s.deliverBookingId] : [])),
   );
+  // The cards gift card lines issued (once paid), for their codes.
+  const giftLines = lines.filter((l) => l.kind === 'GIFT_CARD').map((l) => l.id);
+  const cards =
+    giftLines.length > 0
+      ? await db
+          .select({ lineId: giftCards.lineId, code: giftCards.code })
+          .from(giftCards)
+          .where(inArray(giftCards.lineId, giftLines))
+      : [];
   return sessions.map((s) => {
     // Food and drink are told apart (`products`): `lines` keep the shape they have always had.
     const own = lines.filter((l) => l.sessionId === s.id && l.kind !== 'PRODUCT');
@@ -138,29 +151,44 @@ async function loadOrders(db: Queryable, sessions: SessionRow[]) {
       status: orderStatus[s.status],
       createdAt: s.createdAt.toISOString(),
       paidAt: s.paidAt?.toISOString() ?? null,
-      lines: own.map((l): OrderLine => ({
-        bookingId: l.bookingId,
-        // A line whose showtime was deleted (an abandoned checkout) keeps its seat and price.
-        movie: l.movie ?? 'Showtime removed',
-        startsAt: (l.startsAt ?? s.createdAt).toISOString(),
-        auditorium: l.hall ?? '',
-        seat: {
-          row: l.row ?? 0,
-          number: l.number ?? 0,
-          ...(l.rowLabel && { rowLabel: l.rowLabel }),
-          ...(l.seatType && { type: l.seatType as NonNullable<OrderLine['seat']['type']> }),
-        },
-        ticketType: l.ticketType ?? 'Ticket',
-        listPriceCents: l.listPriceCents ?? l.priceCents,
-        discountCents: l.discountCents,
-        priceCents: l.priceCents,
-        status: statusOf(l),
-        kind: l.kind,
-        quantity: l.quantity,
-        unitPriceCents: l.unitPriceCents,
-        taxRateBp: l.taxRateBp,
-        taxCents: l.taxCents,
-      })),
+      lines: own.map((l): OrderLine => {
+        const status = statusOf(l);
+        if (l.kind === 'GIFT_CARD') {
+          return presentGiftCardLine(
+            {
+              amountCents: l.priceCents,
+              recipientEmail: l.recipientEmail,
+              message: l.message,
+              code: cards.find((c) => c.lineId === l.id)?.code ?? null,
+            },
+            status,
+            s.paidAt ?? s.createdAt,
+          );
+        }
+        return {
+          bookingId: l.bookingId,
+          // A line whose showtime was deleted (an abandoned checkout) keeps its seat and price.
+          movie: l.movie ?? 'Showtime removed',
+          startsAt: (l.startsAt ?? s.createdAt).toISOString(),
+          auditorium: l.hall ?? '',
+          seat: {
+            row: l.row ?? 0,
+            number: l.number ?? 0,
+            ...(l.rowLabel && { rowLabel: l.rowLabel }),
+            ...(l.seatType && { type: l.seatType as NonNullable<OrderLine['seat']['type']> }),
+          },
+          ticketType: l.ticketType ?? 'Ticket',
+          listPriceCents: l.listPriceCents ?? l.priceCents,
+          discountCents: l.discountCents,
+          priceCents: l.priceCents,
+          status,
+          kind: l.kind,
+          quantity: l.quantity,
+          unitPriceCents: l.unitPriceCents,
+          taxRateBp: l.taxRateBp,
+          taxCents: l.taxCents,
+        };
+      }),
       subtotalCents: s.subtotalCents ?? s.amountCents,
       discountCents: s.discountCents,
       totalCents: s.amountCents,

@@ -1,6 +1,14 @@
-import type { ProductOrder, SeatType } from '@cinema/contract';
+import {
+  formatGiftCardCode,
+  giftCardAmounts,
+  minorToText,
+  type GiftCardPurchase,
+  type OrderLine,
+  type ProductOrder,
+  type SeatType,
+} from '@cinema/contract';
 import type { Queryable } from '../../db/database.ts';
-import { conflictSaying } from '../../errors.ts';
+import { badRequest, conflictSaying } from '../../errors.ts';
 import { namingSeats } from '../../i18n.ts';
 import { discountOf, shareDiscount } from '../pricing/price-table.ts';
 import { PriceBook, refuseTypeNotForRating, type PricedShowtime } from '../pricing/pricing.service.ts';
@@ -169,5 +177,79 @@ export function ticketLineValues(l: PricedLine, orderId: string, bookingId: stri
     priceCents: l.priceCents,
     taxRateBp: l.taxRateBp,
     taxCents: l.taxCents,
+  };
+}
+
+/** A gift card to sell, priced at its amount (DESIGN §7.3): no promo code, no tax (tax is due when it is spent). */
+export interface PricedGiftCard {
+  kind: 'GIFT_CARD';
+  amountCents: number;
+  recipientEmail: string | null;
+  message: string | null;
+}
+
+/** Gift cards to sell: 400 for an amount outside what the cinema's currency allows (giftCardAmounts). */
+export function priceGiftCards(purchases: readonly GiftCardPurchase[], currency: string): PricedGiftCard[] {
+  const { minCents, maxCents } = giftCardAmounts(currency);
+  return purchases.map((p) => {
+    if (p.amountCents < minCents || p.amountCents > maxCents) {
+      throw badRequest(
+        `A gift card is worth between ${minorToText(minCents, currency)} ${currency} and ${minorToText(maxCents, currency)} ${currency}`,
+      );
+    }
+    return {
+      kind: 'GIFT_CARD',
+      amountCents: p.amountCents,
+      recipientEmail: p.recipientEmail?.trim().toLowerCase() || null,
+      message: p.message?.trim() || null,
+    };
+  });
+}
+
+/** An order line's columns from a gift card to sell. */
+export function giftCardLineValues(g: PricedGiftCard, orderId: string) {
+  return {
+    orderId,
+    kind: 'GIFT_CARD' as const,
+    description: 'Gift card',
+    quantity: 1,
+    unitPriceCents: g.amountCents,
+    listPriceCents: g.amountCents,
+    discountCents: 0,
+    priceCents: g.amountCents,
+    taxRateBp: 0,
+    taxCents: 0,
+    recipientEmail: g.recipientEmail,
+    message: g.message,
+  };
+}
+
+/** A gift card line as the customer reads it (a quote, an order): the fields of a seat are left empty. */
+export function presentGiftCardLine(
+  g: { amountCents: number; recipientEmail: string | null; message: string | null; code?: string | null },
+  status: OrderLine['status'],
+  at: Date,
+): OrderLine {
+  return {
+    bookingId: null,
+    movie: 'Gift card',
+    startsAt: at.toISOString(),
+    auditorium: '',
+    seat: { row: 0, number: 0 },
+    ticketType: 'Gift card',
+    listPriceCents: g.amountCents,
+    discountCents: 0,
+    priceCents: g.amountCents,
+    status,
+    kind: 'GIFT_CARD',
+    quantity: 1,
+    unitPriceCents: g.amountCents,
+    taxRateBp: 0,
+    taxCents: 0,
+    giftCard: {
+      code: g.code ? formatGiftCardCode(g.code) : null,
+      recipientEmail: g.recipientEmail,
+      message: g.message,
+    },
   };
 }

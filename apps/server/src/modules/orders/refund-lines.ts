@@ -2,6 +2,7 @@ import { and, asc, eq, inArray, sql } from 'drizzle-orm';
 import type { Tx } from '../../db/database.ts';
 import { orderLines, orderPayments, orderRefunds, orders, REFUND_KINDS } from '../../db/schema/index.ts';
 import type { AfterCommit } from '../../events.ts';
+import { creditRefund } from '../gift-cards/gift-cards.service.ts';
 import { byKind, type OrderLineRef } from './line-kinds.ts';
 
 /** Refunds of a payment method go back where the money came from: cards first, gift cards last (DESIGN §7.3). */
@@ -100,6 +101,15 @@ export async function refundLines(
         .update(orderPayments)
         .set({ refundedCents: sql`${orderPayments.refundedCents} + ${given}` })
         .where(eq(orderPayments.id, p.id));
+      // A gift card's share goes back to the card now, in this transaction (a ledger entry the customer sees).
+      if (p.method === 'GIFT_CARD') {
+        await creditRefund(tx, {
+          paymentId: p.id,
+          amountCents: given,
+          orderId: order.id,
+          createdBy: input.createdBy ?? null,
+        });
+      }
     }
   }
 

@@ -5,6 +5,8 @@ import {
   seatLabel,
   type CheckoutResponse,
   type Fulfilment,
+  type GiftCardPurchase,
+  type GiftCardUse,
   type OrderLine,
   type ProductLine,
   type ProductOrder,
@@ -24,13 +26,24 @@ import {
   type PaymentProviderName,
 } from '../../db/schema/index.ts';
 import { AppError, badRequest, conflict, conflictSaying } from '../../errors.ts';
-import { priceLines, ticketLineValues, type PricedLine, type TicketToPrice } from '../orders/price-lines.ts';
+import {
+  giftCardLineValues,
+  presentGiftCardLine,
+  priceGiftCards,
+  priceLines,
+  ticketLineValues,
+  type PricedLine,
+  type TicketToPrice,
+} from '../orders/price-lines.ts';
 import { releasePromoUses, reservePromo } from '../pricing/promo.service.ts';
 import { productLineValues, type PricedProductLine } from '../concessions/price-products.ts';
 import { releaseOrderStock, reserveStock } from '../concessions/stock.ts';
 import { fulfilCheckout } from './fulfilment.service.ts';
 import type { PaymentDeps } from './payment-deps.ts';
-import { namingSeats, seatText, type Language } from '../../i18n.ts';
+import { namingSeats, seatText, textsIn, type Language } from '../../i18n.ts';
+import { quoteCards, releaseCards, reserveCards } from '../gift-cards/gift-cards.service.ts';
+
+const sum = (uses: readonly GiftCardUse[]) => uses.reduce((total, u) => total + u.amountCents, 0);
 
 // Stripe wants expires_at at least 30 minutes after ITS creation of the session, which happens a moment after
 // our clock started: the window gets one extra minute so the provider never rejects it.
@@ -118,15 +131,12 @@ export async function closeOpenCheckouts(
       provider: orders.provider,
       providerSessionId: orders.providerSessionId,
     });
-  // Their promo code uses and the stock of their food and drink go back: they will never be paid.
-  await releasePromoUses(
-    tx,
-    closed.map((c) => c.id),
-  );
-  await releaseOrderStock(
-    tx,
-    closed.map((c) => c.id),
-  );
+  // Their promo code uses, the stock of their food and drink and what their gift cards reserved go back: they will
+  // never be paid.
+  const ids = closed.map((c) => c.id);
+  await releasePromoUses(tx, ids);
+  await releaseOrderStock(tx, ids);
+  await releaseCards(tx, ids);
   return closed;
 }
 
@@ -149,6 +159,9 @@ interface PreparedCheckout {
   free: boolean;
   totalCents: number;
   discountCents: number;
+  /** What the gift cards reserved, and what is left for the provider. */
+  giftCards: GiftCardUse[];
+  dueCents: number;
   lines: { name: string; amountCents: number }[];
   /** The holds as they were, to put back if the provider cannot start the payment. */
   previous: {
@@ -177,6 +190,29 @@ export interface CheckoutInput {
   promoCode?: string;
   products?: ProductOrder[];
   fulfilment?: Fulfilment;
+  /** Gift cards to pay with first, in this order. */
+  redeem?: { code: string }[];
+  /** Gift cards to buy. */
+  giftCards?: GiftCardPurchase[];
+}
+
+/**
+ * The gift cards an order buys, priced, and the order's totals with them (they take no promo code); 400 when cards
+ * would pay for cards (a card's expiry would be moved on by buying a new one with it).
+ */
+function withGiftCards<T extends { subtotalCents: number; totalCents: number }>(
+  priced: T,
+  input: CheckoutInput,
+  currency: string,
+) {
+  const gifts = priceGiftCards(input.giftCards ?? [], currency);
+  if (gifts.length > 0 && input.redeem?.length) throw badRequest('Gift cards cannot pay for gift cards');
+  const giftsCents = gifts.reduce((total, g) => total + g.amountCents, 0);
+  return {
+    gifts,
+    subtotalCents: priced.subtotalCents + giftsCents,
+    totalCents: priced.totalCents + giftsCents,
+  };
 }
 
 /**
@@ -383,18 +419,32 @@ export async function quoteCheckout(deps: PaymentDeps, input: CheckoutInput): Pr
   const rows = await readHolds(deps.db, input.userId, bookingIds, false);
   fulfilmentOf(input, rows);
   const priced = await priceHolds(deps.db, deps, rows, input, true);
+  const all = withGiftCards(priced, input, deps.config.currency);
+  const giftCards = input.redeem?.length
+    ? await quoteCards(
+        deps.db,
+        input.redeem.map((r) => r.code),
+        deps.config.currency,
+        all.totalCents,
+      )
+    : null;
+  const now = new Date();
   return {
-    lines: [...priced.lines].sort(byShowAndSeat).map((l) => presentPricedLine(l)),
+    lines: [
+      ...[...priced.lines].sort(byShowAndSeat).map((l) => presentPricedLine(l)),
+      ...all.gifts.map((g) => presentGiftCardLine(g, 'pending', now)),
+    ],
     ...(priced.products.length > 0 && { products: priced.products.map((l) => presentProductLine(l)) }),
-    subtotalCents: priced.subtotalCents,
+    subtotalCents: all.subtotalCents,
     discountCents: priced.discountCents,
-    totalCents: priced.totalCents,
+    totalCents: all.totalCents,
     currency: deps.config.currency,
     ...(priced.promo && {
       promo: priced.promo.applied
         ? { code: priced.promo.promo.code, applied: true }
         : { code: input.promoCode!.trim().toUpperCase(), applied: false, reason: priced.promo.reason },
     }),
+    ...(giftCards && { giftCards, dueCents: all.totalCents - sum(giftCards) }),
   };
 }
 
@@ -428,14 +478,14 @@ export async function startCheckout(
     const superseded = await closeOpenCheckouts(tx, bookingIds, 'SUPERSEDED');
     const rows = await readHolds(tx, input.userId, bookingIds, true);
     const delivery = fulfilmentOf(input, rows);
-    const priced = await priceHolds(tx, deps, rows, input, false);
-    if (priced.promo && !priced.promo.applied)
-      throw new AppError(409, 'promo_unavailable', priced.promo.reason);
-    const provider = priced.totalCents === 0 ? 'none' : configured.name;
-
+    const ticketsPriced = await priceHolds(tx, deps, rows, input, false);
+    if (ticketsPriced.promo && !ticketsPriced.promo.applied)
+      throw new AppError(409, 'promo_unavailable', ticketsPriced.promo.reason);
+    const { gifts, ...totals } = withGiftCards(ticketsPriced, input, config.currency);
+    const priced = { ...ticketsPriced, ...totals };
     const session = await insertSession(tx, {
       userId: input.userId,
-      provider,
+      provider: priced.totalCents === 0 ? 'none' : configured.name,
       amountCents: priced.totalCents,
       subtotalCents: priced.subtotalCents,
       discountCents: priced.discountCents,
@@ -466,24 +516,54 @@ export async function startCheckout(
       );
     }
     if (bookingIds.length > 0) await extendHoldsForCheckout(tx, bookingIds, session, config.holdMinutes);
+    if (gifts.length > 0)
+      await tx.insert(orderLines).values(gifts.map((g) => giftCardLineValues(g, session.id)));
+    // Gift cards reserve their part now (released if the order closes unpaid); paid wholly by them, no provider.
+    const giftCards = input.redeem?.length
+      ? await reserveCards(tx, {
+          orderId: session.id,
+          codes: input.redeem.map((r) => r.code),
+          currency: config.currency,
+          totalCents: priced.totalCents,
+          userId: input.userId,
+        })
+      : [];
+    const dueCents = priced.totalCents - sum(giftCards);
+    if (dueCents === 0 && priced.totalCents > 0)
+      await tx.update(orders).set({ provider: 'none' }).where(eq(orders.id, session.id));
 
     return {
       sessionId: session.id,
       ref: session.ref,
       expiresAt: session.expiresAt,
-      free: provider === 'none',
+      free: dueCents === 0,
       totalCents: priced.totalCents,
       discountCents: priced.discountCents,
-      lines: [
-        ...[...priced.lines].sort(byShowAndSeat).map((l) => ({
-          name: `${l.ticket.hold.movie} — ${seatText(l.ticket.hold, input.language ?? 'en', 'lineItem')}${l.ticketTypeId ? ` · ${l.ticketTypeName}` : ''}`,
-          amountCents: l.priceCents,
-        })),
-        ...priced.products.map((l) => ({
-          name: l.quantity > 1 ? `${l.quantity} × ${l.description}` : l.description,
-          amountCents: l.priceCents,
-        })),
-      ],
+      giftCards,
+      dueCents,
+      // With gift cards, the provider charges what is left as one line (it takes no negative line).
+      lines:
+        giftCards.length > 0
+          ? [
+              {
+                name: textsIn(input.language ?? 'en')('giftCards.providerLine', { ref: session.ref }),
+                amountCents: dueCents,
+              },
+            ]
+          : [
+              ...[...priced.lines].sort(byShowAndSeat).map((l) => ({
+                name: `${l.ticket.hold.movie} — ${seatText(l.ticket.hold, input.language ?? 'en', 'lineItem')}${l.ticketTypeId ? ` · ${l.ticketTypeName}` : ''}`,
+                amountCents: l.priceCents,
+              })),
+              ...priced.products.map((l) => ({
+                name: l.quantity > 1 ? `${l.quantity} × ${l.description}` : l.description,
+                amountCents: l.priceCents,
+              })),
+              ...gifts.map((g) => ({
+                name: `${textsIn(input.language ?? 'en')('giftCards.line')}${g.recipientEmail ? ` — ${g.recipientEmail}` : ''}`,
+                amountCents: g.amountCents,
+              })),
+            ],
       previous: rows.map((r) => ({
         id: r.id,
         showtimeId: r.showtimeId,
@@ -499,10 +579,12 @@ export async function startCheckout(
     orderRef: prepared.ref,
     totalCents: prepared.totalCents,
     discountCents: prepared.discountCents,
+    ...(prepared.giftCards.length > 0 && { giftCards: prepared.giftCards, dueCents: prepared.dueCents }),
   };
 
   if (prepared.free) {
-    // Nothing to pay (a 100% code): the order is complete at once, through the one fulfilment path.
+    // Nothing to pay (a 100% code, or gift cards for all of it): the order is complete at once, through the one
+    // fulfilment path.
     publishClosedCheckouts(deps, prepared.superseded);
     await fulfilCheckout(deps, prepared.sessionId, { paymentId: null });
     const url = `${config.clientUrl}/checkout/success?session_id=${prepared.sessionId}`;
@@ -610,6 +692,7 @@ async function undoCheckout(deps: PaymentDeps, prepared: PreparedCheckout) {
       .where(and(eq(orders.id, prepared.sessionId), eq(orders.status, 'OPEN')));
     await releasePromoUses(tx, [prepared.sessionId]);
     await releaseOrderStock(tx, [prepared.sessionId]);
+    await releaseCards(tx, [prepared.sessionId]);
     if (prepared.superseded.length > 0) {
       await tx
         .update(orders)

@@ -4,6 +4,7 @@ import { bookings, orderPayments, orderRefunds, orders } from '../../db/schema/i
 import { publishSeatChanges, transactionWithEvents } from '../../events.ts';
 import { markPaid } from '../orders/mark-paid.ts';
 import { releaseOrderStock } from '../concessions/stock.ts';
+import { releaseCards } from '../gift-cards/gift-cards.service.ts';
 import { releasePromoUses } from '../pricing/promo.service.ts';
 import type { PaymentDeps } from './payment-deps.ts';
 
@@ -30,6 +31,7 @@ export async function fulfilCheckout(
       orderId: sessionId,
       payment: { method: 'CARD', providerReference: payment.paymentId },
       channel: 'online',
+      giftCardMonths: deps.config.giftCardMonths,
     }),
   );
   await sendPendingRefunds(deps, sessionId);
@@ -126,6 +128,7 @@ export async function releaseCheckout(
     if (!session) return null;
     await releasePromoUses(tx, [sessionId]);
     await releaseOrderStock(tx, [sessionId]);
+    await releaseCards(tx, [sessionId]);
     // Only holds still attached to this session: one that moved on to a newer checkout stays held.
     return tx
       .update(bookings)

@@ -192,7 +192,12 @@ ${
     ? `<p class="discount"><span>${escapeHtml(t('checkout.discount'))}${summary.promoCode ? ` (${escapeHtml(summary.promoCode)})` : ''}</span><span>−${money(summary.discountCents)}</span></p>`
     : ''
 }
-<p class="total"><span>${escapeHtml(t('checkout.total'))}</span><span>${money(summary.amountCents)}</span></p>
+${
+  summary.giftCardCents > 0
+    ? `<p class="discount"><span>${escapeHtml(t('checkout.giftCards'))}</span><span>−${money(summary.giftCardCents)}</span></p>`
+    : ''
+}
+<p class="total"><span>${escapeHtml(t('checkout.total'))}</span><span>${money(summary.amountCents - summary.giftCardCents)}</span></p>
 ${summary.ref ? `<p class="muted">${escapeHtml(t('checkout.order', { ref: summary.ref }))}</p>` : ''}
 ${actions}`,
     language,

@@ -1,9 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import { asc, eq } from 'drizzle-orm';
+import { and, asc, eq, inArray, sql } from 'drizzle-orm';
 import type { Queryable } from '../../db/database.ts';
 import {
   bookings,
   orderLines,
+  orderPayments,
   orders,
   halls,
   movies,
@@ -41,6 +42,8 @@ export interface CheckoutSummary {
   ref: string | null;
   discountCents: number;
   promoCode: string | null;
+  /** What gift cards pay of it (reserved on the order): the page charges the rest. */
+  giftCardCents: number;
   /** The customer's language (en, es, de): the page speaks it. */
   language: Language;
 }
@@ -75,6 +78,16 @@ export async function getCheckoutSummary(db: Queryable, sessionId: string): Prom
     .innerJoin(seats, eq(seats.id, bookings.seatId))
     .where(eq(orderLines.orderId, sessionId))
     .orderBy(asc(showtimes.startsAt), asc(seats.row), asc(seats.number));
+  const [cards] = await db
+    .select({ cents: sql<number>`coalesce(sum(${orderPayments.amountCents}), 0)::int` })
+    .from(orderPayments)
+    .where(
+      and(
+        eq(orderPayments.orderId, sessionId),
+        eq(orderPayments.method, 'GIFT_CARD'),
+        inArray(orderPayments.status, ['PENDING', 'PAID']),
+      ),
+    );
   return {
     id: session.id,
     provider: session.provider,
@@ -86,6 +99,7 @@ export async function getCheckoutSummary(db: Queryable, sessionId: string): Prom
     ref: session.ref,
     discountCents: session.discountCents,
     promoCode: session.promoCode,
+    giftCardCents: Number(cards?.cents ?? 0),
     language: customerLanguage(customer?.language),
   };
 }

@@ -91,6 +91,23 @@ export const ROUTES: RouteSpec[] = [
     access: 'public',
     query: () => ({ token: 'an-unknown-guest-token' }),
   },
+  { method: 'GET', path: '/api/gift-cards/:code', access: 'public', ids: () => ['ABCD-EFGH-JKMN-PQRS'] },
+  { method: 'GET', path: '/api/admin/gift-cards', access: 'admin', query: () => ({ q: 'example.com' }) },
+  {
+    method: 'GET',
+    path: '/api/admin/gift-cards/liability',
+    access: 'admin',
+    query: () => ({ date: '2026-01-31' }),
+  },
+  { method: 'GET', path: '/api/admin/gift-cards/:code', access: 'admin', ids: () => ['ABCD-EFGH-JKMN-PQRS'] },
+  {
+    method: 'POST',
+    path: '/api/admin/gift-cards/:code/void',
+    access: 'admin',
+    body: 'json',
+    ids: () => ['ABCD-EFGH-JKMN-PQRS'],
+    validBody: () => ({ reason: 'Fuzzing' }),
+  },
   { method: 'POST', path: '/api/auth/logout', access: 'customer' },
   { method: 'GET', path: '/api/user/me', access: 'customer' },
   {

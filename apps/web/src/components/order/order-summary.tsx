@@ -46,15 +46,29 @@ export function OrderSummary({ order, showShowtime = true }: { order: Order; sho
           return (
             <tr key={line.bookingId ?? i} className="border-b border-line/60">
               <th scope="row" className="py-1.5 pr-3 font-normal">
-                <span className="font-semibold text-white">{seatWithType(line.seat)}</span>
-                {showShowtime && (
+                {line.kind === 'GIFT_CARD' ? (
+                  <>
+                    <span className="font-semibold text-white">{t('order.giftCard')}</span>
+                    {line.giftCard?.recipientEmail && (
+                      <span className="block text-xs text-slate-300">
+                        {t('order.giftCardFor', { email: line.giftCard.recipientEmail })}
+                      </span>
+                    )}
+                    {line.giftCard?.code && (
+                      <span className="block font-mono text-xs text-gold">{line.giftCard.code}</span>
+                    )}
+                  </>
+                ) : (
+                  <span className="font-semibold text-white">{seatWithType(line.seat)}</span>
+                )}
+                {showShowtime && line.kind !== 'GIFT_CARD' && (
                   <span className="block text-xs text-slate-300">
                     {line.movie} · <time dateTime={line.startsAt}>{formatDateTime(line.startsAt)}</time>
                   </span>
                 )}
               </th>
               <td className="py-1.5 pr-3 text-slate-200">
-                {line.ticketType}
+                {line.kind === 'GIFT_CARD' ? '' : line.ticketType}
                 {status && <span className="text-muted"> · {status}</span>}
               </td>
               <td className="py-1.5 text-right">

@@ -2,6 +2,7 @@ import { useEffect, useId, useMemo, useState, type FormEvent } from 'react';
 import type { CheckoutBody, Fulfilment, ProductOrder } from '@cinema/contract';
 import { FulfilmentChoice, SnackLines } from '../../../components/menu/basket-snacks';
 import { SnackDialogButton } from '../../../components/menu/menu-chooser';
+import { normalizeGiftCardCode } from '@cinema/contract/constants';
 import { defaultTicketTypeOn, ticketTypesOn } from '@cinema/contract/constants';
 import { useFormatMoney } from '../../../lib/format';
 import { errorText } from '../../../lib/api-client';
@@ -12,8 +13,8 @@ import { useTranslation } from '../../../lib/i18n';
 // Loaded with the basket, once seats are held.
 export { HoldCountdown } from './hold-countdown';
 
-/** What the basket has chosen: each seat's ticket type, and the promo code when it applies. */
-export type BasketChoice = Pick<CheckoutBody, 'tickets' | 'promoCode' | 'products' | 'fulfilment'>;
+/** What the basket has chosen: each seat's ticket type, the promo code when it applies, snacks, the gift cards to pay with. */
+export type BasketChoice = Pick<CheckoutBody, 'tickets' | 'promoCode' | 'products' | 'fulfilment' | 'redeem'>;
 
 /**
  * The basket of held seats (loaded once the customer holds seats): a ticket type for each seat (the default, Adult,
@@ -38,6 +39,8 @@ export function Basket({
   const [chosen, setChosen] = useState<{ item: ProductOrder; text: string }[]>([]);
   const products = useMemo(() => chosen.map((c) => c.item), [chosen]);
   const [fulfilment, setFulfilment] = useState<Fulfilment>({ kind: 'PICKUP' });
+  const [cardCode, setCardCode] = useState('');
+  const [cards, setCards] = useState<string[]>([]);
   const id = useId();
   // A seat delivery names a seat still held.
   const delivery = useMemo(
@@ -56,20 +59,31 @@ export function Basket({
       ...(tickets.length > 0 && { tickets }),
       ...(applied && { promoCode: applied }),
       ...(products.length > 0 && { products, fulfilment: delivery }),
+      ...(cards.length > 0 && { redeem: cards.map((code) => ({ code })) }),
     };
-  }, [bookingIds, types, applied, products, delivery]);
+  }, [bookingIds, types, applied, products, delivery, cards]);
   const quote = useQuote(body);
   const current = quote.data;
   const promoApplies = Boolean(current?.promo?.applied);
 
   useEffect(() => {
+    // Gift cards go to checkout only once the quote took them (an unknown or empty card is refused there).
     onChange({
       tickets: body.tickets,
       promoCode: promoApplies ? body.promoCode : undefined,
       products: body.products,
       fulfilment: body.fulfilment,
+      redeem: quote.isSuccess ? body.redeem : undefined,
     });
-  }, [body, promoApplies, onChange]);
+  }, [body, promoApplies, onChange, quote.isSuccess]);
+
+  const addCard = (e: FormEvent) => {
+    e.preventDefault();
+    const typed = cardCode.trim();
+    if (typed === '' || cards.some((c) => normalizeGiftCardCode(c) === normalizeGiftCardCode(typed))) return;
+    setCards((all) => [...all, typed]);
+    setCardCode('');
+  };
 
   const applyCode = (e: FormEvent) => {
     e.preventDefault();
@@ -197,6 +211,54 @@ export function Basket({
             </p>
           ))}
       </div>
+      <form className="flex flex-wrap items-end gap-2" onSubmit={addCard}>
+        <label className="field min-w-36 flex-1">
+          <span className="field-label">{t('basket.giftCard')}</span>
+          <input
+            className="input uppercase"
+            name="giftCardCode"
+            value={cardCode}
+            maxLength={40}
+            autoComplete="off"
+            placeholder="XXXX-XXXX-XXXX-XXXX"
+            onChange={(e) => setCardCode(e.target.value)}
+          />
+        </label>
+        <button type="submit" className="btn-secondary" disabled={cardCode.trim() === ''}>
+          {t('basket.useGiftCard')}
+        </button>
+      </form>
+      {cards.length > 0 && (
+        <ul aria-label={t('basket.giftCards')} className="flex flex-col gap-1 text-sm">
+          {cards.map((code) => {
+            const use = current?.giftCards?.find(
+              (g) => normalizeGiftCardCode(g.code) === normalizeGiftCardCode(code),
+            );
+            return (
+              <li key={code} className="flex flex-wrap items-center justify-between gap-2">
+                <span className="font-mono text-white">{use?.code ?? code.toUpperCase()}</span>
+                <span className="flex items-center gap-3">
+                  {use && (
+                    <span className="tabular-nums text-emerald-300">
+                      −{formatMoney(use.amountCents)}{' '}
+                      <span className="text-muted">
+                        ({t('basket.cardLeft', { amount: formatMoney(use.balanceAfterCents) })})
+                      </span>
+                    </span>
+                  )}
+                  <button
+                    type="button"
+                    className="text-sm text-slate-300 underline hover:text-white"
+                    onClick={() => setCards((all) => all.filter((c) => c !== code))}
+                  >
+                    {t('basket.removeCard', { code: use?.code ?? code.toUpperCase() })}
+                  </button>
+                </span>
+              </li>
+            );
+          })}
+        </ul>
+      )}
       {current && (
         <dl className="grid grid-cols-[1fr_auto] gap-x-4 text-sm tabular-nums" aria-live="polite">
           {current.discountCents > 0 && (
@@ -211,6 +273,16 @@ export function Basket({
           <dd className="text-right text-base font-semibold text-gold" data-testid="basket-total">
             {formatMoney(current.totalCents)}
           </dd>
+          {current.dueCents !== undefined && (
+            <>
+              <dt className="text-slate-300">{t('basket.giftCardsPay')}</dt>
+              <dd className="text-right">−{formatMoney(current.totalCents - current.dueCents)}</dd>
+              <dt className="font-semibold text-white">{t('basket.dueByCard')}</dt>
+              <dd className="text-right font-semibold text-white" data-testid="basket-due">
+                {formatMoney(current.dueCents)}
+              </dd>
+            </>
+          )}
         </dl>
       )}
     </section>

@@ -267,6 +267,7 @@ export function SeatMapScreen() {
         ...(choice.promoCode && { promoCode: choice.promoCode }),
         ...(choice.products &&
           choice.products.length > 0 && { products: choice.products, fulfilment: choice.fulfilment }),
+        ...(choice.redeem && { redeem: choice.redeem }),
       },
       {
         onError: (err) => setError(errorText(err, t('seatMap.checkoutFailed'))),
