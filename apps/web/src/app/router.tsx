@@ -183,6 +183,11 @@ const ConcessionsScreen = lazyScreen(
   'ConcessionsScreen',
   ['admin'],
 );
+const GiftCardsAdminScreen = lazyScreen(
+  () => import('../features/admin-gift-cards/components/gift-cards-admin-screen'),
+  'GiftCardsAdminScreen',
+  ['admin'],
+);
 const UsersScreen = lazyScreen(
   () => import('../features/admin-users/components/users-screen'),
   'UsersScreen',
@@ -250,6 +255,8 @@ const routes = (
       <Route path="/admin/showtimes/:id/booked" element={<BookedSeatsScreen />} />
       <Route path="/admin/showtimes/:id/waitlist" element={<ShowtimeWaitlistScreen />} />
       <Route path="/admin/box-office" element={<CounterSaleScreen />} />
+      {/* Staff find a card and read its ledger; voiding and the liability are the admins' (the server checks). */}
+      <Route path="/admin/gift-cards" element={<GiftCardsAdminScreen />} />
       <Route path="/admin/outbox" element={<OutboxScreen />} />
       <Route
         path="/admin/scan"

@@ -68,6 +68,33 @@ export async function apiWithHeaders<T>(
   return { data: data as T, headers: res.headers };
 }
 
+/**
+ * A file the API makes (a CSV report, a PDF), saved by the browser under the server's file name (else `fallbackName`).
+ * Fetched, not linked: the request carries the session's bearer token, which a plain link cannot.
+ */
+export async function downloadFile(path: string, fallbackName: string, accept?: string): Promise<void> {
+  const headers: Record<string, string> = { 'accept-language': currentLanguage() };
+  if (accept) headers.accept = accept;
+  const token = getToken();
+  if (token) headers.authorization = `Bearer ${token}`;
+  let res: Response;
+  try {
+    res = await fetch(`/api${path}`, { headers });
+  } catch {
+    throw new ApiError(i18n.t('common:errors.network'), 0);
+  }
+  if (!res.ok) throw new ApiError(i18n.t('common:errors.requestFailed', { status: res.status }), res.status);
+  const name = /filename="([^"]+)"/.exec(res.headers.get('content-disposition') ?? '')?.[1] ?? fallbackName;
+  const url = URL.createObjectURL(await res.blob());
+  const link = document.createElement('a');
+  link.href = url;
+  link.download = name;
+  document.body.append(link);
+  link.click();
+  link.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 60_000);
+}
+
 /** The server's error text, else the screen's default message. */
 export function errorText(err: unknown, fallback: string): string {
   return err instanceof ApiError && err.status !== 0 && err.message ? err.message : fallback;

@@ -4,6 +4,7 @@ import type { Menu, Product, ProductOrder } from '@cinema/contract';
 import { api } from '../../lib/api-client';
 import { useFormatMoney } from '../../lib/format';
 import { useTranslation } from '../../lib/i18n';
+import { ModalDialog } from '../ui/modal-dialog';
 import { QueryStatus } from '../ui/query-status';
 
 /** GET /api/menu: the active menu with what is left. */
@@ -169,12 +170,8 @@ export function SnackDialogButton({ onAdd }: { onAdd: (item: ProductOrder, text:
         {t('concessions.addSnacks')}
       </button>
       {open && (
-        <dialog
-          ref={(el) => {
-            if (el && !el.open) el.showModal();
-          }}
-          aria-labelledby={`${id}-title`}
-          className="m-auto max-h-[90vh] w-[min(40rem,calc(100vw-1rem))] overflow-y-auto rounded-2xl border border-line bg-panel p-4 text-slate-100 backdrop:bg-black/70"
+        <ModalDialog
+          labelledBy={`${id}-title`}
           onClose={() => {
             setOpen(false);
             setAdded(null);
@@ -199,7 +196,7 @@ export function SnackDialogButton({ onAdd }: { onAdd: (item: ProductOrder, text:
               setAdded(item.quantity > 1 ? `${item.quantity} × ${text}` : text);
             }}
           />
-        </dialog>
+        </ModalDialog>
       )}
     </>
   );

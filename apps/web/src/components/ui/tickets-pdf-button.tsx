@@ -1,11 +1,10 @@
 import { useState } from 'react';
-import { currentLanguage } from '../../lib/i18n';
-import { getToken } from '../../lib/session';
+import { downloadFile } from '../../lib/api-client';
 import { useTranslation } from '../../lib/i18n';
 
 /**
- * Downloads an order's tickets as a PDF (`GET /api/me/orders/{ref}/tickets.pdf`, one page per ticket). A button,
- * not a plain link: the request carries the session's bearer token, which a link cannot.
+ * Downloads an order's tickets as a PDF (`GET /api/me/orders/{ref}/tickets.pdf`, one page per ticket), in the
+ * viewer's language. A button, not a plain link: the request carries the session's bearer token.
  */
 export function TicketsPdfButton({ orderRef, label }: { orderRef: string; label?: string }) {
   const { t } = useTranslation('common');
@@ -14,23 +13,7 @@ export function TicketsPdfButton({ orderRef, label }: { orderRef: string; label?
   const download = async () => {
     setState('loading');
     try {
-      const token = getToken();
-      const res = await fetch(`/api/me/orders/${encodeURIComponent(orderRef)}/tickets.pdf`, {
-        // The PDF speaks the viewer's language.
-        headers: {
-          'accept-language': currentLanguage(),
-          ...(token ? { authorization: `Bearer ${token}` } : {}),
-        },
-      });
-      if (!res.ok) throw new Error(String(res.status));
-      const url = URL.createObjectURL(await res.blob());
-      const a = document.createElement('a');
-      a.href = url;
-      a.download = `tickets-${orderRef}.pdf`;
-      document.body.append(a);
-      a.click();
-      a.remove();
-      setTimeout(() => URL.revokeObjectURL(url), 60_000);
+      await downloadFile(`/me/orders/${encodeURIComponent(orderRef)}/tickets.pdf`, `tickets-${orderRef}.pdf`);
       setState('idle');
     } catch {
       setState('failed');

@@ -43,6 +43,9 @@ export function AdminDashboard() {
           <Link to="/admin/orders" className="btn-secondary">
             {t('dashboard.links.orders')}
           </Link>
+          <Link to="/admin/gift-cards" className="btn-secondary">
+            {t('dashboard.links.giftCards')}
+          </Link>
           <Link to="/admin/scan" className="btn-secondary">
             {t('dashboard.links.scan')}
           </Link>
