@@ -56,6 +56,8 @@ export const GiftCardPurchasesSchema = z
 export const OrderGiftCardSchema = z.object({
   /** Once the order is paid (the card exists). */
   code: z.string().nullable(),
+  /** When the card stops paying (once paid). */
+  expiresAt: z.string().nullable().optional(),
   recipientEmail: z.string().nullable(),
   message: z.string().nullable(),
 });

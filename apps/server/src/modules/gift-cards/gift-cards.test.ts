@@ -398,6 +398,47 @@ describe.each(engines)('gift cards on %s', (engine) => {
     ]);
     expect(order.refunds.every((r) => r.status === 'succeeded')).toBe(true);
   });
+
+  it('refunding one ticket credits the card with its share of that ticket, the rest to the provider', async () => {
+    const admin = await signedInUser(app, { role: 'ADMIN' });
+    // 1001 of 2400: each ticket was paid 500.5 by the card.
+    const card = await giveCard(app, 1001);
+    const bookingIds = await holdSeats(app, alice, show.showtimeId, seats(2));
+    const started = (
+      await post('/api/pay/checkout', { bookingIds, redeem: [{ code: card.code }] })
+    ).json() as { sessionId: string; orderRef: string };
+    expect((await pay(started.sessionId)).statusCode).toBe(303);
+
+    const first = await post(
+      `/api/admin/orders/${started.orderRef}/refund`,
+      { bookingIds: [bookingIds[0]] },
+      admin,
+    );
+    expect(first.statusCode, first.body).toBe(200);
+    expect(first.json().refundedCents).toBe(PRICE);
+    expect(await balance(card.code)).toBe(500);
+    expect((await ledger(card.id)).at(-1)).toEqual({ kind: 'REFUNDED', amountCents: 500, after: 500 });
+    expect((await myOrder(started.orderRef)).payments).toEqual([
+      { method: 'GIFT_CARD', amountCents: 1001, refundedCents: 500 },
+      { method: 'CARD', amountCents: 2 * PRICE - 1001, refundedCents: PRICE - 500 },
+    ]);
+
+    // The second ticket: the card gets the rest of what it paid, the odd cent too.
+    const second = await post(
+      `/api/admin/orders/${started.orderRef}/refund`,
+      { bookingIds: [bookingIds[1]] },
+      admin,
+    );
+    expect(second.statusCode, second.body).toBe(200);
+    expect(await balance(card.code)).toBe(1001);
+    expect((await ledger(card.id)).at(-1)).toEqual({ kind: 'REFUNDED', amountCents: 501, after: 1001 });
+    const order = await myOrder(started.orderRef);
+    expect(order.status).toBe('refunded');
+    expect(order.payments).toEqual([
+      { method: 'GIFT_CARD', amountCents: 1001, refundedCents: 1001 },
+      { method: 'CARD', amountCents: 2 * PRICE - 1001, refundedCents: 2 * PRICE - 1001 },
+    ]);
+  });
 });
 
 describe.each(engines)('selling gift cards on %s', (engine) => {
@@ -470,6 +511,7 @@ describe.each(engines)('selling gift cards on %s', (engine) => {
         priceCents: 5000,
         giftCard: {
           code: formatGiftCardCode(card!.code),
+          expiresAt: card!.expiresAt.toISOString(),
           recipientEmail: 'bob@example.com',
           message: 'Happy birthday!',
         },
@@ -551,6 +593,8 @@ describe.each(engines)('selling gift cards on %s', (engine) => {
     expect(order.payments).toEqual([{ method: 'CASH', amountCents: 3000, refundedCents: 0 }]);
     const balance = await app.inject({ method: 'GET', url: `/api/gift-cards/${line.giftCard!.code}` });
     expect(balance.json()).toMatchObject({ balanceCents: 3000 });
+    // The printed card says until when it pays.
+    expect(line.giftCard!.expiresAt).toBe((balance.json() as GiftCardBalance).expiresAt);
 
     const both = await post(
       '/api/admin/box-office/sales',

@@ -126,7 +126,7 @@ async function loadOrders(db: Queryable, sessions: SessionRow[]) {
   const cards =
     giftLines.length > 0
       ? await db
-          .select({ lineId: giftCards.lineId, code: giftCards.code })
+          .select({ lineId: giftCards.lineId, code: giftCards.code, expiresAt: giftCards.expiresAt })
           .from(giftCards)
           .where(inArray(giftCards.lineId, giftLines))
       : [];
@@ -154,12 +154,14 @@ async function loadOrders(db: Queryable, sessions: SessionRow[]) {
       lines: own.map((l): OrderLine => {
         const status = statusOf(l);
         if (l.kind === 'GIFT_CARD') {
+          const card = cards.find((c) => c.lineId === l.id);
           return presentGiftCardLine(
             {
               amountCents: l.priceCents,
               recipientEmail: l.recipientEmail,
               message: l.message,
-              code: cards.find((c) => c.lineId === l.id)?.code ?? null,
+              code: card?.code ?? null,
+              expiresAt: card?.expiresAt ?? null,
             },
             status,
             s.paidAt ?? s.createdAt,

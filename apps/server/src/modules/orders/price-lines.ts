@@ -226,7 +226,13 @@ export function giftCardLineValues(g: PricedGiftCard, orderId: string) {
 
 /** A gift card line as the customer reads it (a quote, an order): the fields of a seat are left empty. */
 export function presentGiftCardLine(
-  g: { amountCents: number; recipientEmail: string | null; message: string | null; code?: string | null },
+  g: {
+    amountCents: number;
+    recipientEmail: string | null;
+    message: string | null;
+    code?: string | null;
+    expiresAt?: Date | null;
+  },
   status: OrderLine['status'],
   at: Date,
 ): OrderLine {
@@ -248,6 +254,7 @@ export function presentGiftCardLine(
     taxCents: 0,
     giftCard: {
       code: g.code ? formatGiftCardCode(g.code) : null,
+      expiresAt: g.expiresAt?.toISOString() ?? null,
       recipientEmail: g.recipientEmail,
       message: g.message,
     },

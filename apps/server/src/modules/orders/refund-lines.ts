@@ -5,7 +5,10 @@ import type { AfterCommit } from '../../events.ts';
 import { creditRefund } from '../gift-cards/gift-cards.service.ts';
 import { byKind, type OrderLineRef } from './line-kinds.ts';
 
-/** Refunds of a payment method go back where the money came from: cards first, gift cards last (DESIGN §7.3). */
+/**
+ * Refunds go back where the money came from (DESIGN §7.3): each gift card gets its share of the line, and the rest goes
+ * to the cards first, gift cards last.
+ */
 const REFUND_ORDER = ['CARD', 'CARD_TERMINAL', 'CASH', 'FREE', 'GIFT_CARD'] as const;
 
 export interface LineRefund {
@@ -21,8 +24,9 @@ export interface LineRefund {
  * THE refund of order lines (DESIGN §7.1, decision 039), inside the caller's transaction with the order's row locked:
  * whole lines are marked refunded and their kind takes back what they gave (`takeBack`: a ticket's seat is on sale
  * again; not for `lost_seat`, whose seat was never delivered); the money is shared out over the order's payments
- * (cards first, then gift cards), each payment's `refunded_cents` grows (the database refuses more than was paid), and
- * a pending refund is written per line and payment, sent to the provider after commit. The order's status follows.
+ * (each gift card its share of the line, the rest cards first, then gift cards), each payment's `refunded_cents`
+ * grows (the database refuses more than was paid), and a pending refund is written per line and payment, sent to the
+ * provider after commit. The order's status follows.
  * After commit: the seats' maps and `orderRefunded`.
  */
 export async function refundLines(
@@ -62,6 +66,7 @@ export async function refundLines(
       .select({
         id: orderPayments.id,
         method: orderPayments.method,
+        amount: orderPayments.amountCents,
         left: sql<number>`${orderPayments.amountCents} - ${orderPayments.refundedCents}`,
       })
       .from(orderPayments)
@@ -70,28 +75,42 @@ export async function refundLines(
       .for('update')
   ).sort((a, b) => REFUND_ORDER.indexOf(a.method) - REFUND_ORDER.indexOf(b.method));
   const rows: (typeof orderRefunds.$inferInsert)[] = [];
+  // What the order was paid in all: a gift card's share of each line is what it paid of that.
+  const paidCents = payments.reduce((sum, p) => sum + Number(p.amount), 0);
   for (const r of refunds) {
+    const shares = new Map<(typeof payments)[number], number>();
     let owed = r.amountCents;
+    const give = (p: (typeof payments)[number], cents: number) => {
+      if (cents <= 0) return;
+      shares.set(p, (shares.get(p) ?? 0) + cents);
+      p.left = Number(p.left) - cents;
+      owed -= cents;
+    };
+    // Each gift card takes back its share of the line, in proportion to what it paid of the order (rounded down; the
+    // odd cent follows with the rest), so refunding lines one by one credits the card as refunding them all would.
+    if (paidCents > 0)
+      for (const p of payments.filter((x) => x.method === 'GIFT_CARD'))
+        give(p, Math.min(Number(p.left), Math.floor((r.amountCents * Number(p.amount)) / paidCents)));
+    // The rest: cards first, then gift cards (a payment with nothing left passes it on to the next).
     for (const p of payments) {
-      const share = Math.min(owed, Number(p.left));
-      // A whole line's refund has a row even when nothing was paid for it (a free order), so it is on the record.
-      if (share === 0 && !(r.whole && owed === 0 && p === payments[0])) continue;
-      rows.push({
-        orderId: order.id,
-        lineId: r.line.id,
-        paymentId: p.id,
-        amountCents: share,
-        kind,
-        createdBy: input.createdBy ?? null,
-        reason: r.reason ?? input.reason ?? null,
-      });
-      p.left = Number(p.left) - share;
-      owed -= share;
       if (owed === 0) break;
+      give(p, Math.min(owed, Number(p.left)));
     }
     // More than the order's payments hold is never given back (the check on order_payments backs this).
     if (owed > 0)
       throw new Error(`refund of ${r.amountCents} exceeds what order ${order.ref} has left to refund`);
+    // A whole line's refund has a row even when nothing was paid for it (a free order), so it is on the record.
+    if (shares.size === 0 && r.whole && payments[0]) shares.set(payments[0], 0);
+    for (const [p, amountCents] of shares)
+      rows.push({
+        orderId: order.id,
+        lineId: r.line.id,
+        paymentId: p.id,
+        amountCents,
+        kind,
+        createdBy: input.createdBy ?? null,
+        reason: r.reason ?? input.reason ?? null,
+      });
   }
   if (rows.length > 0) await tx.insert(orderRefunds).values(rows);
   for (const p of payments) {
