@@ -59,6 +59,7 @@ import { mailPlugin } from './modules/mail/mail.plugin.ts';
 import { waitlistRoutes } from './modules/waitlist/waitlist.routes.ts';
 import { waitlistPlugin } from './modules/waitlist/waitlist.plugin.ts';
 import { concessionsRoutes } from './modules/concessions/concessions.routes.ts';
+import { kitchenPlugin } from './modules/concessions/kitchen.plugin.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -182,6 +183,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(accountsHousekeeping);
   await app.register(mailPlugin);
   await app.register(waitlistPlugin);
+  await app.register(kitchenPlugin);
   await app.register(webPlugin, { dist: config.webDist });
   return app;
 }

@@ -30,6 +30,8 @@ export interface DomainEventMap {
     channel: 'online' | 'box_office';
     confirmed: number;
     refunded: number;
+    /** Food and drink lines delivered: the kitchen has the order to prepare (DESIGN §7.2). */
+    items?: number;
     /** A guest order's link token (a counter sale no verified account received), for its confirmation only. */
     guestToken?: string;
   };
@@ -40,6 +42,8 @@ export interface DomainEventMap {
   orderRefunded: OrderRef & { kind: 'staff' | 'automatic' | 'exchange'; seats: number; amountCents: number };
   /** Tickets of an order moved to other seats (an exchange), each keeping its booking (and QR code). */
   ticketsMoved: OrderRef & { moves: TicketMove[] };
+  /** The kitchen moved an order's food and drink on: ready, or handed over (DESIGN §7.2). */
+  kitchenChanged: OrderRef & { status: 'ready' | 'collected' | 'delivered' };
   /** The sweeper ran once and expired this many holds (none is a run too). */
   holdsSwept: { expired: number };
   /** A customer joined a showtime's waiting list (DESIGN §7.6). */
@@ -79,6 +83,7 @@ export class DomainEvents {
     orderPaid: [],
     orderRefunded: [],
     ticketsMoved: [],
+    kitchenChanged: [],
     holdsSwept: [],
     waitlistJoined: [],
     waitlistOffered: [],

@@ -181,3 +181,68 @@ export const OrderConcessionsSchema = z.object({
   status: ConcessionStatusSchema.nullable(),
 });
 export type OrderConcessions = z.infer<typeof OrderConcessionsSchema>;
+
+// The kitchen (DESIGN §7.2): /admin/kitchen prepares the paid orders with food and drink and hands them over.
+
+/** An item as the kitchen prepares it. */
+export const KitchenItemSchema = z.object({
+  name: z.string(),
+  options: z.array(z.string()),
+  quantity: z.number().int(),
+  /** Alcohol and the like: "Check ID" when handing it over. */
+  ageRestricted: z.boolean(),
+});
+export type KitchenItem = z.infer<typeof KitchenItemSchema>;
+
+/** A paid order with food and drink, as the kitchen screen shows it. */
+export const KitchenOrderSchema = z.object({
+  ref: z.string(),
+  status: ConcessionStatusSchema,
+  paidAt: z.string(),
+  fulfilment: z.enum(['PICKUP', 'SEAT']),
+  /** SEAT: when to bring it, and where (hall, row, seat). */
+  deliverAt: z.string().nullable(),
+  seat: OrderConcessionsSchema.shape.seat,
+  /** The film of the order's tickets (the seat it is brought to), when it has any. */
+  movie: z.string().nullable(),
+  startsAt: z.string().nullable(),
+  customerName: z.string().nullable(),
+  /** The items still to hand over (refunded ones left out). */
+  items: z.array(KitchenItemSchema),
+  /** Some item is age-restricted: staff check ID. */
+  checkId: z.boolean(),
+  handedOverAt: z.string().nullable(),
+  /** The staff member who handed it over (their email). */
+  handedOverBy: z.string().nullable(),
+});
+export type KitchenOrder = z.infer<typeof KitchenOrderSchema>;
+
+/**
+ * `GET /api/admin/kitchen`: every order still to prepare or ready (seat deliveries by when they are due, orders to
+ * collect by when they were paid), and those handed over in the last few hours, newest first.
+ */
+export const KitchenSchema = z.object({
+  orders: z.array(KitchenOrderSchema),
+});
+export type Kitchen = z.infer<typeof KitchenSchema>;
+
+/** `POST /api/admin/concession-orders/{ref}/status`: ready, or handed over (collected at the bar, or delivered). */
+export const ConcessionStatusBodySchema = z.object({
+  status: z.enum(['ready', 'collected', 'delivered']),
+});
+export type ConcessionStatusBody = z.infer<typeof ConcessionStatusBodySchema>;
+
+/** A refused hand-over: when and by whom it was handed over already. */
+export const KitchenErrorSchema = z.object({
+  error: z.string(),
+  code: z.string().optional(),
+  handedOverAt: z.string().optional(),
+  handedOverBy: z.string().nullable().optional(),
+});
+
+/** `join_kitchen` (a staff member's session token) and the server's answer. */
+export const JoinKitchenSchema = z.object({ token: z.string().min(1).max(200) });
+export type JoinKitchen = z.infer<typeof JoinKitchenSchema>;
+/** `kitchen_update`: an order of the kitchen changed (paid, ready, handed over, refunded): read the screen again. */
+export const KitchenUpdateSchema = z.object({ ref: z.string() });
+export type KitchenUpdate = z.infer<typeof KitchenUpdateSchema>;

@@ -81,6 +81,11 @@ export const SOCKET_EVENTS = {
    * back): every open seat map reads itself again. No payload.
    */
   seatsResync: 'seats_resync',
+  /** Staff watch the kitchen's orders (`{token}`, acknowledged like join_showtime); `leave_kitchen` stops. */
+  joinKitchen: 'join_kitchen',
+  leaveKitchen: 'leave_kitchen',
+  /** An order of the kitchen changed: `{ref}`. */
+  kitchenUpdate: 'kitchen_update',
 } as const;
 
 // ---------------------------------------------------------------------------------------------------------------

@@ -96,6 +96,10 @@ export const ErrorCodes = [
   'gift_card_not_needed',
   /** 409: a refund of a gift card purchase whose card was already used. */
   'gift_card_used',
+  /** 409: an order with no food or drink (left) to prepare or hand over. */
+  'no_items',
+  /** 409: the order's food and drink were handed over already (`handedOverAt`, `handedOverBy`). */
+  'already_handed_over',
 ] as const;
 export type ErrorCode = (typeof ErrorCodes)[number];
 

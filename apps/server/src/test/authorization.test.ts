@@ -173,6 +173,20 @@ async function newProduct(app: FastifyInstance): Promise<string> {
   return row!.id;
 }
 
+/** An order of Alice's with food only, paid (the local provider): its reference, for the kitchen. */
+async function foodOrder({ app, w }: CaseContext): Promise<string> {
+  const started = await app.inject({
+    method: 'POST',
+    url: '/api/pay/checkout',
+    headers: await as(app, w.alice),
+    payload: { bookingIds: [], products: [{ productId: await newProduct(app), quantity: 1 }] },
+  });
+  expect(started.statusCode, started.body).toBe(200);
+  const { sessionId, orderRef } = started.json() as { sessionId: string; orderRef: string };
+  expect((await app.inject({ method: 'POST', url: `/api/pay/local/${sessionId}/pay` })).statusCode).toBe(303);
+  return orderRef;
+}
+
 async function newCategory(app: FastifyInstance): Promise<string> {
   const [row] = await app.database.db
     .insert(productCategories)
@@ -693,6 +707,20 @@ const CASES: Case[] = [
     request: async (_r, { app }) => ({
       method: 'DELETE',
       url: `/api/admin/product-categories/${await newCategory(app)}`,
+    }),
+  },
+  {
+    route: 'GET /api/admin/kitchen',
+    expect: staffToo(200),
+    request: () => ({ method: 'GET', url: '/api/admin/kitchen' }),
+  },
+  {
+    route: 'POST /api/admin/concession-orders/:ref/status',
+    expect: staffToo(200),
+    request: async (_r, ctx) => ({
+      method: 'POST',
+      url: `/api/admin/concession-orders/${await foodOrder(ctx)}/status`,
+      ...json({ status: 'collected' }),
     }),
   },
   {

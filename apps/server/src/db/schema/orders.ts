@@ -124,6 +124,10 @@ export const orders = pgTable(
     index('orders_concession_status_idx')
       .on(t.concessionStatus)
       .where(sql`${t.concessionStatus} in ('PREPARING', 'READY')`),
+    // Its last column: the orders handed over in the last hours (migration 0034).
+    index('orders_handed_over_at_idx')
+      .on(t.handedOverAt)
+      .where(sql`${t.handedOverAt} is not null`),
   ],
 );
 

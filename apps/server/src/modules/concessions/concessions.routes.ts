@@ -3,8 +3,13 @@ import {
   AdminMenuSchema,
   CategoryBodySchema,
   ErrorSchema,
+  ConcessionStatusBodySchema,
   IdParamsSchema,
+  KitchenErrorSchema,
+  KitchenOrderSchema,
+  KitchenSchema,
   MenuSchema,
+  OrderRefParamsSchema,
   OkSchema,
   ProductBodySchema,
   ProductCategorySchema,
@@ -22,6 +27,7 @@ import {
   saveCategory,
   updateProduct,
 } from './menu.service.ts';
+import { kitchenOrders, setConcessionStatus } from './kitchen.service.ts';
 
 const admin = { tags: ['concessions'], security: [{ bearer: [] }] };
 const adminErrors = { 400: ErrorSchema, 401: ErrorSchema, 403: ErrorSchema };
@@ -156,5 +162,34 @@ export const concessionsRoutes: FastifyPluginAsyncZod = async (app) => {
       await deleteCategory(db, actorOf(request), request.params.id);
       return { ok: true as const };
     },
+  );
+
+  app.get(
+    '/admin/kitchen',
+    {
+      onRequest: app.requireStaff,
+      schema: {
+        ...admin,
+        summary:
+          'The kitchen: paid orders with food and drink to prepare or ready (soonest due first), and those handed over lately',
+        response: { 200: KitchenSchema, ...adminErrors },
+      },
+    },
+    async () => kitchenOrders(db),
+  );
+  app.post(
+    '/admin/concession-orders/:ref/status',
+    {
+      onRequest: app.requireStaff,
+      schema: {
+        ...admin,
+        summary:
+          'Mark an order’s food and drink ready, or hand it over (collected or delivered; once, audited) by its reference',
+        params: OrderRefParamsSchema,
+        body: ConcessionStatusBodySchema,
+        response: { 200: KitchenOrderSchema, ...adminErrors, 404: ErrorSchema, 409: KitchenErrorSchema },
+      },
+    },
+    async (request) => setConcessionStatus(app.deps, actorOf(request), request.params.ref, request.body),
   );
 };

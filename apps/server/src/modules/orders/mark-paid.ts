@@ -131,6 +131,7 @@ export async function markPaid(
     channel: input.channel,
     confirmed: delivered.length,
     refunded: lost.length,
+    items: delivered.filter((l) => l.kind === 'PRODUCT').length,
     ...(input.guestToken && { guestToken: input.guestToken }),
   });
   if (lost.length > 0) {

@@ -244,7 +244,7 @@ export function splitDescription(description: string): { name: string; options: 
 }
 
 /** Where food is brought: the hall, row and seat of each booking. */
-async function deliverySeats(db: Queryable, bookingIds: string[]) {
+export async function deliverySeats(db: Queryable, bookingIds: string[]) {
   if (bookingIds.length === 0) return new Map<string, NonNullable<OrderConcessions['seat']>>();
   const rows = await db
     .select({

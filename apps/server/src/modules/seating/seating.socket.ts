@@ -6,6 +6,14 @@ import { showtimeRoom } from '../../plugins/realtime.ts';
 import { showtimeExists } from './seating.service.ts';
 import { socketLanguage, translateMessage } from '../../i18n.ts';
 
+/** Answers a join's acknowledgement (when the client asked for one), a refusal in the socket's language. */
+export const acknowledge =
+  (socket: Socket, ack: unknown) =>
+  (answer: JoinShowtimeAck): void => {
+    if (typeof ack === 'function')
+      ack(answer.ok ? answer : { ...answer, error: translateMessage(answer.error, socketLanguage(socket)) });
+  };
+
 const ROOM_PREFIX = showtimeRoom('');
 
 function leaveShowtimeRooms(socket: Socket, except?: string) {
@@ -22,14 +30,7 @@ export const seatingSocket = fp(
   async function seatingSocket(app: FastifyInstance) {
     app.realtime.io.on('connection', (socket) => {
       socket.on(SOCKET_EVENTS.joinShowtime, async (raw: unknown, ack?: unknown) => {
-        const reply = (answer: JoinShowtimeAck) => {
-          if (typeof ack === 'function')
-            ack(
-              answer.ok
-                ? answer
-                : { ...answer, error: translateMessage(answer.error, socketLanguage(socket)) },
-            );
-        };
+        const reply = acknowledge(socket, ack);
         const parsed = JoinShowtimeSchema.safeParse(raw);
         if (!parsed.success) return reply({ ok: false, error: 'Invalid showtime id' });
         const room = showtimeRoom(parsed.data.toLowerCase());

@@ -340,6 +340,14 @@ export const ROUTES: RouteSpec[] = [
     validBody: () => ({ name: `Fuzz ${Math.random().toString(36).slice(2, 8)}` }),
   },
   { method: 'DELETE', path: '/api/admin/product-categories/:id', access: 'admin' },
+  { method: 'GET', path: '/api/admin/kitchen', access: 'admin' },
+  {
+    method: 'POST',
+    path: '/api/admin/concession-orders/:ref/status',
+    access: 'admin',
+    body: 'json',
+    validBody: () => ({ status: 'ready' }),
+  },
   { method: 'GET', path: '/api/admin/ticket-types', access: 'admin' },
   {
     method: 'POST',
