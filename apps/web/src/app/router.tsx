@@ -183,6 +183,11 @@ const ConcessionsScreen = lazyScreen(
   'ConcessionsScreen',
   ['admin'],
 );
+const KitchenScreen = lazyScreen(
+  () => import('../features/kitchen/components/kitchen-screen'),
+  'KitchenScreen',
+  ['admin'],
+);
 const GiftCardsAdminScreen = lazyScreen(
   () => import('../features/admin-gift-cards/components/gift-cards-admin-screen'),
   'GiftCardsAdminScreen',
@@ -255,6 +260,7 @@ const routes = (
       <Route path="/admin/showtimes/:id/booked" element={<BookedSeatsScreen />} />
       <Route path="/admin/showtimes/:id/waitlist" element={<ShowtimeWaitlistScreen />} />
       <Route path="/admin/box-office" element={<CounterSaleScreen />} />
+      <Route path="/admin/kitchen" element={<KitchenScreen />} />
       {/* Staff find a card and read its ledger; voiding and the liability are the admins' (the server checks). */}
       <Route path="/admin/gift-cards" element={<GiftCardsAdminScreen />} />
       <Route path="/admin/outbox" element={<OutboxScreen />} />

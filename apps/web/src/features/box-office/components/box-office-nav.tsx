@@ -17,6 +17,9 @@ export function BoxOfficeNav() {
       <NavLink to="/admin/box-office" end className={link}>
         {t('boxOffice.counterSale')}
       </NavLink>
+      <NavLink to="/admin/kitchen" className={link}>
+        {t('dashboard.links.kitchen')}
+      </NavLink>
       <NavLink to="/admin/gift-cards" className={link}>
         {t('giftCards.title')}
       </NavLink>
