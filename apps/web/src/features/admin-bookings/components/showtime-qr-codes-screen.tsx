@@ -4,7 +4,7 @@ import { QrCode } from '../../../components/ui/qr-code';
 import { seatWithType } from '../../../lib/seat-text';
 import { formatDateTime } from '../../../lib/format';
 import { useShowtimeTickets } from '../api/get-showtime-tickets';
-import './print-sheet.css';
+import '../../../components/ui/print-sheet.css';
 import { QueryStatus } from '../../../components/ui/query-status';
 import { ShowtimeSummary } from './showtime-summary';
 

@@ -1,7 +1,6 @@
 import { useId, useRef, useState, type FormEvent } from 'react';
-import { Trans, useTranslation } from '../../../lib/i18n';
-import { Link } from 'react-router';
-import type { PaymentMethod, SeatType, StaffOrder } from '@cinema/contract';
+import { useTranslation } from '../../../lib/i18n';
+import type { GiftCardPurchase, PaymentMethod, SeatType, StaffOrder } from '@cinema/contract';
 import { defaultTicketTypeOn, ticketTypesOn } from '@cinema/contract/constants';
 import { ApiError, errorText } from '../../../lib/api-client';
 import { formatDateTime, formatMoney } from '../../../lib/format';
@@ -13,6 +12,8 @@ import { FormMessages } from '../../../components/ui/form-messages';
 import { QueryStatus } from '../../../components/ui/query-status';
 import { useCounterSale, useSellableShowtimes, useShowtimePrices } from '../api/box-office';
 import { BoxOfficeNav } from './box-office-nav';
+import { GiftCardsToSell, RedeemAtCounter, restAfterCards, type CardToRedeem } from './counter-gift-cards';
+import { SaleDone } from './counter-sale-done';
 import { StaffSeatPicker } from './staff-seat-picker';
 
 interface Chosen {
@@ -20,7 +21,10 @@ interface Chosen {
   ticketTypeId: string | null;
 }
 
-/** /admin/box-office: sell seats at the counter, cash or card, blocked (house) seats too. */
+/**
+ * /admin/box-office: sell seats at the counter, blocked (house) seats too, and gift cards (printed at once), paid by
+ * gift cards first and the rest by cash or the card terminal.
+ */
 export function CounterSaleScreen() {
   const { t } = useTranslation('admin');
   const { user } = useSession();
@@ -28,6 +32,8 @@ export function CounterSaleScreen() {
   const [showtimeId, setShowtimeId] = useState('');
   const prices = useShowtimePrices(showtimeId);
   const [chosen, setChosen] = useState<Chosen[]>([]);
+  const [giftCards, setGiftCards] = useState<GiftCardPurchase[]>([]);
+  const [redeem, setRedeem] = useState<CardToRedeem[]>([]);
   const [method, setMethod] = useState<PaymentMethod>('card');
   const [email, setEmail] = useState('');
   const [name, setName] = useState('');
@@ -55,8 +61,13 @@ export function CounterSaleScreen() {
     ...c,
     ticketTypeId: c.ticketTypeId ?? (prices.data ? defaultTicketTypeOn(prices.data, c.seat.type) : null),
   }));
-  const total = lines.reduce((sum, c) => sum + (priceOf(c) ?? 0), 0);
+  const total =
+    lines.reduce((sum, c) => sum + (priceOf(c) ?? 0), 0) +
+    giftCards.reduce((sum, g) => sum + g.amountCents, 0);
   const unpriced = lines.some((c) => priceOf(c) === null);
+  const nothing = lines.length === 0 && giftCards.length === 0;
+  // Gift cards never pay for gift cards (the server refuses it): the cards to pay with wait for a sale without them.
+  const paying = giftCards.length === 0 ? redeem : [];
 
   function toggle(seat: SeatCell) {
     setSold(null);
@@ -72,12 +83,14 @@ export function CounterSaleScreen() {
     setError(null);
     try {
       const order = await sale.mutateAsync({
-        showtimeId,
+        ...(lines.length > 0 && { showtimeId }),
         seatIds: lines.map((c) => c.seat.id),
         tickets: lines.flatMap((c) =>
           c.ticketTypeId ? [{ seatId: c.seat.id, ticketTypeId: c.ticketTypeId }] : [],
         ),
         paymentMethod: method,
+        ...(giftCards.length > 0 && { giftCards }),
+        ...(paying.length > 0 && { redeem: paying.map((c) => ({ code: c.code })) }),
         ...(email.trim() && { customerEmail: email.trim() }),
         ...(name.trim() && { customerName: name.trim() }),
         requestId: requestId.current,
@@ -85,6 +98,8 @@ export function CounterSaleScreen() {
       requestId.current = crypto.randomUUID();
       setSold(order);
       setChosen([]);
+      setGiftCards([]);
+      setRedeem([]);
       setEmail('');
       setName('');
       requestAnimationFrame(() => done.current?.focus());
@@ -112,26 +127,17 @@ export function CounterSaleScreen() {
   }
 
   const show = showtimes.data?.find((s) => s.id === showtimeId);
+  const rest = restAfterCards(paying, total);
   return (
     <section>
-      <h1 ref={heading} tabIndex={-1} className="page-title">
+      <h1 ref={heading} tabIndex={-1} className="page-title print-hidden">
         {t('boxOffice.title')}
       </h1>
       <BoxOfficeNav />
       <QueryStatus query={showtimes} failure={t('common.failedShowtimes')} />
-      {sold && (
-        <div ref={done} tabIndex={-1} className="notice mb-4" role="status">
-          <Trans
-            t={t}
-            i18nKey={sold.paymentMethod === 'cash' ? 'boxOffice.soldCash' : 'boxOffice.soldCard'}
-            values={{ ref: sold.ref, count: sold.lines.length, total: formatMoney(sold.totalCents) }}
-            components={{ strong: <strong /> }}
-          />{' '}
-          {user?.role === 'ADMIN' && <Link to={`/admin/orders/${sold.ref}`}>{t('boxOffice.openOrder')}</Link>}
-        </div>
-      )}
+      {sold && <SaleDone order={sold} canOpen={user?.role === 'ADMIN'} focusRef={done} />}
       {showtimes.data && (
-        <form onSubmit={onSubmit} className="space-y-4" aria-labelledby={`${id}-sale`}>
+        <div className="print-hidden space-y-4">
           <h2 id={`${id}-sale`} className="sr-only">
             {t('boxOffice.counterSale')}
           </h2>
@@ -145,7 +151,6 @@ export function CounterSaleScreen() {
                 setChosen([]);
                 setError(null);
               }}
-              required
             >
               <option value="">{t('boxOffice.chooseShowtime')}</option>
               {showtimes.data.map((s) => (
@@ -160,8 +165,8 @@ export function CounterSaleScreen() {
               ))}
             </select>
           </label>
-          {showtimeId && (
-            <div className="grid gap-4 lg:grid-cols-[minmax(0,1fr)_22rem]">
+          <div className="grid gap-4 lg:grid-cols-[minmax(0,1fr)_22rem]">
+            {showtimeId ? (
               <div className="card min-w-0">
                 <StaffSeatPicker
                   showtimeId={showtimeId}
@@ -170,52 +175,79 @@ export function CounterSaleScreen() {
                   label={t('boxOffice.seatsFor', { movie: show?.movie ?? t('boxOffice.thisShowtime') })}
                 />
               </div>
-              <div className="card space-y-4">
-                <h2 className="text-lg font-semibold text-white">
-                  {lines.length === 0
-                    ? t('boxOffice.noSeats')
-                    : t('boxOffice.seats', { count: lines.length })}
-                </h2>
-                {lines.length === 0 && <p className="muted">{t('boxOffice.chooseSeats')}</p>}
-                <ul className="space-y-2">
-                  {lines.map((c) => {
-                    const price = priceOf(c);
-                    // Only the types sold on this seat's type: a price left blank on the card is not for sale there.
-                    const offered = prices.data ? ticketTypesOn(prices.data, c.seat.type) : [];
-                    return (
-                      <li key={c.seat.id} className="flex flex-wrap items-center gap-2">
-                        <span className="min-w-28 font-semibold text-gold">{seatWithType(c.seat)}</span>
-                        {offered.length > 0 && (
-                          <select
-                            className="input w-auto"
-                            aria-label={t('boxOffice.ticketTypeFor', { seat: seatWithType(c.seat) })}
-                            value={c.ticketTypeId ?? ''}
-                            onChange={(e) =>
-                              setChosen((list) =>
-                                list.map((x) =>
-                                  x.seat.id === c.seat.id ? { ...x, ticketTypeId: e.target.value } : x,
-                                ),
-                              )
-                            }
-                          >
-                            {offered.map((t) => (
-                              <option key={t.id} value={t.id}>
-                                {t.name}
-                              </option>
-                            ))}
-                          </select>
-                        )}
-                        <span className="ml-auto">
-                          {price === null
-                            ? t('boxOffice.notSoldOn', { seat: t(`seatType.${c.seat.type}`) })
-                            : formatMoney(price)}
-                        </span>
-                      </li>
-                    );
-                  })}
-                </ul>
-                <fieldset className="space-y-2">
-                  <legend className="field-label">{t('boxOffice.paidBy')}</legend>
+            ) : (
+              <p className="card muted self-start">{t('boxOffice.noShowtime')}</p>
+            )}
+            <div className="card space-y-4">
+              {showtimeId && (
+                <>
+                  <h3 className="text-lg font-semibold text-white">
+                    {lines.length === 0
+                      ? t('boxOffice.noSeats')
+                      : t('boxOffice.seats', { count: lines.length })}
+                  </h3>
+                  {lines.length === 0 && <p className="muted">{t('boxOffice.chooseSeats')}</p>}
+                  <ul className="space-y-2">
+                    {lines.map((c) => {
+                      const price = priceOf(c);
+                      // Only the types sold on this seat's type: a price left blank on the card is not for sale there.
+                      const offered = prices.data ? ticketTypesOn(prices.data, c.seat.type) : [];
+                      return (
+                        <li key={c.seat.id} className="flex flex-wrap items-center gap-2">
+                          <span className="min-w-28 font-semibold text-gold">{seatWithType(c.seat)}</span>
+                          {offered.length > 0 && (
+                            <select
+                              className="input w-auto"
+                              aria-label={t('boxOffice.ticketTypeFor', { seat: seatWithType(c.seat) })}
+                              value={c.ticketTypeId ?? ''}
+                              onChange={(e) =>
+                                setChosen((list) =>
+                                  list.map((x) =>
+                                    x.seat.id === c.seat.id ? { ...x, ticketTypeId: e.target.value } : x,
+                                  ),
+                                )
+                              }
+                            >
+                              {offered.map((t) => (
+                                <option key={t.id} value={t.id}>
+                                  {t.name}
+                                </option>
+                              ))}
+                            </select>
+                          )}
+                          <span className="ml-auto">
+                            {price === null
+                              ? t('boxOffice.notSoldOn', { seat: t(`seatType.${c.seat.type}`) })
+                              : formatMoney(price)}
+                          </span>
+                        </li>
+                      );
+                    })}
+                  </ul>
+                </>
+              )}
+              <GiftCardsToSell
+                cards={giftCards}
+                onChange={(cards) => {
+                  setSold(null);
+                  setGiftCards(cards);
+                }}
+              />
+              {giftCards.length === 0 ? (
+                <RedeemAtCounter cards={redeem} onChange={setRedeem} totalCents={total} />
+              ) : (
+                redeem.length > 0 && <p className="text-sm text-amber-200">{t('boxOffice.cardsForCards')}</p>
+              )}
+              <form onSubmit={onSubmit} className="space-y-4" aria-labelledby={`${id}-sale`}>
+                {paying.length > 0 && !nothing && (
+                  <p className="text-sm" data-testid="counter-rest">
+                    {t('boxOffice.restToPay', { amount: formatMoney(rest) })}
+                  </p>
+                )}
+                <fieldset className="space-y-2" disabled={paying.length > 0 && rest === 0}>
+                  <legend className="field-label">
+                    {paying.length > 0 ? t('boxOffice.restPaidBy') : t('boxOffice.paidBy')}
+                  </legend>
                   <div className="flex gap-4">
                     {(['card', 'cash'] as const).map((m) => (
                       <label key={m} className="flex items-center gap-2">
@@ -254,18 +286,20 @@ export function CounterSaleScreen() {
                 <button
                   type="submit"
                   className="btn-primary w-full"
-                  disabled={sale.isPending || lines.length === 0 || unpriced}
+                  disabled={sale.isPending || nothing || unpriced}
                 >
                   {sale.isPending
                     ? t('boxOffice.selling')
-                    : lines.length === 0
+                    : nothing
                       ? t('boxOffice.sell')
-                      : t('boxOffice.sellCount', { count: lines.length, total: formatMoney(total) })}
+                      : giftCards.length > 0
+                        ? t('boxOffice.sellTotal', { total: formatMoney(total) })
+                        : t('boxOffice.sellCount', { count: lines.length, total: formatMoney(total) })}
                 </button>
-              </div>
+              </form>
             </div>
-          )}
-        </form>
+          </div>
+        </div>
       )}
     </section>
   );

@@ -3,7 +3,7 @@ import { IdCheck } from '../../../components/ui/id-check';
 import { useTranslation } from '../../../lib/i18n';
 import { Link, useSearchParams } from 'react-router';
 import { useQuery } from '@tanstack/react-query';
-import { judgeAdmission } from '@cinema/contract/constants';
+import { judgeAdmission, normalizeGiftCardCode } from '@cinema/contract/constants';
 import type { DoorListResponse, ScanError, ScanSyncResult } from '@cinema/contract';
 import { ApiError, errorText } from '../../../lib/api-client';
 import { seatWithType } from '../../../lib/seat-text';
@@ -389,6 +389,11 @@ function DoorScreen({ showtimeId }: { showtimeId: string }) {
 
   const validate = useCallback(
     async (code: string, force = false) => {
+      // A gift card's QR: the door never redeems one (DESIGN §7.3); only the box office and checkout do, online.
+      if (normalizeGiftCardCode(code)) {
+        setOutcome({ kind: 'refused', title: t('scanner.giftCard'), detail: t('scanner.giftCardDetail') });
+        return;
+      }
       setOutcome({ kind: 'validating' });
       if (!navigator.onLine) return validateOffline(code, force);
       try {
@@ -655,6 +660,7 @@ function DoorScreen({ showtimeId }: { showtimeId: string }) {
             {t('scanner.checkIn')}
           </button>
         </form>
+        <p className="text-sm text-slate-300">{t('scanner.noGiftCards')}</p>
       </div>
     </section>
   );
