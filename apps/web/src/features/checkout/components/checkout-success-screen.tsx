@@ -8,6 +8,7 @@ import { OrderSummary } from '../../../components/order/order-summary';
 import { useCheckoutLookup } from '../api/lookup-checkout';
 import { useOrder } from '../api/get-order';
 import { TicketsPdfButton } from '../../../components/ui/tickets-pdf-button';
+import { GiftCardsBought } from './gift-cards-bought';
 import { useTranslation } from '../../../lib/i18n';
 
 // checkout.titles.paid: "Payment Successful", …
@@ -85,6 +86,8 @@ export function CheckoutSuccessScreen() {
   const location = useLocation();
   const sessionId = params.get('session_id');
   const { query: lookup, stoppedWaiting } = useCheckoutLookup(sessionId);
+  // The order's lines (the panel reads the same query): what was bought besides tickets.
+  const order = useOrder(lookup.data?.orderRef ?? undefined, lookup.data?.status);
 
   if (!sessionId) {
     return (
@@ -124,6 +127,10 @@ export function CheckoutSuccessScreen() {
 
   const result = lookup.data;
   const refunded = result.refundedSeats ?? [];
+  const giftCards = order.data?.lines.filter((l) => l.kind === 'GIFT_CARD') ?? [];
+  // An order of gift cards or food alone has no tickets to list, and says so by listing what it bought instead.
+  const otherPurchase = giftCards.length > 0 || (order.data?.products?.length ?? 0) > 0;
+  const orderLoading = Boolean(result.orderRef) && order.isPending;
   return (
     <Shell title={t(titleKey(result.status))}>
       {result.status === 'pending' &&
@@ -163,9 +170,13 @@ export function CheckoutSuccessScreen() {
           <TicketsPdfButton orderRef={result.orderRef} label={t('checkout.downloadPdf')} />
         </p>
       )}
-      {result.tickets.length === 0 && (result.status === 'paid' || result.status === 'refunded') && (
-        <p className="muted">{t('checkout.noTickets')}</p>
+      {giftCards.length > 0 && result.status === 'paid' && order.data && (
+        <GiftCardsBought lines={giftCards} currency={order.data.currency} />
       )}
+      {result.tickets.length === 0 &&
+        (result.status === 'paid' || result.status === 'refunded') &&
+        !orderLoading &&
+        !otherPurchase && <p className="muted">{t('checkout.noTickets')}</p>}
     </Shell>
   );
 }
