@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { IdSchema, OneLineTextSchema } from './common.ts';
 import { ErrorSchema } from './errors.ts';
 import { GiftCardPurchasesSchema, RedeemSchema } from './gift-cards.ts';
+import { ProductOrderSchema } from './concessions.ts';
 import { OrderLineSchema, OrderSchema } from './pricing.ts';
 import { TicketSchema } from './tickets.ts';
 
@@ -128,9 +129,11 @@ export const CounterSaleBodySchema = z
     requestId: IdSchema.optional(),
     /** Gift cards sold (DESIGN §7.3): printed at the counter, and emailed to `recipientEmail` when given. */
     giftCards: GiftCardPurchasesSchema.optional(),
+    /** Food and drink (DESIGN §7.2), with or without tickets: handed over at the counter with the sale. */
+    products: z.array(ProductOrderSchema).max(30, 'Too many items').optional(),
   })
   .superRefine((body, ctx) => {
-    if (body.seatIds.length === 0 && !body.giftCards?.length)
+    if (body.seatIds.length === 0 && !body.giftCards?.length && !body.products?.length)
       ctx.addIssue({ code: 'custom', path: ['seatIds'], message: 'Choose a seat' });
     if (body.seatIds.length > 0 && !body.showtimeId)
       ctx.addIssue({ code: 'custom', path: ['showtimeId'], message: 'Choose a showtime' });
@@ -141,6 +144,8 @@ export type CounterSaleBody = z.infer<typeof CounterSaleBodySchema>;
 export const BoxOfficeErrorSchema = ErrorSchema.extend({
   seatIds: z.array(z.string()).optional(),
   bookingIds: z.array(z.string().nullable()).optional(),
+  /** 409 `sold_out` / `product_unavailable`: the products at fault. */
+  productIds: z.array(z.string()).optional(),
 });
 
 /**

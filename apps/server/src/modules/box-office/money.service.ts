@@ -16,6 +16,7 @@ import { AppError, badRequest, conflict, conflictSaying, notFound } from '../../
 import { namingSeats } from '../../i18n.ts';
 import { transactionWithEvents, type SeatChange } from '../../events.ts';
 import { recordAudit, type Actor } from '../audit/audit.service.ts';
+import { writeProductLines } from '../concessions/price-products.ts';
 import { insertSession, seatName } from '../payments/checkout.service.ts';
 import { sendPendingRefunds } from '../payments/fulfilment.service.ts';
 import { lockBookingsInSeatOrder } from '../orders/line-kinds.ts';
@@ -438,6 +439,15 @@ async function replayedSale(
     .innerJoin(bookings, eq(bookings.id, orderLines.bookingId))
     .where(eq(orderLines.orderId, row.id));
   const seatIds = new Set(body.seatIds.map((id) => id.toLowerCase()));
+  const items = await db
+    .select({ productId: orderLines.productId, quantity: orderLines.quantity })
+    .from(orderLines)
+    .where(and(eq(orderLines.orderId, row.id), eq(orderLines.kind, 'PRODUCT')));
+  const itemsKey = (list: { productId: string | null; quantity: number }[]) =>
+    list
+      .map((i) => `${i.productId?.toLowerCase()}×${i.quantity}`)
+      .sort()
+      .join(',');
   const same =
     row.provider === 'box_office' &&
     row.soldBy === actor.id &&
@@ -445,6 +455,7 @@ async function replayedSale(
     (row.customerEmail ?? null) === (body.customerEmail?.trim() || null) &&
     (row.customerName ?? null) === (body.customerName?.trim() || null) &&
     lines.length === seatIds.size &&
+    itemsKey(items) === itemsKey(body.products ?? []) &&
     lines.every((l) => seatIds.has(l.seatId) && l.showtimeId === body.showtimeId?.toLowerCase()) &&
     (body.tickets ?? []).every((t) =>
       lines.some(
@@ -459,6 +470,14 @@ async function replayedSale(
     );
   }
   return (await presentStaffOrders(db, [row]))[0]!;
+}
+
+/** A counter sale's food and drink, handed over by the seller with the sale: on the kitchen's last column at once. */
+async function handedOverAtCounter(tx: Tx, orderId: string, actor: Actor) {
+  await tx
+    .update(orders)
+    .set({ concessionStatus: 'COLLECTED', handedOverAt: sql`now()`, handedOverBy: actor.id })
+    .where(and(eq(orders.id, orderId), eq(orders.concessionStatus, 'PREPARING')));
 }
 
 /**
@@ -514,6 +533,7 @@ export async function counterSale(
       const found = showtime ? await hallSeats(tx, showtime.hallId, seatIds) : [];
       const priced = await priceLines(tx, deps.config.timeZone, {
         keysAre: 'seatIds',
+        products: body.products ?? [],
         tickets: found
           .sort((a, b) => a.row - b.row || a.number - b.number)
           .map((seat) => ({
@@ -543,6 +563,7 @@ export async function counterSale(
         customerEmail: email,
         customerName: body.customerName?.trim() || null,
         guestTokenHash: guestToken ? hashToken(guestToken) : null,
+        ...(priced.products.length > 0 && { fulfilment: 'PICKUP' as const }),
       });
       // Each seat written sold to the sale at once (the partial unique index refuses a seat anyone holds or bought);
       // the order is then paid through markPaid, as every order is, which finds them delivered (and issues the gift
@@ -564,14 +585,14 @@ export async function counterSale(
                 })),
               )
               .returning({ id: bookings.id, seatId: bookings.seatId });
-      await tx
-        .insert(orderLines)
-        .values([
-          ...lines.map((l) =>
-            ticketLineValues(l, session.id, made.find((b) => b.seatId === l.ticket.key)!.id, 'confirmed'),
-          ),
-          ...gifts.map((g) => giftCardLineValues(g, session.id)),
-        ]);
+      const ticketAndCardLines = [
+        ...lines.map((l) =>
+          ticketLineValues(l, session.id, made.find((b) => b.seatId === l.ticket.key)!.id, 'confirmed'),
+        ),
+        ...gifts.map((g) => giftCardLineValues(g, session.id)),
+      ];
+      if (ticketAndCardLines.length > 0) await tx.insert(orderLines).values(ticketAndCardLines);
+      await writeProductLines(tx, session.id, priced.products);
       // Gift cards pay first (reserved, then captured by markPaid with the rest in cash or on the terminal).
       const giftCards = body.redeem?.length
         ? await reserveCards(tx, {
@@ -594,6 +615,9 @@ export async function counterSale(
           customerEmail: email,
           ...(giftCards.length > 0 && { giftCards }),
           ...(gifts.length > 0 && { giftCardsSold: gifts.map((g) => g.amountCents) }),
+          ...(priced.products.length > 0 && {
+            items: priced.products.map((l) => `${l.quantity} × ${l.description}`),
+          }),
         },
       });
       await markPaid(tx, after, {
@@ -603,6 +627,8 @@ export async function counterSale(
         giftCardMonths: deps.config.giftCardMonths,
         ...(guestToken && { guestToken }),
       });
+      // Food and drink sold at the counter is handed over there and then, by the seller (ID checked there too).
+      if (priced.products.length > 0) await handedOverAtCounter(tx, session.id, actor);
       return { sessionId: session.id };
     });
   } catch (err) {

@@ -4,6 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import { io as connect, type Socket } from 'socket.io-client';
 import { SOCKET_EVENTS, type Kitchen, type KitchenOrder, type Product } from '@cinema/contract';
 import { auditLog } from '../../db/schema/index.ts';
+import { addProduct, choiceId, POPCORN } from '../../test/menu.ts';
 import { createShowtimeFixture, type ShowtimeFixture } from '../../test/fixtures.ts';
 import {
   createTestApp,
@@ -40,7 +41,7 @@ describe.each(engines)('the kitchen (%s)', (engine) => {
     return { status: res.statusCode, body: res.json() as any };
   };
   const kitchen = async () => (await call('GET', '/api/admin/kitchen', staff)).body as Kitchen;
-  const large = () => popcorn.options[0]!.choices.find((c) => c.name === 'Large')!.id;
+  const large = () => choiceId(popcorn, 'Size', 'Large');
 
   /** A customer buys seats and food (to the seat at `at`, else to collect) and pays; the order's reference. */
   async function buy(seatIds: string[], products: object[], at?: Date) {
@@ -76,27 +77,13 @@ describe.each(engines)('the kitchen (%s)', (engine) => {
     admin = await signedInAdmin(app);
     staff = await signedInStaff(app);
     show = await createShowtimeFixture(app.database.db, { rows: 2, cols: 6 });
-    const made = async (body: object) => {
-      const res = await call('POST', '/api/admin/products', admin, body);
-      expect(res.status, JSON.stringify(res.body)).toBe(201);
-      return res.body as Product;
-    };
-    popcorn = await made({
-      name: 'Popcorn',
-      category: 'Popcorn',
-      priceCents: 450,
-      options: [
-        {
-          group: 'Size',
-          required: true,
-          choices: [
-            { name: 'Small', priceDeltaCents: 0 },
-            { name: 'Large', priceDeltaCents: 200 },
-          ],
-        },
-      ],
+    popcorn = await addProduct(app, admin, POPCORN);
+    beer = await addProduct(app, admin, {
+      name: 'Craft beer',
+      category: 'Bar',
+      priceCents: 600,
+      ageRestricted: true,
     });
-    beer = await made({ name: 'Craft beer', category: 'Bar', priceCents: 600, ageRestricted: true });
     const url = await app.listen({ port: 0, host: '127.0.0.1' });
     port = Number(new URL(url).port);
   });

@@ -1,5 +1,7 @@
 import type { Product, ProductOrder } from '@cinema/contract';
-import type { Queryable } from '../../db/database.ts';
+import type { Queryable, Tx } from '../../db/database.ts';
+import { orderLines } from '../../db/schema/index.ts';
+import { reserveStock } from './stock.ts';
 import { AppError, badRequest, conflictSaying } from '../../errors.ts';
 import { textsIn } from '../../i18n.ts';
 import { loadMenu } from './menu.service.ts';
@@ -125,4 +127,25 @@ export function productLineValues(l: PricedProductLine, orderId: string) {
     taxRateBp: l.taxRateBp,
     taxCents: l.taxCents,
   };
+}
+
+/**
+ * Writes an order's product lines and takes their stock, in the caller's transaction (checkout, counter sale): no two
+ * orders can both have the last one (DESIGN §7.2); a 409 `sold_out` names what is short and rolls the order back.
+ */
+export async function writeProductLines(tx: Tx, orderId: string, lines: readonly PricedProductLine[]) {
+  if (lines.length === 0) return;
+  const written = await tx
+    .insert(orderLines)
+    .values(lines.map((l) => productLineValues(l, orderId)))
+    .returning({ id: orderLines.id });
+  await reserveStock(
+    tx,
+    lines.map((l, i) => ({
+      lineId: written[i]!.id,
+      productId: l.product.id,
+      quantity: l.quantity,
+      name: l.product.name,
+    })),
+  );
 }

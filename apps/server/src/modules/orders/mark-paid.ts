@@ -125,13 +125,14 @@ export async function markPaid(
       );
   }
   after.seats(deliveries.flatMap((d) => d.seats));
+  const items = delivered.filter((l) => l.kind === 'PRODUCT').length;
   after.record('orderPaid', {
     sessionId: orderId,
     ref,
     channel: input.channel,
     confirmed: delivered.length,
     refunded: lost.length,
-    items: delivered.filter((l) => l.kind === 'PRODUCT').length,
+    ...(items > 0 && { items }),
     ...(input.guestToken && { guestToken: input.guestToken }),
   });
   if (lost.length > 0) {

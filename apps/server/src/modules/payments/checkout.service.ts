@@ -36,8 +36,8 @@ import {
   type TicketToPrice,
 } from '../orders/price-lines.ts';
 import { releasePromoUses, reservePromo } from '../pricing/promo.service.ts';
-import { productLineValues, type PricedProductLine } from '../concessions/price-products.ts';
-import { releaseOrderStock, reserveStock } from '../concessions/stock.ts';
+import { writeProductLines, type PricedProductLine } from '../concessions/price-products.ts';
+import { releaseOrderStock } from '../concessions/stock.ts';
 import { fulfilCheckout } from './fulfilment.service.ts';
 import type { PaymentDeps } from './payment-deps.ts';
 import { namingSeats, seatText, textsIn, type Language } from '../../i18n.ts';
@@ -499,22 +499,8 @@ export async function startCheckout(
         .insert(orderLines)
         .values(priced.lines.map((l) => ticketLineValues(l, session.id, l.ticket.hold.id)));
     }
-    if (priced.products.length > 0) {
-      // Stock is taken now, while the order is open: no two orders can both have the last one (DESIGN §7.2).
-      const lines = await tx
-        .insert(orderLines)
-        .values(priced.products.map((l) => productLineValues(l, session.id)))
-        .returning({ id: orderLines.id });
-      await reserveStock(
-        tx,
-        priced.products.map((l, i) => ({
-          lineId: lines[i]!.id,
-          productId: l.product.id,
-          quantity: l.quantity,
-          name: l.product.name,
-        })),
-      );
-    }
+    // Stock is taken now, while the order is open (given back if it closes unpaid).
+    await writeProductLines(tx, session.id, priced.products);
     if (bookingIds.length > 0) await extendHoldsForCheckout(tx, bookingIds, session, config.holdMinutes);
     if (gifts.length > 0)
       await tx.insert(orderLines).values(gifts.map((g) => giftCardLineValues(g, session.id)));
