@@ -141,7 +141,9 @@ describe('gift cards at the counter', () => {
       throw new Error(`unexpected call: ${path}`);
     });
     renderScreen();
-    await screen.findByText('Choose a showtime to sell seats, or sell gift cards on their own.');
+    await screen.findByText(
+      'Choose a showtime to sell seats, or sell food and drink or gift cards on their own.',
+    );
     const amount = screen.getByRole('textbox', { name: 'Amount ($5.00 to $500.00)' });
     await user.type(amount, '2');
     await user.click(screen.getByRole('button', { name: 'Add gift card' }));

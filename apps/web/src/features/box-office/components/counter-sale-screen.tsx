@@ -13,6 +13,7 @@ import { QueryStatus } from '../../../components/ui/query-status';
 import { useCounterSale, useSellableShowtimes, useShowtimePrices } from '../api/box-office';
 import { BoxOfficeNav } from './box-office-nav';
 import { GiftCardsToSell, RedeemAtCounter, restAfterCards, type CardToRedeem } from './counter-gift-cards';
+import { CounterProducts, itemsTotal, type CounterItem } from './counter-products';
 import { SaleDone } from './counter-sale-done';
 import { StaffSeatPicker } from './staff-seat-picker';
 
@@ -22,8 +23,8 @@ interface Chosen {
 }
 
 /**
- * /admin/box-office: sell seats at the counter, blocked (house) seats too, and gift cards (printed at once), paid by
- * gift cards first and the rest by cash or the card terminal.
+ * /admin/box-office: sell seats at the counter, blocked (house) seats too, food and drink (handed over with the sale)
+ * and gift cards (printed at once), in one basket, paid by gift cards first and the rest by cash or the card terminal.
  */
 export function CounterSaleScreen() {
   const { t } = useTranslation('admin');
@@ -33,6 +34,7 @@ export function CounterSaleScreen() {
   const prices = useShowtimePrices(showtimeId);
   const [chosen, setChosen] = useState<Chosen[]>([]);
   const [giftCards, setGiftCards] = useState<GiftCardPurchase[]>([]);
+  const [items, setItems] = useState<CounterItem[]>([]);
   const [redeem, setRedeem] = useState<CardToRedeem[]>([]);
   const [method, setMethod] = useState<PaymentMethod>('card');
   const [email, setEmail] = useState('');
@@ -63,9 +65,10 @@ export function CounterSaleScreen() {
   }));
   const total =
     lines.reduce((sum, c) => sum + (priceOf(c) ?? 0), 0) +
-    giftCards.reduce((sum, g) => sum + g.amountCents, 0);
+    giftCards.reduce((sum, g) => sum + g.amountCents, 0) +
+    itemsTotal(items);
   const unpriced = lines.some((c) => priceOf(c) === null);
-  const nothing = lines.length === 0 && giftCards.length === 0;
+  const nothing = lines.length === 0 && giftCards.length === 0 && items.length === 0;
   // Gift cards never pay for gift cards (the server refuses it): the cards to pay with wait for a sale without them.
   const paying = giftCards.length === 0 ? redeem : [];
 
@@ -90,6 +93,7 @@ export function CounterSaleScreen() {
         ),
         paymentMethod: method,
         ...(giftCards.length > 0 && { giftCards }),
+        ...(items.length > 0 && { products: items.map((i) => i.item) }),
         ...(paying.length > 0 && { redeem: paying.map((c) => ({ code: c.code })) }),
         ...(email.trim() && { customerEmail: email.trim() }),
         ...(name.trim() && { customerName: name.trim() }),
@@ -99,6 +103,7 @@ export function CounterSaleScreen() {
       setSold(order);
       setChosen([]);
       setGiftCards([]);
+      setItems([]);
       setRedeem([]);
       setEmail('');
       setName('');
@@ -226,6 +231,13 @@ export function CounterSaleScreen() {
                   </ul>
                 </>
               )}
+              <CounterProducts
+                items={items}
+                onChange={(list) => {
+                  setSold(null);
+                  setItems(list);
+                }}
+              />
               <GiftCardsToSell
                 cards={giftCards}
                 onChange={(cards) => {
@@ -292,7 +304,7 @@ export function CounterSaleScreen() {
                     ? t('boxOffice.selling')
                     : nothing
                       ? t('boxOffice.sell')
-                      : giftCards.length > 0
+                      : giftCards.length > 0 || items.length > 0
                         ? t('boxOffice.sellTotal', { total: formatMoney(total) })
                         : t('boxOffice.sellCount', { count: lines.length, total: formatMoney(total) })}
                 </button>

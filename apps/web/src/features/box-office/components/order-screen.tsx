@@ -11,6 +11,7 @@ import { FormMessages } from '../../../components/ui/form-messages';
 import { QueryStatus } from '../../../components/ui/query-status';
 import { useExchange, useMovieShowtimes, useRefund, useStaffOrder } from '../api/box-office';
 import { BoxOfficeNav } from './box-office-nav';
+import { OrderItems } from './order-items';
 import { orderStatusText, paidByText } from '../lib/order-text';
 import { StaffSeatPicker } from './staff-seat-picker';
 
@@ -87,6 +88,7 @@ function OrderDetails({ order }: { order: StaffOrder }) {
         )}
       </dl>
       <RefundForm order={order} onMove={setMoving} />
+      <OrderItems order={order} />
       {moving && <MovePanel order={order} line={moving} onClose={() => setMoving(null)} />}
       {order.refunds.length > 0 && (
         <div className="card">
