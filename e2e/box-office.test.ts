@@ -1,10 +1,12 @@
-import type { Browser, Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   DESKTOP,
   expectNoAxeViolations,
   hasChromium,
   launchBrowser,
+  PHONE_390,
+  scrollsSideways,
   reportSkippedWithoutChromium,
   screenshot,
   signedInPages,
@@ -20,11 +22,6 @@ import {
 } from './support/server.ts';
 
 reportSkippedWithoutChromium('e2e/box-office.test.ts (counter sales, refunds and exchanges)');
-
-const PHONE_390 = { width: 390, height: 844 } as const;
-
-const scrollsSideways = (page: Page) =>
-  page.evaluate(() => document.documentElement.scrollWidth > document.documentElement.clientWidth);
 
 /** The seat statuses of a showtime as every customer's map shows them. */
 async function statusesOf(server: RunningServer, showtimeId: string) {

@@ -44,6 +44,12 @@ export function launchBrowser(extraArgs: string[] = []): Promise<Browser> {
 
 export const PHONE = { width: 360, height: 740 } as const;
 export const DESKTOP = { width: 1280, height: 800 } as const;
+/** The narrow phone every new screen must work on (DESIGN §6). */
+export const PHONE_390 = { width: 390, height: 844 } as const;
+
+/** Whether the page is wider than the viewport (a phone would scroll it sideways). */
+export const scrollsSideways = (page: Page) =>
+  page.evaluate(() => document.documentElement.scrollWidth > document.documentElement.clientWidth);
 
 export interface OpenedPage {
   context: BrowserContext;

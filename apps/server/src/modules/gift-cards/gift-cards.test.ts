@@ -688,7 +688,8 @@ describe.each(engines)('gift cards for staff on %s', (engine) => {
         amountCents: 4000,
         balanceAfterCents: 4000,
         orderRef,
-        by: null,
+        // Bought online: its buyer.
+        by: customer.email,
       }),
       expect.objectContaining({
         kind: 'VOIDED',

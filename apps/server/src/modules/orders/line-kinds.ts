@@ -197,7 +197,7 @@ const nothingToHandOver: LineKindRules = {
 const giftCardLines: LineKindRules = {
   async deliver(tx, orderId, lines, context) {
     const [order] = await tx
-      .select({ currency: orders.currency, soldBy: orders.soldBy })
+      .select({ currency: orders.currency, soldBy: orders.soldBy, userId: orders.userId })
       .from(orders)
       .where(eq(orders.id, orderId));
     const rows = await tx
@@ -224,7 +224,8 @@ const giftCardLines: LineKindRules = {
         lineId: line.id,
         recipientEmail: line.recipientEmail,
         message: line.message,
-        createdBy: order!.soldBy,
+        // Who sold it: the staff member at the counter, else the customer who bought it online.
+        createdBy: order!.soldBy ?? order!.userId,
       });
     }
     return { delivered: [...lines], lost: [], seats: [] };

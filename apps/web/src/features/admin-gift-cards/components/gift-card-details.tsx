@@ -45,8 +45,8 @@ export function GiftCardDetails({ code, canVoid }: { code: string; canVoid: bool
 function CardFacts({ ledger: { card } }: { ledger: GiftCardLedger }) {
   const { t } = useTranslation('admin');
   const formatMoney = useFormatMoney();
-  const fact = (label: string, value: ReactNode) => (
-    <div>
+  const fact = (label: string, value: ReactNode, className?: string) => (
+    <div className={className}>
       <dt className="text-xs text-slate-300">{label}</dt>
       <dd className="font-semibold text-white">{value}</dd>
     </div>
@@ -60,9 +60,8 @@ function CardFacts({ ledger: { card } }: { ledger: GiftCardLedger }) {
         t('giftCards.order'),
         card.orderRef ? <Link to={`/admin/orders/${card.orderRef}`}>{card.orderRef}</Link> : '—',
       )}
-      {card.recipientEmail && (
-        <div className="col-span-2 sm:col-span-4">{fact(t('giftCards.recipient'), card.recipientEmail)}</div>
-      )}
+      {card.recipientEmail &&
+        fact(t('giftCards.recipient'), card.recipientEmail, 'col-span-2 break-all sm:col-span-4')}
     </dl>
   );
 }

@@ -1,0 +1,185 @@
+import { readFile } from 'node:fs/promises';
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { GiftCardBalance, Order } from '@cinema/contract';
+import {
+  DESKTOP,
+  expectNoAxeViolations,
+  hasChromium,
+  launchBrowser,
+  PHONE_390,
+  scrollsSideways,
+  reportSkippedWithoutChromium,
+  screenshot,
+  signedInPages,
+} from './support/browser.ts';
+import { scheduleShowtime, type ScheduledShowtime } from './support/flows.ts';
+import {
+  ADMIN,
+  apiAs,
+  registerUser,
+  signIn,
+  startServer,
+  type Account,
+  type RunningServer,
+} from './support/server.ts';
+
+reportSkippedWithoutChromium('e2e/gift-cards.test.ts (buying a gift card, its email, paying seats with it)');
+
+const VIEWPORTS = [
+  ['phone', PHONE_390, 'B'],
+  ['desktop', DESKTOP, 'C'],
+] as const;
+/** A card's code as the email writes it: four groups of four of Crockford's base32. */
+const CODE = /\b[0-9A-HJKMNP-TV-Z]{4}(?:-[0-9A-HJKMNP-TV-Z]{4}){3}\b/;
+const PRICE = 1200;
+
+describe.skipIf(!hasChromium)('gift cards in the browser', () => {
+  let server: RunningServer;
+  let browser: Browser;
+  let admin: Account;
+  let show: ScheduledShowtime;
+  const pages = signedInPages();
+
+  // No SMTP_URL: every email lands in the outbox, where the recipient's is opened.
+  beforeAll(async () => {
+    [server, browser] = await Promise.all([startServer(), launchBrowser()]);
+    show = await scheduleShowtime(server, {
+      title: 'The Gift Card Matinee',
+      hall: { name: 'Gift Hall', rows: 4, cols: 8 },
+      hoursFromNow: 48,
+      priceCents: PRICE,
+    });
+    admin = await signIn(server.url, ADMIN.email, ADMIN.password);
+  });
+  afterAll(async () => {
+    await pages.closeAll();
+    await browser?.close();
+    await server?.stop();
+  });
+
+  for (const [name, viewport, row] of VIEWPORTS) {
+    it(`a customer buys a gift card for someone else, who opens the email and pays seats with it and the test card (${name})`, async () => {
+      const giver = await registerUser(server.url, { name: `Gift Giver ${name}` });
+      const taker = await registerUser(server.url, { name: `Gift Taker ${name}` });
+
+      // The giver buys a $25.00 card for the taker, with a message, and pays on the test checkout.
+      const buying = await pages.open(browser, server.url, giver, viewport);
+      let page = buying.page;
+      await page.goto('/gift-cards');
+      await page.getByRole('heading', { name: 'Gift cards', level: 1 }).waitFor();
+      await page.getByRole('radio', { name: '$25.00' }).check();
+      await page.getByRole('textbox', { name: 'Send it to (email, optional)' }).fill(taker.user.email);
+      await page.getByRole('textbox', { name: 'Message (optional)' }).fill('Enjoy the film!');
+      expect(await scrollsSideways(page)).toBe(false);
+      await expectNoAxeViolations(page);
+      await screenshot(page, `gift-card-buy-${name}`);
+      await page.getByRole('button', { name: 'Buy gift card' }).click();
+      await page.waitForURL(/\/api\/pay\/local\/[0-9a-f-]{36}$/);
+      expect(await page.locator('.total').textContent()).toContain('$25.00');
+      await page.getByRole('button', { name: 'Pay', exact: true }).click();
+      await page.waitForURL(/\/checkout\/success\?session_id=/);
+      await page.getByRole('heading', { name: 'Payment Successful' }).waitFor();
+      const bought = page.getByRole('list', { name: 'Gift cards bought' });
+      await expect
+        .poll(() => bought.textContent())
+        .toContain(`A gift card of $25.00, emailed to ${taker.user.email}.`);
+      expect(await page.getByText('No tickets found for this session.').count()).toBe(0);
+      expect(await scrollsSideways(page)).toBe(false);
+      await expectNoAxeViolations(page);
+      await screenshot(page, `gift-card-bought-${name}`);
+      expect(buying.pageErrors).toEqual([]);
+
+      // The taker's email, opened in the outbox: the code is there as text, with the message.
+      const desk = await pages.open(browser, server.url, admin, viewport);
+      page = desk.page;
+      await page.goto('/admin/outbox');
+      const mail = page
+        .getByRole('list', { name: 'Emails, newest first' })
+        .getByRole('listitem')
+        .filter({ hasText: taker.user.email })
+        .filter({ hasText: 'sent you a gift card of $25.00' });
+      await expect.poll(() => mail.count()).toBe(1);
+      await mail.getByText('Show the message').click();
+      const text = (await mail.locator('pre').textContent())!;
+      expect(text).toContain('Enjoy the film!');
+      const code = CODE.exec(text)?.[0];
+      expect(code).toBeDefined();
+      await expectNoAxeViolations(page);
+      await screenshot(page, `gift-card-email-${name}`);
+
+      // The taker holds three seats ($36.00): the card pays $25.00, the test card the other $11.00.
+      const paying = await pages.open(browser, server.url, taker, viewport);
+      page = paying.page;
+      await page.goto(`/showtimes/${show.showtimeId}/seats`);
+      for (const number of [3, 4, 5])
+        await page.getByRole('button', { name: new RegExp(`^Row ${row}, seat ${number}, `) }).click();
+      await page.getByRole('button', { name: 'Hold seats' }).click();
+      await expect.poll(() => page.getByRole('button', { name: 'Checkout' }).isEnabled()).toBe(true);
+      await page.getByRole('textbox', { name: 'Gift card', exact: true }).fill(code!.toLowerCase());
+      await page.getByRole('button', { name: 'Use card' }).click();
+      await expect.poll(() => page.getByTestId('basket-due').textContent()).toBe('$11.00');
+      expect(await page.getByRole('list', { name: 'Gift cards to pay with' }).textContent()).toContain(
+        `${code}−$25.00`,
+      );
+      expect(await scrollsSideways(page)).toBe(false);
+      await expectNoAxeViolations(page);
+      await screenshot(page, `gift-card-basket-${name}`);
+      await page.getByRole('button', { name: 'Checkout' }).click();
+      await page.waitForURL(/\/api\/pay\/local\/[0-9a-f-]{36}$/);
+      expect(await page.locator('.total').textContent()).toContain('$11.00');
+      await page.getByRole('button', { name: 'Pay', exact: true }).click();
+      await page.waitForURL(/\/checkout\/success\?session_id=/);
+      await page.getByRole('heading', { name: 'Payment Successful' }).waitFor();
+      await expect
+        .poll(() => page.getByRole('list', { name: 'Tickets' }).getByRole('listitem').count())
+        .toBe(3);
+      await expectNoAxeViolations(page);
+      expect(paying.pageErrors).toEqual([]);
+
+      // What was paid how, and what the card holds now.
+      const customer = apiAs(server.url, taker.token);
+      const { orders } = await customer.get<{ orders: Order[] }>('/me/orders');
+      expect(orders).toHaveLength(1);
+      const order = await customer.get<Order>(`/me/orders/${orders[0]!.ref}`);
+      expect(order.status).toBe('paid');
+      expect(order.payments).toEqual([
+        { method: 'GIFT_CARD', amountCents: 2500, refundedCents: 0 },
+        { method: 'CARD', amountCents: 3 * PRICE - 2500, refundedCents: 0 },
+      ]);
+      const card = await apiAs(server.url).get<GiftCardBalance>(`/gift-cards/${code}`);
+      expect(card).toMatchObject({ code, balanceCents: 0, status: 'active' });
+
+      // Staff find it by the taker's email: sold by the giver, redeemed by the taker.
+      page = desk.page;
+      await page.goto(`/admin/gift-cards?q=${encodeURIComponent(taker.user.email)}`);
+      await page
+        .getByRole('list', { name: `Gift cards matching ${taker.user.email}` })
+        .getByRole('link', { name: code })
+        .click();
+      const ledger = page.getByRole('list', { name: `Ledger of ${code}` }).getByRole('listitem');
+      await expect.poll(() => ledger.count()).toBe(2);
+      expect(await ledger.nth(0).textContent()).toMatch(
+        new RegExp(`^Sold\\+\\$25\\.00leaves \\$25\\.00.*${giver.user.email.replace(/[.+]/g, '\\$&')}`),
+      );
+      expect(await ledger.nth(1).textContent()).toMatch(
+        new RegExp(`^Redeemed−\\$25\\.00leaves \\$0\\.00.*${taker.user.email.replace(/[.+]/g, '\\$&')}`),
+      );
+      // The outstanding balance today, as CSV: a row per card with a balance, and the total.
+      await page.getByTestId('gift-card-liability').waitFor();
+      const [download] = await Promise.all([
+        page.waitForEvent('download'),
+        page.getByRole('button', { name: 'Download CSV' }).click(),
+      ]);
+      expect(download.suggestedFilename()).toMatch(/^gift-card-liability-\d{4}-\d{2}-\d{2}\.csv$/);
+      const csv = (await readFile((await download.path())!, 'utf8')).split('\r\n');
+      expect(csv[0]).toBe('Code,Balance,Expires');
+      expect(csv.at(-1)).toMatch(/^Total,\d+\.\d{2},$/);
+      expect(csv.join('\n')).not.toContain(code);
+      expect(await scrollsSideways(page)).toBe(false);
+      await expectNoAxeViolations(page);
+      await screenshot(page, `gift-card-ledger-${name}`);
+      expect(desk.pageErrors).toEqual([]);
+    });
+  }
+});
