@@ -1,4 +1,6 @@
 import { readFile } from 'node:fs/promises';
+import jsQR from 'jsqr';
+import { PNG } from 'pngjs';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { GiftCardBalance, Order } from '@cinema/contract';
@@ -182,4 +184,81 @@ describe.skipIf(!hasChromium)('gift cards in the browser', () => {
       expect(desk.pageErrors).toEqual([]);
     });
   }
+
+  it('staff sell a gift card at the counter and print it, take it for seats with cash for the rest, and the door refuses it (390 px)', async () => {
+    const sam = await registerUser(server.url, { name: 'Gift Desk' });
+    await apiAs(server.url, admin.token).put(`/admin/users/${sam.user.id}/role`, { role: 'STAFF' });
+    const staff = await signIn(server.url, sam.user.email, sam.password);
+    const { page, pageErrors } = await pages.open(browser, server.url, staff, PHONE_390);
+    await page.goto('/admin/box-office');
+    await page.getByRole('heading', { name: 'Box office', level: 1 }).waitFor();
+
+    // A $50.00 card on its own, paid in cash, printed at once.
+    await page.getByRole('button', { name: '$50.00' }).click();
+    expect(await page.getByRole('textbox', { name: /^Amount/ }).inputValue()).toBe('50.00');
+    await page.getByRole('button', { name: 'Add gift card' }).click();
+    await page.getByRole('radio', { name: 'Cash' }).check();
+    expect(await scrollsSideways(page)).toBe(false);
+    await expectNoAxeViolations(page);
+    await screenshot(page, 'gift-card-counter-sell-390');
+    await page.getByRole('button', { name: 'Sell · $50.00' }).click();
+    const sold = page.getByRole('status').filter({ hasText: /^Sold: order/ });
+    await expect.poll(() => sold.textContent()).toMatch(/, 1 gift card, \$50\.00 by cash\./);
+    const printed = page.getByRole('region', { name: 'Gift cards to print' }).getByRole('listitem');
+    const code = (await printed.getAttribute('data-gift-card-code'))!;
+    expect(code).toMatch(CODE);
+    expect(await printed.textContent()).toContain('$50.00');
+    expect(await printed.textContent()).toContain('Valid until');
+    // The QR the browser drew reads as the code.
+    const qr = printed.locator('img[data-qr-value]');
+    await qr.waitFor();
+    const png = PNG.sync.read(await qr.screenshot());
+    expect(jsQR(new Uint8ClampedArray(png.data), png.width, png.height)?.data).toBe(code);
+    expect(await page.getByRole('button', { name: 'Print the gift card' }).isEnabled()).toBe(true);
+    await expectNoAxeViolations(page);
+    await page.emulateMedia({ media: 'print' });
+    await screenshot(page, 'gift-card-counter-print-390');
+    await page.emulateMedia({ media: 'screen' });
+
+    // Five seats ($60.00): the card pays $50.00, cash the other $10.00.
+    const option = page.getByRole('option', { name: /The Gift Card Matinee/ });
+    await page
+      .getByRole('combobox', { name: 'Showtime' })
+      .selectOption({ label: (await option.textContent())! });
+    const grid = page.getByRole('group', { name: 'Seats for The Gift Card Matinee' });
+    await grid.waitFor();
+    for (let i = 0; i < 5; i++) await grid.locator('[data-status="AVAILABLE"]').first().click();
+    await page.getByRole('button', { name: 'Sell 5 tickets · $60.00' }).waitFor();
+    await page.getByRole('textbox', { name: 'Gift card code' }).fill(code);
+    await page.getByRole('button', { name: 'Use card' }).click();
+    await expect
+      .poll(() => page.getByRole('list', { name: 'Gift cards paying' }).textContent())
+      .toContain(`${code}−$50.00`);
+    expect(await page.getByTestId('counter-rest').textContent()).toContain('the rest to pay: $10.00');
+    expect(await page.getByText('The door scanner never takes gift cards.').count()).toBe(1);
+    await page.getByRole('radio', { name: 'Cash' }).check();
+    expect(await scrollsSideways(page)).toBe(false);
+    await expectNoAxeViolations(page);
+    await screenshot(page, 'gift-card-counter-redeem-390');
+    await page.getByRole('button', { name: 'Sell 5 tickets · $60.00' }).click();
+    await expect
+      .poll(() => sold.textContent())
+      .toMatch(/, 5 tickets, \$50\.00 by gift card, \$10\.00 by cash\./);
+    const card = await apiAs(server.url).get<GiftCardBalance>(`/gift-cards/${code}`);
+    expect(card.balanceCents).toBe(0);
+
+    // The door never takes it: typed at the scanner, it is named a gift card, not a ticket.
+    await page.goto(`/admin/scan?showtime=${show.showtimeId}`);
+    await page
+      .getByText('The door admits tickets only and never redeems gift cards', { exact: false })
+      .waitFor();
+    await page.getByLabel('Booking id').fill(code);
+    await page.getByRole('button', { name: 'Check in' }).click();
+    await expect.poll(() => page.getByTestId('scan-result').textContent()).toContain('⛔ GIFT CARD');
+    expect(await page.getByTestId('scan-result').textContent()).toContain(
+      'send the customer to the box office',
+    );
+    await expectNoAxeViolations(page);
+    expect(pageErrors).toEqual([]);
+  });
 });

@@ -59,7 +59,7 @@ export function SaleDone({
               {t('counterGiftCards.print', { count: cards.length })}
             </button>
           </div>
-          <ul className="ticket-grid grid gap-4 sm:grid-cols-2">
+          <ul className="ticket-grid print-two-up grid gap-4 sm:grid-cols-2">
             {cards.map((line) => {
               const code = line.giftCard!.code!;
               return (
@@ -74,7 +74,7 @@ export function SaleDone({
                     <p className="text-2xl font-bold text-gold">
                       {formatMoney(line.priceCents, order.currency)}
                     </p>
-                    <p className="font-mono text-lg font-semibold tracking-wider break-all text-white">
+                    <p className="font-mono text-lg font-semibold tracking-wider break-words text-white">
                       {code}
                     </p>
                     {line.giftCard?.expiresAt && (
