@@ -34,6 +34,14 @@ export type SalesReportQuery = z.infer<typeof SalesReportQuerySchema>;
 /** Admitted tickets of one ticket type (the name it was sold under). */
 export const ReportAdmitsSchema = z.object({ ticketType: z.string(), admits: z.number().int() });
 
+/** What food and drink sold: items and revenue (minor units), by a product or a category (`name`). */
+export const ConcessionSalesSchema = z.object({
+  name: z.string(),
+  itemsSold: z.number().int(),
+  revenueCents: z.number().int(),
+});
+export type ConcessionSales = z.infer<typeof ConcessionSalesSchema>;
+
 export const SalesFiguresSchema = z.object({
   /** Paid tickets that still admit someone (refunded ones do not), by ticket type, and all of them. */
   admitsByType: z.array(ReportAdmitsSchema),
@@ -58,6 +66,14 @@ export const SalesFiguresSchema = z.object({
   /** checked in ÷ admits, 0…1 (null without admits). */
   checkInRate: z.number().nullable(),
   showtimes: z.number().int(),
+  /**
+   * Food and drink (DESIGN §7.2) still paid for (refunded items left out): how many items, and what they brought in.
+   * Sold with tickets they count with those tickets' showtime; sold alone, on the day they were paid.
+   */
+  itemsSold: z.number().int(),
+  concessionCents: z.number().int(),
+  /** concession revenue ÷ admits, in whole minor units (null without admits): the figure cinemas watch. */
+  concessionPerAdmitCents: z.number().int().nullable(),
 });
 export type SalesFigures = z.infer<typeof SalesFiguresSchema>;
 
@@ -86,5 +102,10 @@ export const SalesReportSchema = z.object({
   testSales: z.enum(['excluded', 'included']),
   rows: z.array(SalesReportRowSchema),
   totals: SalesFiguresSchema,
+  /** The span's food and drink by product and by category, the best sellers (by revenue) first. */
+  concessions: z.object({
+    byProduct: z.array(ConcessionSalesSchema.extend({ productId: z.string(), category: z.string() })),
+    byCategory: z.array(ConcessionSalesSchema),
+  }),
 });
 export type SalesReport = z.infer<typeof SalesReportSchema>;

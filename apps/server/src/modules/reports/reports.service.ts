@@ -3,6 +3,7 @@
 import { sql, type SQL } from 'drizzle-orm';
 import {
   addDays,
+  type ConcessionSales,
   dayStart,
   localDayTime,
   minorToText,
@@ -44,6 +45,17 @@ interface SalesRow {
   due: number | string;
 }
 
+/** A food and drink line still paid for, with the showtime of its order's tickets (none when sold alone). */
+interface ConcessionRow {
+  showtime_id: string | null;
+  paid_at: Date | string;
+  product_id: string;
+  product: string;
+  category: string;
+  quantity: number | string;
+  price_cents: number | string;
+}
+
 interface Accumulator {
   admitsByType: Map<string, number>;
   admits: number;
@@ -54,6 +66,8 @@ interface Accumulator {
   sellable: number;
   checkedIn: number;
   showtimes: number;
+  items: number;
+  concession: number;
 }
 
 const empty = (): Accumulator => ({
@@ -66,6 +80,8 @@ const empty = (): Accumulator => ({
   sellable: 0,
   checkedIn: 0,
   showtimes: 0,
+  items: 0,
+  concession: 0,
 });
 
 /**
@@ -85,7 +101,7 @@ export async function salesReport(
   const until = end.toISOString();
   await refreshKeptFigures(db, from, until);
 
-  const [showtimeRows, salesRows, typeRows] = await Promise.all([
+  const [showtimeRows, salesRows, typeRows, foodRows] = await Promise.all([
     queryRows<ShowtimeRow>(
       db,
       sql`select st.id, st.starts_at, st.movie_id, m.title, h.name as hall_name, se.sellable
@@ -103,6 +119,7 @@ export async function salesReport(
     ),
     salesOf(db, from, until, opts.includeTestSales),
     queryRows<{ name: string; position: number }>(db, sql`select name, position from ticket_types`),
+    concessionsOf(db, from, until, opts.includeTestSales),
   ]);
 
   // Ticket types in the admin's order (by position), then any other name a line was sold under, by name.
@@ -122,6 +139,13 @@ export async function salesReport(
 
   const groups = new Map<string, { row: Omit<SalesReportRow, keyof SalesFigures>; acc: Accumulator }>();
   const totals = empty();
+  const dayRow = (date: string) => ({
+    key: date,
+    label: date,
+    movieTitle: null,
+    startsAt: null,
+    hallName: null,
+  });
   for (const st of showtimeRows) {
     const startsAt = new Date(st.starts_at).toISOString();
     // The showtime's day and time on the cinema's clocks, read as the span's bounds are.
@@ -131,7 +155,7 @@ export async function salesReport(
     if (!group) {
       const row =
         query.groupBy === 'day'
-          ? { key, label: local.date, movieTitle: null, startsAt: null, hallName: null }
+          ? dayRow(local.date)
           : query.groupBy === 'movie'
             ? { key, label: st.title, movieTitle: st.title, startsAt: null, hallName: null }
             : {
@@ -160,6 +184,27 @@ export async function salesReport(
     }
   }
 
+  // Food and drink: with its tickets' showtime (its group), or alone on the day it was paid (that day's group, made
+  // when the day had no showtime; in no movie or showtime group, in the totals only).
+  const groupOfShowtime = new Map(
+    showtimeRows.map((st) => {
+      const local = localDayTime(new Date(st.starts_at).toISOString(), opts.timeZone);
+      return [st.id, query.groupBy === 'day' ? local.date : query.groupBy === 'movie' ? st.movie_id : st.id];
+    }),
+  );
+  for (const f of foodRows) {
+    let key = f.showtime_id ? groupOfShowtime.get(f.showtime_id) : undefined;
+    if (!f.showtime_id && query.groupBy === 'day') {
+      key = localDayTime(new Date(f.paid_at).toISOString(), opts.timeZone).date;
+      if (!groups.has(key)) groups.set(key, { row: dayRow(key), acc: empty() });
+    }
+    const group = key === undefined ? undefined : groups.get(key);
+    for (const acc of group ? [group.acc, totals] : [totals]) {
+      acc.items += Number(f.quantity);
+      acc.concession += Number(f.price_cents);
+    }
+  }
+
   const figures = (acc: Accumulator): SalesFigures => ({
     admitsByType: typeNames.map((ticketType) => ({
       ticketType,
@@ -176,11 +221,15 @@ export async function salesReport(
     checkedIn: acc.checkedIn,
     checkInRate: acc.admits > 0 ? acc.checkedIn / acc.admits : null,
     showtimes: acc.showtimes,
+    itemsSold: acc.items,
+    concessionCents: acc.concession,
+    concessionPerAdmitCents: acc.admits > 0 ? Math.round(acc.concession / acc.admits) : null,
   });
 
   const rows = [...groups.values()].map((g) => ({ ...g.row, ...figures(g.acc) }));
   if (query.groupBy === 'movie')
     rows.sort((a, b) => a.label.localeCompare(b.label) || a.key.localeCompare(b.key));
+  if (query.groupBy === 'day') rows.sort((a, b) => a.key.localeCompare(b.key));
   return {
     from: query.from,
     to: query.to,
@@ -190,7 +239,62 @@ export async function salesReport(
     testSales: opts.includeTestSales ? 'included' : 'excluded',
     rows,
     totals: figures(totals),
+    concessions: concessionsBy(foodRows),
   };
+}
+
+/** The span's food and drink by product and by category, the most revenue first (then by name). */
+function concessionsBy(rows: ConcessionRow[]): SalesReport['concessions'] {
+  const products = new Map<string, ConcessionSales & { productId: string; category: string }>();
+  const categories = new Map<string, ConcessionSales>();
+  for (const r of rows) {
+    const product = products.get(r.product_id) ?? {
+      productId: r.product_id,
+      name: r.product,
+      category: r.category,
+      itemsSold: 0,
+      revenueCents: 0,
+    };
+    const category = categories.get(r.category) ?? { name: r.category, itemsSold: 0, revenueCents: 0 };
+    for (const s of [product, category]) {
+      s.itemsSold += Number(r.quantity);
+      s.revenueCents += Number(r.price_cents);
+    }
+    products.set(r.product_id, product);
+    categories.set(r.category, category);
+  }
+  const best = (a: ConcessionSales, b: ConcessionSales) =>
+    b.revenueCents - a.revenueCents || a.name.localeCompare(b.name);
+  return { byProduct: [...products.values()].sort(best), byCategory: [...categories.values()].sort(best) };
+}
+
+/**
+ * The span's food and drink lines still paid for (refunded ones left out), each with the showtime of its order's
+ * tickets (the seat it is brought to first): sold with tickets, a line counts when their showtime starts in the span;
+ * sold alone, when it was paid in the span. Read live from the product lines (their own index), not kept.
+ */
+function concessionsOf(db: Queryable, from: string, until: string, includeTest: boolean) {
+  return queryRows<ConcessionRow>(
+    db,
+    sql`select st.id as showtime_id, o.paid_at, l.product_id, p.name as product, c.name as category,
+        l.quantity, l.price_cents
+      from order_lines l
+      join orders o on o.id = l.order_id
+      join products p on p.id = l.product_id
+      join product_categories c on c.id = p.category_id
+      left join lateral (
+        select b.showtime_id from order_lines t join bookings b on b.id = t.booking_id
+        where t.order_id = l.order_id and t.booking_id is not null
+        order by (b.id = o.deliver_booking_id) desc nulls last, b.id
+        limit 1
+      ) tk on true
+      left join showtimes st on st.id = tk.showtime_id
+      where l.product_id is not null and l.kind = 'PRODUCT' and l.result = 'confirmed'
+        and o.paid_at is not null and o.status in ('PAID', 'REFUNDED', 'PARTLY_REFUNDED')
+        and (${includeTest} or o.provider <> 'local')
+        and case when st.id is null then o.paid_at >= ${from} and o.paid_at < ${until}
+          else st.starts_at >= ${from} and st.starts_at < ${until} end`,
+  );
 }
 
 /**
@@ -349,6 +453,9 @@ export function salesReportCsv(report: SalesReport): string {
     'Occupancy %',
     'Checked in',
     'Check-in rate %',
+    'Items sold',
+    'Concessions',
+    'Concessions per admit',
   ];
   const line = (label: string, extra: (string | null)[], f: SalesFigures) =>
     [
@@ -367,6 +474,9 @@ export function salesReportCsv(report: SalesReport): string {
         percent(f.occupancy),
         f.checkedIn,
         percent(f.checkInRate),
+        f.itemsSold,
+        money(f.concessionCents),
+        f.concessionPerAdmitCents === null ? null : money(f.concessionPerAdmitCents),
       ].map((x) => cell(x)),
     ].join(',');
   return (
@@ -380,6 +490,26 @@ export function salesReportCsv(report: SalesReport): string {
         ),
       ),
       line('Total', [null, null], report.totals),
+      // Food and drink by product and by category, each a table of its own after a blank line.
+      ...(report.concessions.byProduct.length === 0
+        ? []
+        : [
+            '',
+            'Category,Product,Items sold,Revenue',
+            ...report.concessions.byProduct.map((p) =>
+              [
+                cell(p.category, true),
+                cell(p.name, true),
+                cell(p.itemsSold),
+                cell(money(p.revenueCents)),
+              ].join(','),
+            ),
+            '',
+            'Category,Items sold,Revenue',
+            ...report.concessions.byCategory.map((c) =>
+              [cell(c.name, true), cell(c.itemsSold), cell(money(c.revenueCents))].join(','),
+            ),
+          ]),
     ].join('\r\n') + '\r\n'
   );
 }

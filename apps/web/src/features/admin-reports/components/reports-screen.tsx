@@ -166,11 +166,16 @@ function ReportBody({
   return (
     <div className="space-y-6">
       {report.testSales === 'included' && <p className="card text-sm">{t('reports.testMode')}</p>}
-      <dl className="grid grid-cols-2 gap-3 sm:grid-cols-4" aria-label={t('reports.totals')}>
+      <dl className="grid grid-cols-2 gap-3 sm:grid-cols-3 lg:grid-cols-6" aria-label={t('reports.totals')}>
         <Tile term={t('reports.admits')} value={formatNumber(totals.admits)} />
         <Tile term={t('reports.net')} value={money(totals.netCents)} />
         <Tile term={t('reports.occupancy')} value={percent(totals.occupancy)} />
         <Tile term={t('reports.checkInRate')} value={percent(totals.checkInRate)} />
+        <Tile term={t('reports.concessions')} value={money(totals.concessionCents)} />
+        <Tile
+          term={t('reports.perAdmit')}
+          value={totals.concessionPerAdmitCents === null ? '—' : money(totals.concessionPerAdmitCents)}
+        />
       </dl>
       {report.rows.length === 0 ? (
         <p className="card">{t('reports.empty')}</p>
@@ -188,6 +193,7 @@ function ReportBody({
           <ReportTable report={report} tableId={tableId} />
         </>
       )}
+      {report.concessions.byProduct.length > 0 && <ConcessionTables report={report} />}
     </div>
   );
 }
@@ -216,6 +222,9 @@ function ReportTable({ report, tableId }: { report: SalesReport; tableId: string
     money(f.netCents),
     percent(f.occupancy),
     percent(f.checkInRate),
+    formatNumber(f.itemsSold),
+    money(f.concessionCents),
+    f.concessionPerAdmitCents === null ? '—' : money(f.concessionPerAdmitCents),
   ];
   const headings = [
     t('reports.showtimes'),
@@ -228,6 +237,9 @@ function ReportTable({ report, tableId }: { report: SalesReport; tableId: string
     t('reports.net'),
     t('reports.occupancy'),
     t('reports.checkInRate'),
+    t('reports.itemsSold'),
+    t('reports.concessions'),
+    t('reports.perAdmit'),
   ];
   return (
     <div
@@ -279,6 +291,60 @@ function ReportTable({ report, tableId }: { report: SalesReport; tableId: string
           </tr>
         </tfoot>
       </table>
+    </div>
+  );
+}
+
+/** The span's food and drink by product and by category: items sold and revenue, the best sellers first. */
+function ConcessionTables({ report }: { report: SalesReport }) {
+  const { t } = useTranslation('admin');
+  const money = (cents: number) => formatMoney(cents, report.currency);
+  const tables = [
+    {
+      caption: t('reports.byProduct'),
+      first: t('reports.product'),
+      rows: report.concessions.byProduct.map((p) => ({ key: p.productId, detail: p.category, ...p })),
+    },
+    {
+      caption: t('reports.byCategory'),
+      first: t('reports.category'),
+      rows: report.concessions.byCategory.map((c) => ({ key: c.name, detail: null, ...c })),
+    },
+  ];
+  return (
+    <div className="grid gap-4 md:grid-cols-2">
+      {tables.map((table) => (
+        <div key={table.caption} className="card overflow-x-auto p-0">
+          <table className="w-full text-left text-sm">
+            <caption className="px-4 pt-4 text-left text-muted">{table.caption}</caption>
+            <thead className="border-b border-line text-slate-300">
+              <tr>
+                <th scope="col" className="px-3 py-3 font-semibold">
+                  {table.first}
+                </th>
+                <th scope="col" className="px-3 py-3 text-right font-semibold">
+                  {t('reports.itemsSold')}
+                </th>
+                <th scope="col" className="px-3 py-3 text-right font-semibold">
+                  {t('reports.revenue')}
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              {table.rows.map((r) => (
+                <tr key={r.key} className="border-b border-line/60">
+                  <th scope="row" className="px-3 py-2 font-semibold text-gold">
+                    {r.name}
+                    {r.detail && <span className="block text-xs font-normal text-slate-300">{r.detail}</span>}
+                  </th>
+                  <td className="px-3 py-2 text-right tabular-nums">{formatNumber(r.itemsSold)}</td>
+                  <td className="px-3 py-2 text-right tabular-nums">{money(r.revenueCents)}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      ))}
     </div>
   );
 }
