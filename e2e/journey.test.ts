@@ -87,7 +87,11 @@ describe.skipIf(!hasChromium)('the customer journey at 390 × 844 and 1280 × 80
       expect(await page.getByRole('navigation', { name: 'Days' }).getByRole('button').count()).toBe(14);
       expect(await showtime(full).getAttribute('data-availability')).toBe('SOLD_OUT');
       expect(await showtime(full).innerText()).toContain('Sold out');
-      expect(await showtime(full).getByRole('link').count()).toBe(0);
+      // A sold-out showtime offers no seats to choose, only its waiting list (issue 38).
+      const fullLinks = showtime(full).getByRole('link');
+      expect(await fullLinks.count()).toBe(1);
+      expect(await fullLinks.innerText()).toContain('Join the waiting list');
+      expect(await fullLinks.getAttribute('href')).toBe(`/showtimes/${full.showtimeId}/seats#waitlist`);
       expect(await showtime(nearlyGone).innerText()).toContain('Selling fast · 1 left');
       expect(await showtime(wide).innerText()).toContain('Available');
       // Nothing wider than the screen: the day strip scrolls inside itself.

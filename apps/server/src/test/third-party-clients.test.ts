@@ -45,6 +45,7 @@ describe('a closed API (no CORS_ORIGINS)', () => {
       holdMinutes: 10,
       maxHeldSeats: 10,
       timeZone: t.app.config.timeZone,
+      ratingSystem: 'MPAA',
     });
     const show = await createShowtimeFixture(t.app.database.db);
     const cathy = await signedInUser(t.app);
