@@ -181,6 +181,18 @@ describe.skipIf(!hasChromium)('gift cards in the browser', () => {
       expect(await scrollsSideways(page)).toBe(false);
       await expectNoAxeViolations(page);
       await screenshot(page, `gift-card-ledger-${name}`);
+
+      // Voided, with a reason, after the dialog asked: the ledger says who and why.
+      await page.getByRole('button', { name: 'Void card…' }).click();
+      const dialog = page.getByRole('dialog', { name: `Void gift card ${code}?` });
+      await dialog.getByRole('textbox', { name: 'Reason' }).fill('Test card, spent');
+      await expectNoAxeViolations(page);
+      await screenshot(page, `gift-card-void-${name}`);
+      await dialog.getByRole('button', { name: 'Void the card' }).click();
+      await page.getByText(`Gift card ${code} is void.`).waitFor();
+      await expect.poll(() => ledger.count()).toBe(3);
+      expect(await ledger.nth(2).textContent()).toMatch(/^Voided.*admin@e2e\.test.*Test card, spent$/);
+      expect(await page.getByRole('button', { name: 'Void card…' }).count()).toBe(0);
       expect(desk.pageErrors).toEqual([]);
     });
   }

@@ -169,6 +169,11 @@ describe.skipIf(!hasChromium)('the staff screens in German', () => {
       },
     },
     {
+      name: 'gift-cards',
+      path: '/admin/gift-cards',
+      ready: (p) => p.getByTestId('gift-card-liability').waitFor(),
+    },
+    {
       name: 'orders',
       path: '/admin/orders',
       ready: (p) => p.getByRole('list', { name: 'Neueste Bestellungen' }).waitFor(),
