@@ -182,16 +182,41 @@ describe.skipIf(!hasChromium)('gift cards in the browser', () => {
       await expectNoAxeViolations(page);
       await screenshot(page, `gift-card-ledger-${name}`);
 
+      // One ticket of the three refunded from its order: the card gets back its share of it, $8.33 ($12.00 × 25/36,
+      // rounded down), the test card the rest.
+      await ledger
+        .nth(1)
+        .getByRole('link', { name: `order ${order.ref}` })
+        .click();
+      await page.getByRole('heading', { name: `Order ${order.ref}` }).waitFor();
+      expect(await page.getByTestId('order-payments').textContent()).toBe(
+        '$25.00 by gift card, $11.00 by card',
+      );
+      await page.getByRole('checkbox').first().check();
+      await page.getByRole('textbox', { name: /^Reason/ }).fill('Could not come');
+      await page.getByRole('button', { name: 'Refund 1 ticket · $12.00' }).click();
+      await page.getByRole('status').filter({ hasText: 'Refunded $12.00 for 1 ticket' }).waitFor();
+      await expect
+        .poll(() => page.getByTestId('order-payments').textContent())
+        .toBe('$25.00 by gift card (refunded $8.33), $11.00 by card (refunded $3.67)');
+      await expectNoAxeViolations(page);
+      await page.goto(`/admin/gift-cards?q=${code}`);
+      await expect.poll(() => ledger.count()).toBe(3);
+      expect(await ledger.nth(2).textContent()).toMatch(/^Refunded\+\$8\.33leaves \$8\.33.*admin@e2e\.test/);
+
       // Voided, with a reason, after the dialog asked: the ledger says who and why.
       await page.getByRole('button', { name: 'Void card…' }).click();
       const dialog = page.getByRole('dialog', { name: `Void gift card ${code}?` });
-      await dialog.getByRole('textbox', { name: 'Reason' }).fill('Test card, spent');
+      expect(await dialog.textContent()).toContain('Its balance of $8.33 goes to zero');
+      await dialog.getByRole('textbox', { name: 'Reason' }).fill('Reported lost');
       await expectNoAxeViolations(page);
       await screenshot(page, `gift-card-void-${name}`);
       await dialog.getByRole('button', { name: 'Void the card' }).click();
       await page.getByText(`Gift card ${code} is void.`).waitFor();
-      await expect.poll(() => ledger.count()).toBe(3);
-      expect(await ledger.nth(2).textContent()).toMatch(/^Voided.*admin@e2e\.test.*Test card, spent$/);
+      await expect.poll(() => ledger.count()).toBe(4);
+      expect(await ledger.nth(3).textContent()).toMatch(
+        /^Voided−\$8\.33leaves \$0\.00.*admin@e2e\.test.*Reported lost$/,
+      );
       expect(await page.getByRole('button', { name: 'Void card…' }).count()).toBe(0);
       expect(desk.pageErrors).toEqual([]);
     });

@@ -7,7 +7,10 @@ import { QueryStatus } from '../../../components/ui/query-status';
 import { useGiftCardLedger } from '../api/gift-cards';
 import { VoidGiftCardDialog } from './void-gift-card-dialog';
 
-/** One card: its balance, expiry and who it is for, its ledger (who and when), and for admins a way to void it. */
+/**
+ * One card: its balance, expiry and who it is for, its ledger (who and when), and for admins a way to void it and links
+ * to its orders.
+ */
 export function GiftCardDetails({ code, canVoid }: { code: string; canVoid: boolean }) {
   const { t } = useTranslation('admin');
   const ledger = useGiftCardLedger(code);
@@ -31,7 +34,7 @@ export function GiftCardDetails({ code, canVoid }: { code: string; canVoid: bool
           {voided}
         </p>
       )}
-      <Entries ledger={ledger.data} />
+      <Entries ledger={ledger.data} linkOrders={canVoid} />
       {canVoid && card.status !== 'voided' && (
         <VoidGiftCardDialog
           card={card}
@@ -66,8 +69,11 @@ function CardFacts({ ledger: { card } }: { ledger: GiftCardLedger }) {
   );
 }
 
-/** The ledger, oldest first: each entry says what changed the balance, by how much, who did it and when. */
-function Entries({ ledger }: { ledger: GiftCardLedger }) {
+/**
+ * The ledger, oldest first: each entry says what changed the balance, by how much, who did it and when, and the order
+ * it belongs to (a link for admins, who open orders).
+ */
+function Entries({ ledger, linkOrders }: { ledger: GiftCardLedger; linkOrders: boolean }) {
   const { t } = useTranslation('admin');
   const formatMoney = useFormatMoney();
   const money = (cents: number) => formatMoney(cents, ledger.card.currency);
@@ -94,7 +100,18 @@ function Entries({ ledger }: { ledger: GiftCardLedger }) {
               </span>
               <span className="basis-full text-sm text-slate-300 sm:ml-auto sm:basis-auto">
                 <time dateTime={e.at}>{formatDateTime(e.at)}</time> · {e.by ?? t('giftCards.bySystem')}
-                {e.orderRef && ` · ${t('giftCards.inOrder', { ref: e.orderRef })}`}
+                {e.orderRef && (
+                  <>
+                    {' · '}
+                    {linkOrders ? (
+                      <Link to={`/admin/orders/${e.orderRef}`} className="underline">
+                        {t('giftCards.inOrder', { ref: e.orderRef })}
+                      </Link>
+                    ) : (
+                      t('giftCards.inOrder', { ref: e.orderRef })
+                    )}
+                  </>
+                )}
               </span>
               {e.note && <span className="basis-full text-sm text-slate-200">{e.note}</span>}
             </li>

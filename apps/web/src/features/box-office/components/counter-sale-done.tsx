@@ -4,6 +4,7 @@ import type { StaffOrder } from '@cinema/contract';
 import { Trans, useTranslation } from '../../../lib/i18n';
 import { formatDate, useFormatMoney } from '../../../lib/format';
 import { QrCode } from '../../../components/ui/qr-code';
+import { paymentsText } from '../lib/order-text';
 import '../../../components/ui/print-sheet.css';
 
 /**
@@ -30,15 +31,7 @@ export function SaleDone({
   ]
     .filter(Boolean)
     .join(', ');
-  const paid = order.payments.filter((p) => p.amountCents > 0);
-  const payments =
-    paid.length === 0
-      ? t('boxOffice.nothingToPay')
-      : paid
-          .map((p) =>
-            t(`boxOffice.paidWith.${p.method}`, { amount: formatMoney(p.amountCents, order.currency) }),
-          )
-          .join(', ');
+  const payments = paymentsText(order, (cents) => formatMoney(cents, order.currency));
   const cards = order.lines.filter((l) => l.kind === 'GIFT_CARD' && l.giftCard?.code);
   return (
     <>

@@ -12,7 +12,7 @@ import { QueryStatus } from '../../../components/ui/query-status';
 import { useExchange, useMovieShowtimes, useRefund, useStaffOrder } from '../api/box-office';
 import { BoxOfficeNav } from './box-office-nav';
 import { OrderItems } from './order-items';
-import { orderStatusText, paidByText } from '../lib/order-text';
+import { orderStatusText, paidByText, paymentsText } from '../lib/order-text';
 import { StaffSeatPicker } from './staff-seat-picker';
 
 const lineName = (l: StaffOrderLine) => `${seatWithType(l.seat)} · ${l.movie}, ${formatDateTime(l.startsAt)}`;
@@ -65,6 +65,12 @@ function OrderDetails({ order }: { order: StaffOrder }) {
           {order.paidAt && ` · ${formatDateTime(order.paidAt)}`}
           {order.soldBy && t('order.soldBy', { name: order.soldBy })}
         </dd>
+        {(order.payments.length > 1 || order.payments.some((p) => p.method === 'GIFT_CARD')) && (
+          <>
+            <dt className="text-muted">{t('order.payments')}</dt>
+            <dd data-testid="order-payments">{paymentsText(order, formatMoney)}</dd>
+          </>
+        )}
         {order.discountCents > 0 && (
           <>
             <dt className="text-muted">{t('order.discount')}</dt>
