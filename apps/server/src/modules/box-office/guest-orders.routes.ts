@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { ErrorSchema, GuestOrderQuerySchema, GuestOrderSchema } from '@cinema/contract';
 import { notFound } from '../../errors.ts';
-import { ticketsPdf } from '../tickets/tickets-pdf.service.ts';
+import { foodOf, ticketsPdf } from '../tickets/tickets-pdf.service.ts';
 import { guestOrder } from './guest-orders.service.ts';
 
 /** Per-address limit on guest links: the token cannot be guessed, and nobody gets to try many. */
@@ -43,8 +43,9 @@ export const guestOrdersRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request, reply) => {
       const { order, tickets } = await guestOrder(app.database.db, request.query.token);
-      if (tickets.length === 0) throw notFound('This order has no tickets (not paid, or refunded)');
-      const pdf = await ticketsPdf(app.config, { ref: order.ref, tickets }, request.language);
+      const food = foodOf(order);
+      if (tickets.length === 0 && !food) throw notFound('This order has no tickets (not paid, or refunded)');
+      const pdf = await ticketsPdf(app.config, { ref: order.ref, tickets, food }, request.language);
       return reply
         .type('application/pdf')
         .header('content-disposition', `attachment; filename="tickets-${order.ref}.pdf"`)

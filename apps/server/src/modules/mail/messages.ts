@@ -1,6 +1,6 @@
 import QRCode from 'qrcode';
 import { asc, eq, inArray, sql } from 'drizzle-orm';
-import { formatMoney, minAgeOf, type Ticket } from '@cinema/contract';
+import { formatMoney, minAgeOf, type Order, type Ticket } from '@cinema/contract';
 import {
   bookings,
   halls,
@@ -88,8 +88,60 @@ function showings(tickets: Ticket[], language: Language) {
 }
 
 /**
+ * An order's food and drink in the confirmation: each item with its price, how it reaches the customer (the counter,
+ * or their seat at a time), who must bring ID, and the order's QR code (its reference), which hands them over.
+ */
+async function foodSection(
+  deps: MailDeps,
+  order: Order,
+  items: NonNullable<Order['products']>,
+  language: Language,
+) {
+  const t = textsIn(language);
+  const money = (cents: number) =>
+    formatMoney(cents, { currency: order.currency.toUpperCase(), locale: localeOf(language) });
+  const c = order.concessions;
+  const time = (iso: string) =>
+    new Intl.DateTimeFormat(localeOf(language), {
+      timeStyle: 'short',
+      timeZone: deps.config.timeZone,
+    }).format(new Date(iso));
+  const name = (i: (typeof items)[number]) =>
+    `${i.quantity > 1 ? `${i.quantity} × ` : ''}${i.name}${i.options.length > 0 ? ` (${i.options.join(', ')})` : ''}`;
+  const how =
+    c?.fulfilment === 'SEAT' && c.seat && c.deliverAt
+      ? t('mail.order.itemsToSeat', {
+          seat: seatText(c.seat, language),
+          hall: c.seat.auditorium,
+          time: time(c.deliverAt),
+          ref: order.ref,
+        })
+      : t('mail.order.itemsCollect', { ref: order.ref });
+  const restricted = items.filter((i) => i.ageRestricted).map((i) => i.name);
+  const id =
+    restricted.length > 0 ? t('mail.order.itemsId', { items: [...new Set(restricted)].join(', ') }) : null;
+  const qr = await QRCode.toBuffer(order.ref, {
+    type: 'png',
+    width: 240,
+    margin: 2,
+    errorCorrectionLevel: 'M',
+  });
+  return {
+    qr,
+    text: [
+      t('mail.order.itemsHeading'),
+      ...items.map((i) => `- ${name(i)}, ${money(i.priceCents)}`),
+      how,
+      ...(id ? [id] : []),
+    ],
+    html: `<h2 style="font-size:17px">${escapeHtml(t('mail.order.itemsHeading'))}</h2><ul>${items.map((i) => `<li>${escapeHtml(name(i))} · ${escapeHtml(money(i.priceCents))}</li>`).join('')}</ul><p>${escapeHtml(how)}</p><p><img src="cid:order" width="160" height="160" alt="${escapeHtml(t('mail.order.itemsQrAlt', { ref: order.ref }))}"></p>${id ? `<p><strong>${escapeHtml(id)}</strong></p>` : ''}`,
+  };
+}
+
+/**
  * The order confirmation (DESIGN §6.6): every ticket with its QR code as an inline PNG, and an .ics file with the
- * showings. Sent once per order (later calls change nothing); nothing when the order confirmed no ticket.
+ * showings, and its food and drink (DESIGN §7.2) with the order's QR code. Sent once per order (later calls change
+ * nothing); nothing when the order confirmed neither a ticket nor an item.
  */
 export async function sendOrderConfirmation(
   deps: MailDeps,
@@ -100,8 +152,10 @@ export async function sendOrderConfirmation(
   const who = await recipientOf(deps, sessionId);
   if (!who) return null;
   const tickets = await orderTickets(deps, sessionId);
-  if (tickets.length === 0) return null;
   const order = await getMyOrder(deps.db, who.userId, who.ref);
+  // Food and drink still paid for (DESIGN §7.2): listed, with how it reaches the customer and the order's QR code.
+  const items = (order.products ?? []).filter((p) => p.status === 'confirmed');
+  if (tickets.length === 0 && items.length === 0) return null;
   const { language } = who;
   const t = textsIn(language);
   const money = (cents: number) =>
@@ -115,6 +169,7 @@ export async function sendOrderConfirmation(
       QRCode.toBuffer(t.bookingId, { type: 'png', width: 240, margin: 2, errorCorrectionLevel: 'M' }),
     ),
   );
+  const food = items.length > 0 ? await foodSection(deps, order, items, language) : null;
   const ticketsPage = absolutePage(deps, '/tickets');
   const guestPage = opts.guestToken
     ? absolutePage(deps, `/guest-order?token=${encodeURIComponent(opts.guestToken)}`)
@@ -136,20 +191,23 @@ export async function sendOrderConfirmation(
   const textLines = [
     t('mail.hello', { name: who.name }),
     '',
-    t('mail.order.thanks', { ref: who.ref }),
+    tickets.length > 0
+      ? t('mail.order.thanks', { ref: who.ref })
+      : t('mail.order.thanksItems', { ref: who.ref }),
     '',
     ...tickets.map(
       (ticket) =>
         `- ${ticket.movie.title}${badges(ticket)}, ${when(ticket.startsAt)}, ${ticket.auditorium}, ${seat(ticket.seat)}`,
     ),
     ...(ageRules.length > 0 ? ['', ...ageRules] : []),
+    ...(food ? ['', ...food.text] : []),
     '',
     `${t('mail.order.totalPaid', { amount: money(order.totalCents) })}${testNote}`,
     ...(refunded.length > 0
       ? ['', t('mail.order.refunded', { count: refunded.length, seats: refundedSeats })]
       : []),
+    ...(tickets.length > 0 ? ['', t('mail.order.showQr')] : []),
     '',
-    t('mail.order.showQr'),
     ...(guestPage
       ? [t('mail.order.guestLink', { url: guestPage }), '', t('mail.order.guestClaim')]
       : [t('mail.order.ticketsLink', { url: ticketsPage })]),
@@ -160,10 +218,13 @@ export async function sendOrderConfirmation(
         `<tr><td style="padding:8px 0"><img src="cid:ticket-${i + 1}" width="160" height="160" alt="${escapeHtml(t('mail.order.qrAlt', { ticket: `${ticket.movie.title}, ${seat(ticket.seat)}` }))}"></td><td style="padding:8px 12px"><strong>${escapeHtml(ticket.movie.title)}</strong>${escapeHtml(badges(ticket))}<br>${escapeHtml(when(ticket.startsAt))}<br>${escapeHtml(ticket.auditorium)} · ${escapeHtml(seat(ticket.seat))}${ticket.ticketType ? `<br>${escapeHtml(ticket.ticketType)}` : ''}</td></tr>`,
     )
     .join('');
-  const subject = t('mail.order.subject', { ref: who.ref });
+  const subject = t(tickets.length > 0 ? 'mail.order.subject' : 'mail.order.subjectItems', { ref: who.ref });
+  const thanksHtml = t(tickets.length > 0 ? 'mail.order.thanksHtml' : 'mail.order.thanksItems', {
+    ref: `<strong>${escapeHtml(who.ref)}</strong>`,
+  });
   const html = layout(
     subject,
-    `<h1 style="font-size:20px">${escapeHtml(t('mail.order.heading'))}</h1><p>${escapeHtml(t('mail.hello', { name: who.name }))}</p><p>${t('mail.order.thanksHtml', { ref: `<strong>${escapeHtml(who.ref)}</strong>` })}</p><table role="presentation">${cards}</table>${ageRules.map((rule) => `<p><strong>${escapeHtml(rule)}</strong></p>`).join('')}<p>${escapeHtml(t('mail.order.totalPaidLabel'))} <strong>${escapeHtml(money(order.totalCents))}</strong>${escapeHtml(testNote)}</p>${refunded.length > 0 ? `<p>${escapeHtml(t('mail.order.refundedHtml', { seats: refundedSeats }))}</p>` : ''}${guestPage ? `<p><a href="${escapeHtml(guestPage)}">${escapeHtml(t('mail.order.guestLinkHtml'))}</a> ${escapeHtml(t('mail.order.andPdf'))}</p><p>${escapeHtml(t('mail.order.guestClaim'))}</p>` : `<p><a href="${escapeHtml(ticketsPage)}">${escapeHtml(t('mail.myTickets'))}</a> ${escapeHtml(t('mail.order.andPdf'))}</p>`}`,
+    `<h1 style="font-size:20px">${escapeHtml(t(tickets.length > 0 ? 'mail.order.heading' : 'mail.order.headingItems'))}</h1><p>${escapeHtml(t('mail.hello', { name: who.name }))}</p><p>${thanksHtml}</p>${tickets.length > 0 ? `<table role="presentation">${cards}</table>` : ''}${food?.html ?? ''}${ageRules.map((rule) => `<p><strong>${escapeHtml(rule)}</strong></p>`).join('')}<p>${escapeHtml(t('mail.order.totalPaidLabel'))} <strong>${escapeHtml(money(order.totalCents))}</strong>${escapeHtml(testNote)}</p>${refunded.length > 0 ? `<p>${escapeHtml(t('mail.order.refundedHtml', { seats: refundedSeats }))}</p>` : ''}${guestPage ? `<p><a href="${escapeHtml(guestPage)}">${escapeHtml(t('mail.order.guestLinkHtml'))}</a> ${escapeHtml(t('mail.order.andPdf'))}</p><p>${escapeHtml(t('mail.order.guestClaim'))}</p>` : `<p><a href="${escapeHtml(ticketsPage)}">${escapeHtml(t('mail.myTickets'))}</a> ${escapeHtml(t('mail.order.andPdf'))}</p>`}`,
     language,
   );
   const events = showings(tickets, language).map(({ first, seats }) => ({
@@ -188,11 +249,16 @@ export async function sendOrderConfirmation(
         content,
         cid: `ticket-${i + 1}`,
       })),
-      {
-        filename: 'showtime.ics',
-        contentType: 'text/calendar; charset=utf-8; method=PUBLISH',
-        content: Buffer.from(calendarFile(events), 'utf8'),
-      },
+      ...(food ? [{ filename: 'order.png', contentType: 'image/png', content: food.qr, cid: 'order' }] : []),
+      ...(events.length > 0
+        ? [
+            {
+              filename: 'showtime.ics',
+              contentType: 'text/calendar; charset=utf-8; method=PUBLISH',
+              content: Buffer.from(calendarFile(events), 'utf8'),
+            },
+          ]
+        : []),
     ],
   });
 }

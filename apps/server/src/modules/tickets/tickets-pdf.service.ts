@@ -1,7 +1,7 @@
 import PDFDocument from 'pdfkit';
 import QRCode from 'qrcode';
 import { and, asc, eq, sql } from 'drizzle-orm';
-import type { Ticket } from '@cinema/contract';
+import type { Order, Ticket } from '@cinema/contract';
 import type { Config } from '../../config.ts';
 import type { Queryable } from '../../db/database.ts';
 import { bookings, orders, seats } from '../../db/schema/index.ts';
@@ -9,6 +9,16 @@ import { notFound } from '../../errors.ts';
 import { selectTickets } from './tickets.service.ts';
 import { attributesText, localeOf, seatText, textsIn, type Language } from '../../i18n.ts';
 import { orderRefIs } from '../orders/order-ref.ts';
+import { getMyOrder } from '../orders/orders.service.ts';
+
+/** An order's food and drink still paid for, and how it reaches the customer (DESIGN §7.2). */
+export type OrderFood = Pick<Order, 'ref' | 'products' | 'concessions'>;
+
+/** The items of an order the PDF lists: those still paid for; null when there are none. */
+export function foodOf(order: Order): OrderFood | null {
+  const products = (order.products ?? []).filter((p) => p.status === 'confirmed');
+  return products.length > 0 ? { ref: order.ref, products, concessions: order.concessions } : null;
+}
 
 // A6 portrait, in points: a ticket a phone shows whole and a printer fits four to a sheet.
 const PAGE = { width: 297.64, height: 419.53 };
@@ -20,7 +30,7 @@ export async function orderTicketsOf(
   db: Queryable,
   userId: string,
   ref: string,
-): Promise<{ ref: string; tickets: Ticket[] }> {
+): Promise<{ ref: string; tickets: Ticket[]; food: OrderFood | null }> {
   const [session] = await db
     .select({ id: orders.id, ref: orders.ref })
     .from(orders)
@@ -32,8 +42,9 @@ export async function orderTicketsOf(
     asc(seats.row),
     asc(seats.number),
   ]);
-  if (tickets.length === 0) throw notFound('This order has no tickets (not paid, or refunded)');
-  return { ref: session.ref, tickets };
+  const food = foodOf(await getMyOrder(db, userId, session.ref));
+  if (tickets.length === 0 && !food) throw notFound('This order has no tickets (not paid, or refunded)');
+  return { ref: session.ref, tickets, food };
 }
 
 /**
@@ -54,11 +65,13 @@ function fitText(
 
 /**
  * The tickets as a PDF (DESIGN §6.6): one page each with the QR code the door scans (the booking id), the movie,
- * the start on the cinema's clock, the hall, and the row and seat; in `language`.
+ * the start on the cinema's clock, the hall, and the row and seat; then a page of the order's food and drink
+ * (DESIGN §7.2) with how it reaches the customer and the order's QR code (its reference), which hands it over; in
+ * `language`.
  */
 export async function ticketsPdf(
   config: Pick<Config, 'timeZone'>,
-  order: { ref: string; tickets: Ticket[] },
+  order: { ref: string; tickets: Ticket[]; food?: OrderFood | null },
   language: Language = 'en',
 ): Promise<Buffer> {
   const t = textsIn(language);
@@ -122,6 +135,50 @@ export async function ticketsPdf(
         },
       );
   });
+  if (order.food) {
+    const { products = [], concessions: c } = order.food;
+    const time = new Intl.DateTimeFormat(localeOf(language), {
+      timeStyle: 'short',
+      timeZone: config.timeZone,
+    });
+    doc.addPage();
+    doc.fillColor('#555555');
+    fit(t('pdf.itemsOnly', { ref: order.ref }), 'Helvetica', 9, 1);
+    doc.moveDown(0.4);
+    doc.fillColor('#000000');
+    fit(t('pdf.itemsTitle'), 'Helvetica-Bold', 18, 2);
+    doc.moveDown(0.4);
+    for (const item of products) {
+      const options = item.options.length > 0 ? ` (${item.options.join(', ')})` : '';
+      fit(`${item.quantity} × ${item.name}${options}`, 'Helvetica', 11, 2);
+    }
+    doc.moveDown(0.4);
+    fit(
+      c?.fulfilment === 'SEAT' && c.seat && c.deliverAt
+        ? t('pdf.itemsToSeat', {
+            seat: seatText(c.seat, language),
+            hall: c.seat.auditorium,
+            time: time.format(new Date(c.deliverAt)),
+          })
+        : t('pdf.itemsCollect'),
+      'Helvetica',
+      10,
+      3,
+    );
+    if (products.some((p) => p.ageRestricted)) fit(t('pdf.itemsId'), 'Helvetica-Bold', 10, 2);
+    const qr = await QRCode.toBuffer(order.ref, {
+      type: 'png',
+      width: 480,
+      margin: 2,
+      errorCorrectionLevel: 'M',
+    });
+    doc.image(qr, (PAGE.width - QR_SIZE) / 2, top, { width: QR_SIZE, height: QR_SIZE });
+    doc
+      .font('Helvetica')
+      .fontSize(9)
+      .fillColor('#555555')
+      .text(order.ref, MARGIN, top + QR_SIZE + 6, { width, align: 'center' });
+  }
   doc.end();
   return done;
 }

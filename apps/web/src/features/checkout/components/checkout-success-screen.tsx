@@ -5,6 +5,7 @@ import { ApiError, errorText } from '../../../lib/api-client';
 import { seatName, seatWithType } from '../../../lib/seat-text';
 import { formatDateTime } from '../../../lib/format';
 import { OrderSummary } from '../../../components/order/order-summary';
+import { OrderItemsQr } from '../../../components/order/order-items-qr';
 import { useCheckoutLookup } from '../api/lookup-checkout';
 import { useOrder } from '../api/get-order';
 import { TicketsPdfButton } from '../../../components/ui/tickets-pdf-button';
@@ -75,6 +76,7 @@ function OrderPanel({ orderRef, status }: { orderRef: string; status: string }) 
         </p>
       )}
       {order.data && <OrderSummary order={order.data} />}
+      {order.data && <OrderItemsQr order={order.data} />}
     </section>
   );
 }
@@ -165,11 +167,12 @@ export function CheckoutSuccessScreen() {
       )}
       {result.orderRef && <OrderPanel orderRef={result.orderRef} status={result.status} />}
       {result.tickets.length > 0 && <TicketList tickets={result.tickets} />}
-      {result.tickets.length > 0 && result.orderRef && (
-        <p className="mt-4">
-          <TicketsPdfButton orderRef={result.orderRef} label={t('checkout.downloadPdf')} />
-        </p>
-      )}
+      {(result.tickets.length > 0 || (order.data?.products ?? []).some((p) => p.status === 'confirmed')) &&
+        result.orderRef && (
+          <p className="mt-4">
+            <TicketsPdfButton orderRef={result.orderRef} label={t('checkout.downloadPdf')} />
+          </p>
+        )}
       {giftCards.length > 0 && result.status === 'paid' && order.data && (
         <GiftCardsBought lines={giftCards} currency={order.data.currency} />
       )}

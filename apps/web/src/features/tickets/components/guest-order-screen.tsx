@@ -2,6 +2,7 @@ import { useSearchParams } from 'react-router';
 import { useTranslation } from '../../../lib/i18n';
 import { QueryStatus } from '../../../components/ui/query-status';
 import { guestTicketsPdfUrl, useGuestOrder } from '../api/get-guest-order';
+import { OrderItemsQr } from '../../../components/order/order-items-qr';
 import { OrderFacts } from './order-facts';
 import { TicketCard } from './ticket-card';
 
@@ -50,8 +51,9 @@ export function GuestOrderScreen() {
           </ul>
         </>
       ) : (
-        <p className="muted text-sm">{t('tickets.noneLeft')}</p>
+        !order.products?.length && <p className="muted text-sm">{t('tickets.noneLeft')}</p>
       )}
+      <OrderItemsQr order={order} withItems />
       <p className="muted text-sm">{t(guest.data!.claimed ? 'guestOrder.claimed' : 'guestOrder.claim')}</p>
     </section>
   );

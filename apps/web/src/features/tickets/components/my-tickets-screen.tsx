@@ -6,6 +6,7 @@ import { OrderFacts } from './order-facts';
 import { TicketCard } from './ticket-card';
 import { QueryStatus } from '../../../components/ui/query-status';
 import { TicketsPdfButton } from '../../../components/ui/tickets-pdf-button';
+import { OrderItemsQr } from '../../../components/order/order-items-qr';
 import { formatDateTime, useFormatMoney } from '../../../lib/format';
 import { useTranslation } from '../../../lib/i18n';
 
@@ -30,7 +31,8 @@ function OrderSection({ group }: { group: OrderGroup }) {
         </h2>
         {order && <OrderFacts order={order} />}
       </div>
-      {ref && group.tickets.length > 0 && <TicketsPdfButton orderRef={ref} />}
+      {ref && (group.tickets.length > 0 || !!order?.products?.length) && <TicketsPdfButton orderRef={ref} />}
+      {order && <OrderItemsQr order={order} withItems />}
       {group.tickets.length > 0 ? (
         <ul
           className="grid gap-4 md:grid-cols-2"
@@ -41,7 +43,7 @@ function OrderSection({ group }: { group: OrderGroup }) {
           ))}
         </ul>
       ) : (
-        <p className="muted text-sm">{t('tickets.noneLeft')}</p>
+        !order?.products?.length && <p className="muted text-sm">{t('tickets.noneLeft')}</p>
       )}
       {order && order.refunds.length > 0 && (
         <ul aria-label={t('tickets.refundsOf', { ref: order.ref })} className="space-y-1 text-sm">
