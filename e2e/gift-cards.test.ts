@@ -200,6 +200,24 @@ describe.skipIf(!hasChromium)('gift cards in the browser', () => {
         .poll(() => page.getByTestId('order-payments').textContent())
         .toBe('$25.00 by gift card (refunded $8.33), $11.00 by card (refunded $3.67)');
       await expectNoAxeViolations(page);
+      // The card's holder sees it on the card's history.
+      const holder = paying.page;
+      await holder.goto('/gift-cards');
+      await holder.getByRole('textbox', { name: 'Gift card code' }).fill(code!);
+      await holder.getByRole('button', { name: 'Check' }).click();
+      await expect
+        .poll(() => holder.getByTestId('gift-card-balance').textContent())
+        .toMatch(new RegExp(`^${code} holds \\$8\\.33, valid until `));
+      const history = holder.getByRole('list', { name: `History of ${code}` }).getByRole('listitem');
+      expect(await history.allTextContents()).toEqual([
+        expect.stringMatching(/Refunded to the card\+\$8\.33\$8\.33 left$/),
+        expect.stringMatching(/Paid for an order−\$25\.00\$0\.00 left$/),
+        expect.stringMatching(/Bought\+\$25\.00\$25\.00 left$/),
+      ]);
+      expect(await scrollsSideways(holder)).toBe(false);
+      await expectNoAxeViolations(holder);
+      await screenshot(holder, `gift-card-history-${name}`);
+
       await page.goto(`/admin/gift-cards?q=${code}`);
       await expect.poll(() => ledger.count()).toBe(3);
       expect(await ledger.nth(2).textContent()).toMatch(/^Refunded\+\$8\.33leaves \$8\.33.*admin@e2e\.test/);

@@ -20,6 +20,15 @@ export const RedeemSchema = z
     message: 'Each gift card once',
   });
 
+/** One change of a card's balance: what it was, by how much (signed), what it left, when. */
+export const GiftCardMovementSchema = z.object({
+  kind: z.enum(['SOLD', 'REDEEMED', 'RELEASED', 'REFUNDED', 'VOIDED']),
+  amountCents: z.number().int(),
+  balanceAfterCents: z.number().int(),
+  at: z.string(),
+});
+export type GiftCardMovement = z.infer<typeof GiftCardMovementSchema>;
+
 /** `GET /api/gift-cards/{code}`: what a card holds. */
 export const GiftCardBalanceSchema = z.object({
   code: z.string(),
@@ -28,6 +37,8 @@ export const GiftCardBalanceSchema = z.object({
   expiresAt: z.string(),
   /** `active`: it pays; `expired` or `voided`: it pays nothing any more. */
   status: z.enum(['active', 'expired', 'voided']),
+  /** Its ledger as its holder sees it (no names, no orders), newest first, the last 50 at most. */
+  history: z.array(GiftCardMovementSchema),
 });
 export type GiftCardBalance = z.infer<typeof GiftCardBalanceSchema>;
 
@@ -83,11 +94,7 @@ export const GiftCardSearchQuerySchema = z.object({
 export const GiftCardSearchResponseSchema = z.object({ cards: z.array(StaffGiftCardSchema) });
 
 /** One entry of a card's ledger: what changed its balance, by whom and when. */
-export const GiftCardEntrySchema = z.object({
-  kind: z.enum(['SOLD', 'REDEEMED', 'RELEASED', 'REFUNDED', 'VOIDED']),
-  amountCents: z.number().int(),
-  balanceAfterCents: z.number().int(),
-  at: z.string(),
+export const GiftCardEntrySchema = GiftCardMovementSchema.extend({
   /** The staff member or customer who made it; null for the system (an order expiring). */
   by: z.string().nullable(),
   orderRef: z.string().nullable(),

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { and, asc, eq, inArray, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, inArray, sql } from 'drizzle-orm';
 import {
   GIFT_CARD_ALPHABET,
   formatGiftCardCode,
@@ -38,16 +38,34 @@ export async function findCard(q: Queryable, typed: string): Promise<CardRow | n
   return card ?? null;
 }
 
-/** `GET /api/gift-cards/{code}`: balance, currency and expiry; 404 for a code no card has. */
+/** How many of a card's ledger entries its holder sees (the newest). */
+const HISTORY_ENTRIES = 50;
+
+/**
+ * `GET /api/gift-cards/{code}`: balance, currency, expiry and the card's history (its ledger without names or orders:
+ * whoever holds the code may spend it, and sees what it was spent on and given back); 404 for a code no card has.
+ */
 export async function cardBalance(q: Queryable, typed: string): Promise<GiftCardBalance> {
   const card = await findCard(q, typed);
   if (!card) throw notFound('No gift card has this code');
+  const history = await q
+    .select({
+      kind: giftCardEntries.kind,
+      amountCents: giftCardEntries.amountCents,
+      balanceAfterCents: giftCardEntries.balanceAfterCents,
+      at: giftCardEntries.createdAt,
+    })
+    .from(giftCardEntries)
+    .where(eq(giftCardEntries.giftCardId, card.id))
+    .orderBy(desc(giftCardEntries.createdAt), desc(giftCardEntries.id))
+    .limit(HISTORY_ENTRIES);
   return {
     code: formatGiftCardCode(card.code),
     balanceCents: card.balanceCents,
     currency: card.currency,
     expiresAt: card.expiresAt.toISOString(),
     status: statusOf(card),
+    history: history.map((e) => ({ ...e, at: e.at.toISOString() })),
   };
 }
 

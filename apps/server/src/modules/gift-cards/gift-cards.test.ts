@@ -418,6 +418,15 @@ describe.each(engines)('gift cards on %s', (engine) => {
     expect(first.json().refundedCents).toBe(PRICE);
     expect(await balance(card.code)).toBe(500);
     expect((await ledger(card.id)).at(-1)).toEqual({ kind: 'REFUNDED', amountCents: 500, after: 500 });
+    // The card's holder sees it, newest first, without names or orders.
+    const seen = (
+      await app.inject({ method: 'GET', url: `/api/gift-cards/${card.code}` })
+    ).json() as GiftCardBalance;
+    expect(seen.history.map(({ at: _at, ...e }) => e)).toEqual([
+      { kind: 'REFUNDED', amountCents: 500, balanceAfterCents: 500 },
+      { kind: 'REDEEMED', amountCents: -1001, balanceAfterCents: 0 },
+      { kind: 'SOLD', amountCents: 1001, balanceAfterCents: 1001 },
+    ]);
     expect((await myOrder(started.orderRef)).payments).toEqual([
       { method: 'GIFT_CARD', amountCents: 1001, refundedCents: 500 },
       { method: 'CARD', amountCents: 2 * PRICE - 1001, refundedCents: PRICE - 500 },

@@ -191,9 +191,36 @@ export function GiftCardsScreen() {
               })}
             </p>
           )}
+          {balance.data && balance.data.history.length > 0 && <CardHistory card={balance.data} />}
         </div>
         <p className="text-sm text-muted">{t('giftCards.whereToUse')}</p>
       </section>
     </div>
+  );
+}
+
+/** What a card was bought, spent and credited with, newest first: the card's ledger as its holder sees it. */
+function CardHistory({ card }: { card: GiftCardBalance }) {
+  const { t } = useTranslation('common');
+  const formatMoney = useFormatMoney();
+  const money = (cents: number) => formatMoney(cents, card.currency);
+  return (
+    <ol className="mt-3 space-y-1 text-sm" aria-label={t('giftCards.history', { code: card.code })}>
+      {card.history.map((e, i) => (
+        <li key={i} className="flex flex-wrap gap-x-3 border-b border-line/60 pb-1">
+          <time dateTime={e.at} className="text-slate-300">
+            {formatDate(e.at)}
+          </time>
+          <span className="text-white">{t(`giftCards.kind.${e.kind}`)}</span>
+          <span className="tabular-nums">
+            {e.amountCents > 0 ? '+' : e.amountCents < 0 ? '−' : ''}
+            {money(Math.abs(e.amountCents))}
+          </span>
+          <span className="text-slate-300 tabular-nums">
+            {t('giftCards.left', { amount: money(e.balanceAfterCents) })}
+          </span>
+        </li>
+      ))}
+    </ol>
   );
 }
