@@ -174,6 +174,11 @@ describe.skipIf(!hasChromium)('the staff screens in German', () => {
       ready: (p) => p.getByTestId('gift-card-liability').waitFor(),
     },
     {
+      name: 'kitchen',
+      path: '/admin/kitchen',
+      ready: (p) => p.getByText('Live: bezahlte Bestellungen erscheinen hier sofort.').waitFor(),
+    },
+    {
       name: 'orders',
       path: '/admin/orders',
       ready: (p) => p.getByRole('list', { name: 'Neueste Bestellungen' }).waitFor(),
