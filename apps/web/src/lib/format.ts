@@ -47,6 +47,11 @@ function moneyLocale(): string {
   return language === 'en' ? 'en-US' : language;
 }
 
+/** A change of an amount, signed: "+$8.33", "−$25.00" (a true minus sign), "$0.00". */
+export function formatMoneyChange(cents: number, currency: string = cinemaCurrency()): string {
+  return `${cents > 0 ? '+' : cents < 0 ? '−' : ''}${formatMoney(Math.abs(cents), currency)}`;
+}
+
 /** Minor units of the cinema's currency, short ("$4.4K", "4360,5 €"): a chart axis's labels, in a phone's width. */
 export function formatMoneyShort(cents: number, currency: string = cinemaCurrency()): string {
   return formatAmountShort(cents, { currency: currency.toUpperCase(), locale: moneyLocale() });

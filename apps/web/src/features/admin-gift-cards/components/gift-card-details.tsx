@@ -2,7 +2,7 @@ import { useId, useState, type ReactNode } from 'react';
 import { Link } from 'react-router';
 import type { GiftCardLedger } from '@cinema/contract';
 import { useTranslation } from '../../../lib/i18n';
-import { formatDate, formatDateTime, useFormatMoney } from '../../../lib/format';
+import { formatDate, formatDateTime, formatMoneyChange, useFormatMoney } from '../../../lib/format';
 import { QueryStatus } from '../../../components/ui/query-status';
 import { useGiftCardLedger } from '../api/gift-cards';
 import { VoidGiftCardDialog } from './void-gift-card-dialog';
@@ -91,10 +91,7 @@ function Entries({ ledger, linkOrders }: { ledger: GiftCardLedger; linkOrders: b
               data-kind={e.kind}
             >
               <span className="min-w-24 font-semibold text-white">{t(`giftCards.kind.${e.kind}`)}</span>
-              <span className="tabular-nums">
-                {e.amountCents > 0 ? '+' : e.amountCents < 0 ? '−' : ''}
-                {money(Math.abs(e.amountCents))}
-              </span>
+              <span className="tabular-nums">{formatMoneyChange(e.amountCents, ledger.card.currency)}</span>
               <span className="text-sm text-slate-300 tabular-nums">
                 {t('giftCards.leaves', { balance: money(e.balanceAfterCents) })}
               </span>

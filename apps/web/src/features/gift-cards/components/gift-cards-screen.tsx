@@ -3,7 +3,7 @@ import { useMutation } from '@tanstack/react-query';
 import type { CheckoutResponse, GiftCardBalance } from '@cinema/contract';
 import { giftCardAmounts, minorToText, toMinor } from '@cinema/contract/constants';
 import { api, errorText } from '../../../lib/api-client';
-import { formatDate, useFormatMoney } from '../../../lib/format';
+import { formatDate, formatMoneyChange, useFormatMoney } from '../../../lib/format';
 import { cinemaCurrency } from '../../../lib/settings';
 import { useTranslation } from '../../../lib/i18n';
 
@@ -212,10 +212,7 @@ function CardHistory({ card }: { card: GiftCardBalance }) {
             {formatDate(e.at)}
           </time>
           <span className="text-white">{t(`giftCards.kind.${e.kind}`)}</span>
-          <span className="tabular-nums">
-            {e.amountCents > 0 ? '+' : e.amountCents < 0 ? '−' : ''}
-            {money(Math.abs(e.amountCents))}
-          </span>
+          <span className="tabular-nums">{formatMoneyChange(e.amountCents, card.currency)}</span>
           <span className="text-slate-300 tabular-nums">
             {t('giftCards.left', { amount: money(e.balanceAfterCents) })}
           </span>
