@@ -57,7 +57,9 @@ export function VoidGiftCardDialog({ card, onVoided }: { card: StaffGiftCard; on
               {t('giftCards.voidTitle', { code: card.code })}
             </h2>
             <p id={`${id}-what`}>
-              {t('giftCards.voidWhat', { balance: formatMoney(card.balanceCents, card.currency) })}
+              {card.balanceCents > 0
+                ? t('giftCards.voidWhat', { balance: formatMoney(card.balanceCents, card.currency) })
+                : t('giftCards.voidEmpty')}
             </p>
             <label className="field">
               <span className="field-label">{t('giftCards.reason')}</span>
