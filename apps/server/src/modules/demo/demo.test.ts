@@ -101,6 +101,31 @@ describe.each(engines)('start-up bootstrap on %s', (engine) => {
         );
       }
       expect(availability).toEqual(expect.arrayContaining(['SOLD_OUT', 'SELLING_FAST', 'AVAILABLE']));
+      // One of them with food and drink, handed over at the counter: on the kitchen's last column.
+      const admin = await t.app.inject({
+        method: 'POST',
+        url: '/api/auth/login',
+        payload: { email: 'boss@example.com', password: 'Popcorn#2026' },
+      });
+      const kitchen = await t.app.inject({
+        method: 'GET',
+        url: '/api/admin/kitchen',
+        headers: { authorization: `Bearer ${(admin.json() as { token: string }).token}` },
+      });
+      expect(
+        (kitchen.json() as { orders: { status: string; items: { name: string; quantity: number }[] }[] })
+          .orders,
+      ).toEqual([
+        expect.objectContaining({
+          status: 'collected',
+          checkId: true,
+          items: [
+            expect.objectContaining({ name: 'Cola', options: ['Large'], quantity: 1 }),
+            expect.objectContaining({ name: 'Craft beer', quantity: 1 }),
+            expect.objectContaining({ name: 'Popcorn', options: ['Large', 'Sweet'], quantity: 2 }),
+          ],
+        }),
+      ]);
       // A restart changes nothing.
       const again = await bootstrap(t.app);
       expect(again.messages.some((m) => m.startsWith('Halls') || m.startsWith('Demo'))).toBe(false);
