@@ -47,6 +47,7 @@ import { giftCardsRoutes } from './modules/gift-cards/gift-cards.routes.ts';
 import { pricingRoutes } from './modules/pricing/pricing.routes.ts';
 import { auditRoutes } from './modules/audit/audit.routes.ts';
 import { reportsRoutes } from './modules/reports/reports.routes.ts';
+import { filmHireRoutes } from './modules/film-hire/film-hire.routes.ts';
 import { boxOfficeRoutes } from './modules/box-office/box-office.routes.ts';
 import { guestOrdersRoutes } from './modules/box-office/guest-orders.routes.ts';
 import { usersRoutes } from './modules/users/users.routes.ts';
@@ -174,6 +175,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       await api.register(mailRoutes);
       await api.register(waitlistRoutes);
       await api.register(concessionsRoutes);
+      await api.register(filmHireRoutes);
     },
     { prefix: '/api' },
   );

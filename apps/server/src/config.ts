@@ -1,6 +1,9 @@
 import { z } from 'zod';
 import { EmailSchema, PasswordSchema, RATING_SYSTEM_NAMES, SEAT_GAP_RULES } from '@cinema/contract';
 
+/** Weekdays in ISO order (Monday 1 … Sunday 7). */
+const WEEKDAY_NAMES = ['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'] as const;
+
 const flag = (defaultValue: '0' | '1') =>
   z
     .enum(['0', '1', 'true', 'false'], { message: 'must be 0 or 1' })
@@ -73,6 +76,12 @@ export const ConfigSchema = z
         }
       }, 'must be an IANA time zone such as Europe/Berlin')
       .default(Intl.DateTimeFormat().resolvedOptions().timeZone),
+    /** The weekday film weeks start on (film hire, box-office returns): a day name, English, any case. */
+    FILM_WEEK_START: z
+      .string()
+      .transform((d) => d.trim().toLowerCase())
+      .pipe(z.enum(WEEKDAY_NAMES, { message: `must be a weekday: ${WEEKDAY_NAMES.join(', ')}` }))
+      .default('friday'),
     /** The single-seat gap rule (DESIGN §6.2): warn (the web app explains, Hold still works), enforce (409), off. */
     SEAT_GAP_RULE: z.enum(SEAT_GAP_RULES, { message: 'must be warn, enforce or off' }).default('warn'),
     /** The cinema's currency (ISO 4217): prices are stored in its minor units; Stripe charges in it. */
@@ -191,6 +200,8 @@ export const ConfigSchema = z
     maxHeldSeatsPerAddress: c.MAX_HELD_SEATS_PER_ADDRESS,
     seatGapRule: c.SEAT_GAP_RULE,
     timeZone: c.CINEMA_TIME_ZONE,
+    /** ISO weekday (Monday 1 … Sunday 7). */
+    filmWeekStart: WEEKDAY_NAMES.indexOf(c.FILM_WEEK_START) + 1,
     currency: c.CURRENCY,
     ratingSystem: c.RATING_SYSTEM,
     paymentProvider: c.PAYMENT_PROVIDER,

@@ -52,6 +52,8 @@ export const SettingsSchema = z.object({
   timeZone: z.string(),
   /** The age ratings movies are certified in (RATING_SYSTEM): MPAA, BBFC, FSK, ACB or ICAA. */
   ratingSystem: z.string().optional(),
+  /** The ISO weekday film weeks start on (FILM_WEEK_START; Monday 1 … Sunday 7, Friday 5 by default). */
+  filmWeekStart: z.number().int().min(1).max(7).optional(),
 });
 export type Settings = z.infer<typeof SettingsSchema>;
 

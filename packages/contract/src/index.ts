@@ -13,3 +13,4 @@ export * from './mail.ts';
 export * from './waitlist.ts';
 export * from './concessions.ts';
 export * from './gift-cards.ts';
+export * from './film-hire.ts';

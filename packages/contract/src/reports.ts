@@ -6,7 +6,7 @@ export const REPORT_GROUPINGS = ['day', 'movie', 'showtime'] as const;
 /** The days a report can name: the span ends at the start of the day after its last, and 9999-12-31 has none. */
 const FIRST_REPORT_DAY = '1900-01-01';
 const LAST_REPORT_DAY = '9999-12-30';
-const ReportDaySchema = z.iso
+export const ReportDaySchema = z.iso
   .date({ message: 'Use a date as YYYY-MM-DD' })
   .refine(
     (day) => FIRST_REPORT_DAY <= day && day <= LAST_REPORT_DAY,

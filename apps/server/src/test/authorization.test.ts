@@ -544,6 +544,67 @@ const CASES: Case[] = [
     request: () => ({ method: 'GET', url: '/api/admin/audit' }),
   },
   {
+    route: 'GET /api/admin/reports/film-hire',
+    expect: adminOnly(200),
+    request: () => ({ method: 'GET', url: '/api/admin/reports/film-hire?week=2026-03-20' }),
+  },
+  {
+    route: 'GET /api/admin/reports/box-office',
+    expect: adminOnly(200),
+    request: () => ({ method: 'GET', url: '/api/admin/reports/box-office?week=2026-03-20' }),
+  },
+  {
+    route: 'GET /api/admin/distributors',
+    expect: adminOnly(200),
+    request: () => ({ method: 'GET', url: '/api/admin/distributors' }),
+  },
+  {
+    route: 'POST /api/admin/distributors',
+    expect: adminOnly(201),
+    request: () => ({
+      method: 'POST',
+      url: '/api/admin/distributors',
+      ...json({ name: `Matrix ${randomUUID().slice(0, 8)}` }),
+    }),
+  },
+  {
+    route: 'PUT /api/admin/distributors/:id',
+    expect: adminOnly(200),
+    request: (_r, { w }) => ({
+      method: 'PUT',
+      url: `/api/admin/distributors/${w.distributorId}`,
+      ...json({ name: `Matrix ${randomUUID().slice(0, 8)}` }),
+    }),
+  },
+  {
+    route: 'GET /api/admin/film-hire/terms',
+    expect: adminOnly(200),
+    request: () => ({ method: 'GET', url: '/api/admin/film-hire/terms' }),
+  },
+  {
+    route: 'PUT /api/admin/movies/:id/film-hire',
+    expect: adminOnly(200),
+    request: (_r, { w }) => ({
+      method: 'PUT',
+      url: `/api/admin/movies/${w.posterMovieId}/film-hire`,
+      ...json({ distributorId: w.distributorId, percent: 50 }),
+    }),
+  },
+  {
+    // Terms set first, so the admin's removal finds some.
+    route: 'DELETE /api/admin/movies/:id/film-hire',
+    expect: adminOnly(200),
+    request: async (_r, { app, w }) => {
+      await app.inject({
+        method: 'PUT',
+        url: `/api/admin/movies/${w.posterMovieId}/film-hire`,
+        headers: w.admin.headers,
+        payload: { distributorId: w.distributorId, percent: 50 },
+      });
+      return { method: 'DELETE', url: `/api/admin/movies/${w.posterMovieId}/film-hire` };
+    },
+  },
+  {
     route: 'GET /api/admin/reports/sales',
     expect: adminOnly(200),
     request: () => ({

@@ -46,6 +46,7 @@ describe('a closed API (no CORS_ORIGINS)', () => {
       maxHeldSeats: 10,
       timeZone: t.app.config.timeZone,
       ratingSystem: 'MPAA',
+      filmWeekStart: 5,
     });
     const show = await createShowtimeFixture(t.app.database.db);
     const cathy = await signedInUser(t.app);

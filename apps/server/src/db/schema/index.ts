@@ -11,3 +11,4 @@ export * from './reports.ts';
 export * from './mail.ts';
 export * from './waitlist.ts';
 export * from './concessions.ts';
+export * from './film-hire.ts';

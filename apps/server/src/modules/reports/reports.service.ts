@@ -13,6 +13,7 @@ import {
   type SalesReportRow,
 } from '@cinema/contract';
 import { queryRows, type Queryable } from '../../db/database.ts';
+import { cell } from './csv.ts';
 
 /** Showtimes whose figures one statement computes and keeps. */
 const KEEP_BATCH = 500;
@@ -418,14 +419,6 @@ export async function refreshKeptFigures(db: Queryable, from: string, until: str
     where x.showtime_id = c.showtime_id and st.id = c.showtime_id
       and st.starts_at >= ${from} and st.starts_at < ${until}
       and pg_visible_in_snapshot(x.xid, c.snapshot)`);
-}
-
-/** A cell as CSV: quoted when it must be, and text a spreadsheet would run as a formula made inert. */
-function cell(value: string | number | null, text = false): string {
-  if (value === null) return '';
-  if (typeof value === 'number') return String(value);
-  const safe = text && /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
-  return /[",\r\n]/.test(safe) ? `"${safe.replaceAll('"', '""')}"` : safe;
 }
 
 const percent = (ratio: number | null) => (ratio === null ? null : (ratio * 100).toFixed(1));

@@ -10,6 +10,7 @@ export const settingsRoutes: FastifyPluginAsyncZod = async (app) => {
     maxHeldSeats: app.config.maxHeldSeats,
     timeZone: app.config.timeZone,
     ratingSystem: app.config.ratingSystem,
+    filmWeekStart: app.config.filmWeekStart,
   };
   app.get(
     '/settings',
@@ -17,7 +18,7 @@ export const settingsRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags: ['settings'],
         summary:
-          'Public settings: test mode (no real payments), currency, hold length and limit, the cinema’s time zone, its rating system',
+          'Public settings: test mode (no real payments), currency, hold length and limit, the cinema’s time zone, its rating system, the weekday film weeks start on',
         response: { 200: SettingsSchema },
       },
     },

@@ -15,6 +15,8 @@ export interface World {
   show: ShowtimeFixture;
   posterId: string;
   posterMovieId: string;
+  /** A distributor movies can be hired from. */
+  distributorId: string;
   /** Alice's live hold, no checkout started. */
   heldBookingId: string;
   /** Alice's hold inside an open local checkout session. */
@@ -104,6 +106,16 @@ export async function createWorld(app: FastifyInstance): Promise<World> {
   const [paidBookingId] = await holdOver(app, alice, show.showtimeId, [show.seatIds[0]![2]!]);
   const paidSessionId = await checkoutOver(app, alice, [paidBookingId!]);
   ok(await app.inject({ method: 'POST', url: `/api/pay/local/${paidSessionId}/pay` }), 303, 'local payment');
+  const distributor = ok(
+    await app.inject({
+      method: 'POST',
+      url: '/api/admin/distributors',
+      headers: admin.headers,
+      payload: { name: 'World Pictures' },
+    }),
+    201,
+    'add distributor',
+  ).json() as { id: string };
 
   return {
     admin,
@@ -113,6 +125,7 @@ export async function createWorld(app: FastifyInstance): Promise<World> {
     show,
     posterId: movie.posterUrl.split('/').pop()!,
     posterMovieId: movie.id,
+    distributorId: distributor.id,
     heldBookingId: heldBookingId!,
     openBookingId: openBookingId!,
     openSessionId,
