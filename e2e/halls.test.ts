@@ -331,6 +331,54 @@ describe.skipIf(!hasChromium)('halls with real layouts in the browser', () => {
     expect(pageErrors).toEqual([]);
   });
 
+  it('keeps accessible seats for those who need them until staff release them early (issue 37), at 390 and 1280 px', async () => {
+    const { showtimeId } = await scheduleShowtime(server, {
+      title: 'The Accessible Release',
+      hoursFromNow: 52,
+    });
+    const customer = await registerUser(server.url, { name: 'Late Booker' });
+    const { page, pageErrors } = await seatMap(customer, showtimeId);
+    const note = page.getByTestId('accessible-note');
+    await note.waitFor();
+    expect(await note.textContent()).toMatch(
+      /^Wheelchair spaces and companion seats are kept for those who need them until /,
+    );
+    await seat(page, 'Row A, seat 4, companion seat').click();
+    await page.getByText('Row A, seat 4 is a companion seat').waitFor();
+    expect(await page.getByRole('button', { name: 'Hold seats' }).isDisabled()).toBe(true);
+
+    // Staff on a phone release them for this showtime, after a confirmation.
+    const staff = await pageAs(admin, PHONE_390);
+    await staff.page.goto(`/admin/showtimes/${showtimeId}/booked`);
+    const panel = staff.page.getByRole('region', { name: 'Wheelchair spaces and companion seats' });
+    await panel.getByText(/^Kept for those who need them until /).waitFor();
+    await panel.getByRole('button', { name: 'Release them now' }).click();
+    await panel.getByText('Put them on sale to everyone now? This cannot be undone.').waitFor();
+    await expectNoAxeViolations(staff.page);
+    await screenshot(staff.page, 'accessible-release-390');
+    await panel.getByRole('button', { name: 'Release now' }).click();
+    await panel
+      .getByRole('status')
+      .filter({ hasText: /^Released at / })
+      .waitFor();
+    await panel.getByText('On sale to everyone now, as standard seats.').waitFor();
+    expect(await panel.getByRole('button', { name: 'Release them now' }).count()).toBe(0);
+    expect(await scrollsSideways(staff.page)).toBe(false);
+
+    // The customer's map says so, and the companion seat sells alone.
+    await page.reload();
+    await note.filter({ hasText: 'now on sale to everyone' }).waitFor();
+    await seat(page, 'Row A, seat 4, companion seat').click();
+    await expect.poll(() => selected(page)).toEqual(['Row A, seat 4, companion seat']);
+    expect(await page.getByText('is a companion seat').count()).toBe(0);
+    await hold(page);
+    expect(await statusOf(page, 'Row A, seat 4, companion seat, held by you')).toBe('HELD');
+    await expectNoAxeViolations(page);
+    await screenshot(page, 'accessible-release-1280');
+    expect(pageErrors).toEqual([]);
+    expect(staff.pageErrors).toEqual([]);
+  });
+
   it('explains a choice that would leave a seat alone, and applies the better choice it offers', async () => {
     const customer = await registerUser(server.url, { name: 'Gap Minder' });
     const { page, pageErrors } = await seatMap(customer, demoShowtimeId);

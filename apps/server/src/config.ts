@@ -44,6 +44,16 @@ export const ConfigSchema = z
       .positive()
       .max(24 * 60)
       .default(15),
+    /**
+     * Wheelchair spaces and companion seats stay kept for those who need them until this many minutes before the
+     * start (or until every other seat is taken, or staff release them earlier), then sell as standard seats (§7.5).
+     */
+    ACCESSIBLE_RELEASE_MINUTES: z.coerce
+      .number()
+      .int()
+      .min(0)
+      .max(14 * 24 * 60)
+      .default(60),
     /** The door lets a showtime's ticket holders in from this many minutes before the start until its end. */
     ENTRY_OPENS_MINUTES: z.coerce
       .number()
@@ -194,6 +204,7 @@ export const ConfigSchema = z
     seedDemo: c.SEED_DEMO,
     holdMinutes: c.HOLD_MINUTES,
     waitlistOfferMinutes: c.WAITLIST_OFFER_MINUTES,
+    accessibleReleaseMinutes: c.ACCESSIBLE_RELEASE_MINUTES,
     entryOpensMinutes: c.ENTRY_OPENS_MINUTES,
     maxHeldSeats: c.MAX_HELD_SEATS,
     giftCardMonths: c.GIFT_CARD_MONTHS,

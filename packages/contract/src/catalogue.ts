@@ -174,6 +174,14 @@ export const ManagedShowtimeSchema = z.object({
 });
 export type ManagedShowtime = z.infer<typeof ManagedShowtimeSchema>;
 
+/** `POST /api/admin/showtimes/{id}/accessible-release`: when its accessible seats sell as standard seats, and why. */
+export const AccessibleReleaseSchema = z.object({
+  accessibleReleaseAt: z.string(),
+  /** `staff`: released early for this showtime; `clock`: ACCESSIBLE_RELEASE_MINUTES before the start had come. */
+  releasedBy: z.enum(['staff', 'clock']),
+});
+export type AccessibleRelease = z.infer<typeof AccessibleReleaseSchema>;
+
 export const ManageShowtimesQuerySchema = z.object({
   /** Showtimes starting at or after this instant (a client's "today" is its own midnight). */
   from: z.iso.datetime({ offset: true, message: 'from must be an ISO timestamp' }).optional(),

@@ -36,6 +36,12 @@ export const SeatMapSchema = z.object({
     /** Format, language, accessibility, audience (`IMAX`, `CAPTIONED`, …). */
     attributes: z.array(z.string()).optional(),
     movie: z.object({ id: z.string(), title: z.string() }),
+    /**
+     * When its wheelchair spaces and companion seats sell as standard seats (ACCESSIBLE_RELEASE_MINUTES before the
+     * start, or earlier when staff released them); before then, also once no other seat is free
+     * (`accessibleSeatsReleased`).
+     */
+    accessibleReleaseAt: z.string().optional(),
   }),
   seats: z.array(SeatMapSeatSchema),
   /** The hall's grid: its width in columns (seats and gaps) and its rows, front to back. */

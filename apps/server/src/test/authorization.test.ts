@@ -1008,6 +1008,14 @@ const CASES: Case[] = [
     },
   },
   {
+    route: 'POST /api/admin/showtimes/:id/accessible-release',
+    expect: staffToo(200),
+    request: async (_r, { app }) => {
+      const show = await createShowtimeFixture(app.database.db, { rows: 1, cols: 2 });
+      return { method: 'POST', url: `/api/admin/showtimes/${show.showtimeId}/accessible-release` };
+    },
+  },
+  {
     route: 'GET /api/admin/showtimes/:id/booked',
     expect: staffToo(200),
     request: (_r, { w }) => ({ method: 'GET', url: `/api/admin/showtimes/${w.show.showtimeId}/booked` }),

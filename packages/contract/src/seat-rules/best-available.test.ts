@@ -58,6 +58,21 @@ describe('bestAvailable', () => {
     expect(bestAvailable(hall('W C . . C W'), 2)).toEqual(['A3', 'A4']);
   });
 
+  it('offers wheelchair spaces and companion seats as standard seats once they are released (issue 37)', () => {
+    expect(bestAvailable(hall('W C . . C W'), 4, { accessibleReleased: true })).toEqual([
+      'A2',
+      'A3',
+      'A4',
+      'A5',
+    ]);
+    expect(bestAvailable(hall('W C x x C W'), 1, { accessibleReleased: true })).toEqual(['A2']);
+    // Released or not, a request of a type keeps to that type.
+    expect(bestAvailable(hall('W C . .'), 2, { type: 'STANDARD', accessibleReleased: true })).toEqual([
+      'A3',
+      'A4',
+    ]);
+  });
+
   it('gives a wheelchair space and its companion for a wheelchair request of two', () => {
     expect(bestAvailable(hall('W W C C . .'), 2, { type: 'WHEELCHAIR' })).toEqual(['A2', 'A3']);
     expect(bestAvailable(hall('W . . C C'), 2, { type: 'WHEELCHAIR' })).toEqual(['A1', 'A4']);

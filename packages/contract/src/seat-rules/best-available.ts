@@ -2,7 +2,7 @@
 // scoring in the manner of letsrevel/revel-backend's best_available.py.
 //
 // Which seats: free ones of the asked type. No type: STANDARD, PREMIUM and SOFA, never a wheelchair space or a
-// companion seat. STANDARD, PREMIUM or SOFA: only that type. WHEELCHAIR: WHEELCHAIR and COMPANION seats with at
+// companion seat (once the showtime's accessible seats are released, `accessibleReleased`, those too). STANDARD, PREMIUM or SOFA: only that type. WHEELCHAIR: WHEELCHAIR and COMPANION seats with at
 // least one wheelchair space among them (count 2 is a space and its companion). COMPANION alone is never an
 // answer (a companion seat is sold with a wheelchair space): null. Sofas only as whole pairs, a pair being two seats.
 //
@@ -32,6 +32,11 @@ import type { RuleRow, SeatType } from './types.ts';
 
 export interface BestAvailableOptions {
   type?: SeatType;
+  /**
+   * The showtime's wheelchair spaces and companion seats sell as standard seats now (accessibleSeatsReleased): with
+   * no type, they join the pool as standard seats.
+   */
+  accessibleReleased?: boolean;
 }
 
 /**
@@ -48,8 +53,9 @@ function seatScorer(rows: readonly RuleRow[]): { score: (row: number, col: numbe
   };
 }
 
-const POOLS: Record<SeatType | 'ANY', readonly SeatType[]> = {
+const POOLS: Record<SeatType | 'ANY' | 'RELEASED', readonly SeatType[]> = {
   ANY: ['STANDARD', 'PREMIUM', 'SOFA'],
+  RELEASED: ['STANDARD', 'PREMIUM', 'SOFA', 'WHEELCHAIR', 'COMPANION'],
   STANDARD: ['STANDARD'],
   PREMIUM: ['PREMIUM'],
   SOFA: ['SOFA'],
@@ -83,7 +89,7 @@ export function bestAvailable(
   options: BestAvailableOptions = {},
 ): string[] | null {
   if (!Number.isInteger(count) || count < 1) return null;
-  const hall = readHall(rows, count, options.type);
+  const hall = readHall(rows, count, options.type, options.accessibleReleased);
   if (!enoughSeats(hall)) return null;
   const blocks = singleBlocks(hall);
   const block = cheapest(blocks, (b) => !b.leavesSeatAlone) ?? bestExcusedBlock(hall, sortedByCost(blocks));
@@ -95,8 +101,13 @@ export function bestAvailable(
   return split?.flatMap(({ row, cols }) => cols.map((col) => hall.rows[row]!.ids[col]!)) ?? null;
 }
 
-function readHall(rows: readonly RuleRow[], count: number, type: SeatType | undefined): Hall {
-  const pool = new Set(POOLS[type ?? 'ANY']);
+function readHall(
+  rows: readonly RuleRow[],
+  count: number,
+  type: SeatType | undefined,
+  accessibleReleased = false,
+): Hall {
+  const pool = new Set(POOLS[type ?? (accessibleReleased ? 'RELEASED' : 'ANY')]);
   const { score, max } = seatScorer(rows);
   const prepared = rows.map(prepareRow);
   const wheelchair = type === 'WHEELCHAIR';

@@ -3,6 +3,7 @@
 export { SEAT_TYPES, type RuleCell, type RuleRow, type RuleSeat, type SeatType } from './types.ts';
 export { strandedSeats, singleSeatGapVerdict, type SingleSeatGapVerdict } from './single-seat-gap.ts';
 export { bestAvailable, type BestAvailableOptions } from './best-available.ts';
+export { ACCESSIBLE_SEAT_TYPES, accessibleSeatsReleased } from './accessible-release.ts';
 export { blockedSeats, companionsWithoutWheelchair, halfSofas } from './selection-rules.ts';
 export {
   layoutProblems,

@@ -9,8 +9,10 @@
 -- JSON array of the taken seat ids, in seat order).
 --
 -- Seat rules (DESIGN §6.2): a blocked seat is never held online; a companion seat only with a wheelchair space in the
--- same hold; a sofa only whole (its partner in the same hold, or already held by the same customer); a seat retired
--- from the layout is no longer in the hall.
+-- same hold, until the showtime's accessible seats are released (DESIGN §7.5: p_accessible_release_minutes before the
+-- start, at the showtime's accessible_released_at when staff release them earlier, or once every other seat is held
+-- or sold), when it sells alone as a standard seat; a sofa only whole (its partner in the same hold, or already held
+-- by the same customer); a seat retired from the layout is no longer in the hall.
 --
 -- Limits (DESIGN §6.1): at most p_max_live live held seats of one customer in one showtime, p_max_user across all
 -- showtimes, and p_max_address from one client address across all its accounts (p_address NULL: no address limit).
@@ -23,7 +25,8 @@ CREATE OR REPLACE FUNCTION hold_seats(
   p_max_live integer,
   p_max_user integer,
   p_address text,
-  p_max_address integer
+  p_max_address integer,
+  p_accessible_release_minutes integer DEFAULT 60
 ) RETURNS TABLE (outcome text, booking_id uuid, held_seat_id uuid, held_until timestamptz, detail text)
 LANGUAGE plpgsql VOLATILE
 SET enable_seqscan = off
@@ -55,9 +58,12 @@ DECLARE
   v_wheelchair boolean := false;
   v_half_sofas uuid[];
   v_partner uuid;
+  v_released boolean;
 BEGIN
-  SELECT s.hall_id, s.price_cents, s.starts_at <= now()
-    INTO v_hall, v_price, v_started
+  SELECT s.hall_id, s.price_cents, s.starts_at <= now(),
+         s.starts_at - make_interval(mins => p_accessible_release_minutes) <= now()
+           OR coalesce(s.accessible_released_at <= now(), false)
+    INTO v_hall, v_price, v_started, v_released
     FROM showtimes s
    WHERE s.id = p_showtime;
   IF NOT FOUND THEN
@@ -127,7 +133,20 @@ BEGIN
     RETURN QUERY SELECT 'seat_blocked', NULL::uuid, NULL::uuid, NULL::timestamptz, array_to_json(v_blocked_seats)::text;
     RETURN;
   END IF;
-  IF v_companions IS NOT NULL AND NOT v_wheelchair THEN
+  IF v_companions IS NOT NULL AND NOT v_wheelchair AND NOT v_released THEN
+    -- Released too once no other seat is left: no standard, premium or sofa seat of the hall free (looked at only
+    -- here, for a companion seat asked for alone).
+    v_released := NOT EXISTS (
+      SELECT 1
+        FROM seats st
+       WHERE st.hall_id = v_hall AND st.retired_at IS NULL AND NOT st.blocked
+         AND st.type <> 'WHEELCHAIR' AND st.type <> 'COMPANION'
+         AND NOT EXISTS (
+           SELECT 1 FROM bookings b
+            WHERE b.showtime_id = p_showtime AND b.seat_id = st.id AND (b.status = 'HELD' OR b.status = 'CONFIRMED')
+              AND (b.status = 'CONFIRMED' OR b.expires_at > now())));
+  END IF;
+  IF v_companions IS NOT NULL AND NOT v_wheelchair AND NOT v_released THEN
     RETURN QUERY SELECT 'companion_needs_wheelchair', NULL::uuid, NULL::uuid, NULL::timestamptz,
       array_to_json(v_companions)::text;
     RETURN;

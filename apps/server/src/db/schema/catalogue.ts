@@ -146,6 +146,11 @@ export const showtimes = pgTable(
       .array()
       .notNull()
       .default(sql`'{}'::text[]`),
+    /**
+     * When staff released its wheelchair spaces and companion seats to everyone before ACCESSIBLE_RELEASE_MINUTES
+     * (DESIGN §7.5; null: not released early). hold_seats reads it.
+     */
+    accessibleReleasedAt: timestamp('accessible_released_at', { withTimezone: true }),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [

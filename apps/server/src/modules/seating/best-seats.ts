@@ -17,7 +17,7 @@
 // after every hold (160 reads of 1,500 seats for 160 requests, which on a cold embedded engine took 20 s).
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
-import { bestAvailable, type SeatStatus, type SeatType } from '@cinema/contract';
+import { accessibleSeatsReleased, bestAvailable, type SeatStatus, type SeatType } from '@cinema/contract';
 import { setNewest } from '../../bounded-map.ts';
 import type { SeatMapSnapshot } from './seating.service.ts';
 
@@ -54,6 +54,8 @@ interface View {
   behind?: boolean;
   rows: (SeatCell | { kind: 'GAP' })[][];
   cells: Map<string, SeatCell>;
+  /** When the showtime's wheelchair spaces and companion seats sell as standard seats by the clock (DESIGN §7.5). */
+  accessibleReleaseAt?: string;
 }
 
 interface Showtime {
@@ -142,7 +144,9 @@ export class BestSeats {
     const id = showtimeId.toLowerCase();
     const show = await this.fresh(id);
     // From here to the claim nothing waits: no other request can choose in between.
-    const seatIds = bestAvailable(show.view!.rows, count, { type });
+    const view = show.view!;
+    const accessibleReleased = accessibleSeatsReleased(view.accessibleReleaseAt, freeCells(view), this.now());
+    const seatIds = bestAvailable(view.rows, count, { type, accessibleReleased });
     if (!seatIds) return null;
     if (!claim) return { seatIds, settle: () => {} };
     for (const seatId of seatIds) show.claims.add(seatId);
@@ -231,7 +235,13 @@ export class BestSeats {
       cell.takenInMap = seat.status !== 'AVAILABLE';
       cell.state = this.taken(show, cell) ? 'taken' : 'free';
     });
-    show.view = { requestedAt, checkedAt, rows: layout.rows, cells: layout.cells };
+    show.view = {
+      requestedAt,
+      checkedAt,
+      rows: layout.rows,
+      cells: layout.cells,
+      accessibleReleaseAt: snapshot.showtime.accessibleReleaseAt,
+    };
   }
 
   private taken(show: Showtime, cell: SeatCell): boolean {
@@ -246,6 +256,11 @@ export class BestSeats {
       if (cell) cell.state = this.taken(show, cell) ? 'taken' : 'free';
     }
   }
+}
+
+/** The view's seats as accessibleSeatsReleased reads them (it stops at the first free seat of another type). */
+function* freeCells(view: View): Iterable<{ type: SeatType; free: boolean }> {
+  for (const cell of view.cells.values()) yield { type: cell.type, free: cell.state === 'free' };
 }
 
 declare module 'fastify' {

@@ -163,7 +163,13 @@ export class SeatMapCache {
   private trusted = true;
 
   constructor(
-    private readonly deps: { db: Db; log: FastifyBaseLogger; rules: SeatMapRules; timeZone: string },
+    private readonly deps: {
+      db: Db;
+      log: FastifyBaseLogger;
+      rules: SeatMapRules;
+      timeZone: string;
+      accessibleReleaseMinutes?: number;
+    },
     /** Absent when this process is alone (no Redis): local drops are then the whole story. */
     private readonly shared?: SharedVersions,
   ) {}
@@ -210,7 +216,12 @@ export class SeatMapCache {
         // Without the versions nothing here can be trusted: read the database, keep nothing.
         this.distrust(err);
         const requestedAt = Date.now();
-        const snapshot = await loadSeatMap(this.deps.db, id, this.deps.timeZone);
+        const snapshot = await loadSeatMap(
+          this.deps.db,
+          id,
+          this.deps.timeZone,
+          this.deps.accessibleReleaseMinutes,
+        );
         return { entry: buildEntry(snapshot, this.deps.rules, '', requestedAt), kept: false };
       }
     }
@@ -302,7 +313,12 @@ export class SeatMapCache {
   private async read(id: string, loading: Loading): Promise<Entry> {
     try {
       const requestedAt = Date.now();
-      const snapshot = await loadSeatMap(this.deps.db, id, this.deps.timeZone);
+      const snapshot = await loadSeatMap(
+        this.deps.db,
+        id,
+        this.deps.timeZone,
+        this.deps.accessibleReleaseMinutes,
+      );
       const entry = buildEntry(snapshot, this.deps.rules, loading.version, requestedAt);
       if (!loading.superseded && entry.staleAt > Date.now()) {
         setNewest(this.entries, id, entry, MAX_ENTRIES); // the Map's order is the load order
@@ -374,7 +390,13 @@ export const seatMapCachePlugin = fp(
     }
     const rules = { singleSeatGap: app.config.seatGapRule };
     const cache = new SeatMapCache(
-      { db: app.database.db, log: app.log, rules, timeZone: app.config.timeZone },
+      {
+        db: app.database.db,
+        log: app.log,
+        rules,
+        timeZone: app.config.timeZone,
+        accessibleReleaseMinutes: app.config.accessibleReleaseMinutes,
+      },
       shared,
     );
     if (startedWithout) cache.distrust(new Error('REDIS_URL did not answer at start'));

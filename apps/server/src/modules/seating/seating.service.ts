@@ -9,7 +9,7 @@ import {
   type RuleCell,
   type RuleRow,
 } from '@cinema/contract';
-import { singleSeatGapVerdict, type BestAvailableResponse } from '@cinema/contract';
+import { accessibleSeatsReleased, singleSeatGapVerdict, type BestAvailableResponse } from '@cinema/contract';
 import type { Deps } from '../../deps.ts';
 import {
   PG_DEADLOCK,
@@ -63,6 +63,7 @@ export async function loadSeatMap(
   db: Queryable,
   showtimeId: string,
   timeZone: string,
+  accessibleReleaseMinutes = 60,
 ): Promise<SeatMapSnapshot> {
   // Both queries run at once (one after the other in a transaction, which is one connection); the seat query finds
   // the hall through the showtime itself.
@@ -73,6 +74,7 @@ export async function loadSeatMap(
       priceCents: showtimes.priceCents,
       priceCardId: showtimes.priceCardId,
       attributes: showtimes.attributes,
+      accessibleReleasedAt: showtimes.accessibleReleasedAt,
       hallId: showtimes.hallId,
       hall: halls.name,
       cols: halls.cols,
@@ -128,6 +130,11 @@ export async function loadSeatMap(
       auditorium: show.hall,
       attributes: textArray(show.attributes),
       movie: { id: show.movieId, title: show.movieTitle },
+      accessibleReleaseAt: accessibleReleaseAt(
+        show.startsAt,
+        accessibleReleaseMinutes,
+        show.accessibleReleasedAt,
+      ),
     },
     layout: { cols: show.cols, rows: textArray(show.rowLabels).map((label) => ({ label })) },
     seats: seatRows.map((s): SnapshotSeat => {
@@ -179,6 +186,24 @@ export function presentSeat(seat: SnapshotSeat, userId: string | null): SeatMapS
   return shown;
 }
 
+/**
+ * When a showtime's wheelchair spaces and companion seats sell as standard seats by the clock (DESIGN §7.5): `minutes`
+ * before its start, or when staff released them, whichever comes first (hold_seats.sql decides the same).
+ */
+export function accessibleReleaseAt(startsAt: Date, minutes: number, releasedAt: Date | null): string {
+  const byClock = startsAt.getTime() - minutes * 60_000;
+  return new Date(releasedAt ? Math.min(byClock, releasedAt.getTime()) : byClock).toISOString();
+}
+
+/** Whether a seat map's wheelchair spaces and companion seats sell as standard seats now (accessibleSeatsReleased). */
+export function accessibleReleasedIn(snapshot: SeatMapSnapshot, now = Date.now()): boolean {
+  return accessibleSeatsReleased(
+    snapshot.showtime.accessibleReleaseAt,
+    snapshot.seats.map((s) => ({ type: s.type, free: s.status === 'AVAILABLE' })),
+    now,
+  );
+}
+
 /** The seat map of a showtime: every seat of its hall with its status; the caller's own holds are marked. */
 export async function getSeatMap(
   db: Queryable,
@@ -186,8 +211,9 @@ export async function getSeatMap(
   userId: string | null,
   timeZone: string,
   rules: NonNullable<SeatMap['rules']> = { singleSeatGap: 'warn' },
+  accessibleReleaseMinutes = 60,
 ): Promise<SeatMap> {
-  const snapshot = await loadSeatMap(db, showtimeId, timeZone);
+  const snapshot = await loadSeatMap(db, showtimeId, timeZone, accessibleReleaseMinutes);
   return {
     showtime: snapshot.showtime,
     layout: snapshot.layout,
@@ -370,7 +396,8 @@ function prepareHold(db: Db) {
       sql`hold_seats(${sql.placeholder('showtimeId')}::uuid, ${sql.placeholder('userId')}::uuid,
         ${sql.placeholder('seatIds')}::uuid[], ${sql.placeholder('minutes')}::float8,
         ${sql.placeholder('maxLive')}::int, ${sql.placeholder('maxUser')}::int,
-        ${sql.placeholder('address')}::text, ${sql.placeholder('maxAddress')}::int)`,
+        ${sql.placeholder('address')}::text, ${sql.placeholder('maxAddress')}::int,
+        ${sql.placeholder('accessibleReleaseMinutes')}::int)`,
     )
     .prepare('hold_seats');
 }
@@ -423,6 +450,7 @@ async function holdInDatabase(
       // The per-address limit is an abuse limit: lifted with the others by RATE_LIMIT=off.
       address: config.rateLimit ? input.clientAddress : null,
       maxAddress: config.maxHeldSeatsPerAddress,
+      accessibleReleaseMinutes: config.accessibleReleaseMinutes,
     }),
   ).catch((err: unknown) => {
     // A seat taken out of the layout while this hold waited for it.

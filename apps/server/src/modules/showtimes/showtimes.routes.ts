@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
+  AccessibleReleaseSchema,
   BatchClashErrorSchema,
   BatchShowtimesBodySchema,
   BatchShowtimesResponseSchema,
@@ -26,6 +27,7 @@ import {
   listAdminShowtimes,
   listManagedShowtimes,
   listUpcomingShowtimes,
+  releaseAccessibleSeats,
 } from './showtimes.service.ts';
 
 const adminErrors = { 400: ErrorSchema, 401: ErrorSchema, 403: ErrorSchema };
@@ -159,6 +161,23 @@ export const showtimesRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request, reply) =>
       reply.status(201).send(await createShowtime(app.database.db, actorOf(request), request.body)),
+  );
+
+  app.post(
+    '/admin/showtimes/:id/accessible-release',
+    {
+      onRequest: app.requireStaff,
+      schema: {
+        tags: ['showtimes'],
+        summary:
+          'Release the showtime’s wheelchair spaces and companion seats to everyone now, before ' +
+          'ACCESSIBLE_RELEASE_MINUTES (audited; a second call keeps the first time; 409 showtime_started)',
+        security: [{ bearer: [] }],
+        params: IdParamsSchema,
+        response: { 200: AccessibleReleaseSchema, ...adminErrors, 404: ErrorSchema, 409: ErrorSchema },
+      },
+    },
+    async (request) => releaseAccessibleSeats(app.deps, actorOf(request), request.params.id),
   );
 
   app.delete(

@@ -351,3 +351,57 @@ export async function listManagedShowtimes(
     total: total ?? rows.length,
   };
 }
+
+/**
+ * Staff release a showtime's wheelchair spaces and companion seats to everyone now, before
+ * ACCESSIBLE_RELEASE_MINUTES (DESIGN §7.5): from then on they sell as standard seats (hold_seats reads the time).
+ * Once is enough: a second call keeps the first time. Audited; 409 showtime_started once it has begun.
+ */
+export async function releaseAccessibleSeats(
+  { db, events, config }: Pick<Deps, 'db' | 'events' | 'config'>,
+  actor: Actor,
+  id: string,
+): Promise<{ accessibleReleaseAt: string; releasedBy: 'staff' | 'clock' }> {
+  const result = await db.transaction(async (tx) => {
+    const [show] = await tx
+      .select({
+        startsAt: showtimes.startsAt,
+        releasedAt: showtimes.accessibleReleasedAt,
+        now: sql`now()`.mapWith((v: string | Date) => new Date(v)),
+        movie: movies.title,
+        auditorium: halls.name,
+      })
+      .from(showtimes)
+      .innerJoin(movies, eq(movies.id, showtimes.movieId))
+      .innerJoin(halls, eq(halls.id, showtimes.hallId))
+      .where(eq(showtimes.id, id))
+      .for('update', { of: showtimes });
+    if (!show) throw notFound('Showtime not found');
+    if (show.startsAt <= show.now) throw conflict('This showtime has already started', 'showtime_started');
+    const byClock = show.startsAt.getTime() - config.accessibleReleaseMinutes * 60_000;
+    if (show.releasedAt || byClock <= show.now.getTime()) {
+      // Released already (by staff, or by the clock): nothing changes.
+      return {
+        at: show.releasedAt ?? new Date(byClock),
+        by: show.releasedAt ? 'staff' : 'clock',
+        changed: false,
+      } as const;
+    }
+    await tx.update(showtimes).set({ accessibleReleasedAt: show.now }).where(eq(showtimes.id, id));
+    await recordAudit(tx, actor, {
+      action: 'showtime.accessible_release',
+      subjectType: 'showtime',
+      subjectId: id,
+      before: { accessibleReleaseAt: new Date(byClock).toISOString() },
+      after: {
+        accessibleReleaseAt: show.now.toISOString(),
+        movie: show.movie,
+        auditorium: show.auditorium,
+        startsAt: show.startsAt.toISOString(),
+      },
+    });
+    return { at: show.now, by: 'staff', changed: true } as const;
+  });
+  if (result.changed) events.publish('seatMapStale', { showtimeId: id });
+  return { accessibleReleaseAt: result.at.toISOString(), releasedBy: result.by };
+}

@@ -25,6 +25,7 @@ import {
 import { conflict, notFound } from '../../errors.ts';
 import { transactionWithEvents, type AfterCommit } from '../../events.ts';
 import {
+  accessibleReleasedIn,
   loadSeatMap,
   readHoldRows,
   ruleRows,
@@ -245,19 +246,23 @@ export async function offerFreedSeats(deps: Deps, showtimeIdIn: string): Promise
         .orderBy(asc(waitlistEntries.joinedAt), asc(waitlistEntries.id))
         .limit(LINE_LOOKED_AT);
       if (line.length === 0) return 0;
-      const rows = ruleRows(await loadSeatMap(tx, showtimeId, config.timeZone));
+      const snapshot = await loadSeatMap(tx, showtimeId, config.timeZone, config.accessibleReleaseMinutes);
+      const rows = ruleRows(snapshot);
+      // Released wheelchair spaces and companion seats are standard seats for an entry without a type too.
+      const accessibleReleased = accessibleReleasedIn(snapshot);
       let offered = 0;
       for (const entry of line) {
         const type = (entry.type ?? undefined) as Exclude<SeatType, 'COMPANION'> | undefined;
         for (let choice = 1; choice <= CHOICES_PER_ENTRY; choice++) {
-          const seatIds = bestAvailable(rows, entry.count, { type });
+          const seatIds = bestAvailable(rows, entry.count, { type, accessibleReleased });
           if (!seatIds || (entry.together && !oneBlock(rows, seatIds))) break;
           const holdRows = await queryRows<HoldRowRaw>(
             tx,
             sql`select outcome, booking_id as id, held_seat_id as "seatId", held_until as "expiresAt", detail
                   from hold_seats(${showtimeId}::uuid, ${entry.userId}::uuid,
                     ${`{${[...seatIds].sort().join(',')}}`}::uuid[], ${config.waitlistOfferMinutes}::float8,
-                    ${MAX_LIVE_HOLDS_PER_SHOWTIME}::int, ${config.maxHeldSeats}::int, null::text, 0)`,
+                    ${MAX_LIVE_HOLDS_PER_SHOWTIME}::int, ${config.maxHeldSeats}::int, null::text, 0,
+                    ${config.accessibleReleaseMinutes}::int)`,
           );
           const result = readHoldRows(
             holdRows.map((r) => ({ ...r, expiresAt: r.expiresAt === null ? null : new Date(r.expiresAt) })),

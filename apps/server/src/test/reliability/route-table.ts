@@ -499,6 +499,12 @@ export const ROUTES: RouteSpec[] = [
   },
   { method: 'DELETE', path: '/api/admin/showtimes/:id', access: 'admin', ids: (w) => [w.show.showtimeId] },
   {
+    method: 'POST',
+    path: '/api/admin/showtimes/:id/accessible-release',
+    access: 'admin',
+    ids: (w) => [w.show.showtimeId],
+  },
+  {
     method: 'GET',
     path: '/api/admin/showtimes/:id/booked',
     access: 'admin',

@@ -10,7 +10,16 @@ const typeNames: SeatType[] = ['PREMIUM', 'SOFA', 'WHEELCHAIR', 'COMPANION'];
 const item = 'flex items-center gap-2';
 
 /** What the seats' looks mean: each state, and each seat type this hall has (and only those). */
-export function SeatLegend({ types, blocked }: { types: ReadonlySet<SeatType>; blocked: boolean }) {
+export function SeatLegend({
+  types,
+  blocked,
+  note,
+}: {
+  types: ReadonlySet<SeatType>;
+  blocked: boolean;
+  /** A word on the seat types below (when wheelchair spaces and companion seats go on sale to everyone). */
+  note?: string | undefined;
+}) {
   const { t } = useTranslation('common');
   const present = typeNames.filter((type) => types.has(type));
   return (
@@ -45,6 +54,11 @@ export function SeatLegend({ types, blocked }: { types: ReadonlySet<SeatType>; b
             </li>
           ))}
         </ul>
+      )}
+      {note && (
+        <p className="max-w-prose text-center text-xs text-slate-400" data-testid="accessible-note">
+          {note}
+        </p>
       )}
     </div>
   );

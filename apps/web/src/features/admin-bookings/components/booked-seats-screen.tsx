@@ -5,6 +5,7 @@ import { formatDateTime } from '../../../lib/format';
 import { useBookedSeats } from '../api/get-booked-seats';
 import { QueryStatus } from '../../../components/ui/query-status';
 import { ShowtimeSummary } from './showtime-summary';
+import { AccessibleSeatsPanel } from './accessible-seats-panel';
 
 /** /admin/showtimes/{id}/booked: who bought which seat, and who is already in. */
 export function BookedSeatsScreen() {
@@ -21,6 +22,7 @@ export function BookedSeatsScreen() {
         <Link to={`/admin/showtimes/${id}/tickets`}>{t('common.qrCodes')}</Link>
       </nav>
       <ShowtimeSummary ticket={booked.data?.[0]} />
+      <AccessibleSeatsPanel showtimeId={id} />
       <QueryStatus query={booked} failure={t('booked.failed')} />
       {booked.data?.length === 0 && <p className="card">{t('booked.empty')}</p>}
       {booked.data && booked.data.length > 0 && (

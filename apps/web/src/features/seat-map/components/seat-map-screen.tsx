@@ -3,7 +3,7 @@ import { AttributeBadges } from '../../../components/ui/attribute-badges';
 import { Link, useParams } from 'react-router';
 import { useQueryClient } from '@tanstack/react-query';
 import type { HoldError, SeatMap, SeatsUpdate } from '@cinema/contract';
-import { MAX_LIVE_HOLDS_PER_SHOWTIME } from '@cinema/contract/constants';
+import { accessibleSeatsReleased, MAX_LIVE_HOLDS_PER_SHOWTIME } from '@cinema/contract/constants';
 import { SeatGrid } from '../../../components/seat-map/seat-grid';
 import { SeatLegend } from '../../../components/seat-map/seat-legend';
 import { sofaPartner, type SeatCell } from '../../../components/seat-map/seat-view';
@@ -157,12 +157,26 @@ export function SeatMapScreen() {
 
   // The selection rules, as the server applies them (the same functions): advice before Hold seats.
   const gapRule = map?.rules?.singleSeatGap ?? 'warn';
+  const releaseAt = map?.showtime.accessibleReleaseAt;
+  // Wheelchair spaces and companion seats are kept for those who need them until the release (DESIGN §7.5).
+  const accessibleNote = useMemo(() => {
+    if (!releaseAt || !cells.some((c) => c.type === 'WHEELCHAIR' || c.type === 'COMPANION')) return undefined;
+    const released = accessibleSeatsReleased(
+      releaseAt,
+      cells.map((c) => ({ type: c.type, free: c.view === 'AVAILABLE' || c.view === 'SELECTED' })),
+    );
+    return released
+      ? t('seatMap.accessibleReleased')
+      : t('seatMap.accessibleKept', { time: formatTime(releaseAt) });
+  }, [releaseAt, cells, t]);
   const selectionKey = selectedIds.join(' ');
   const rules = useSelectionRules(selectionKey !== '');
   const verdict = useMemo(
     () =>
-      rules && selectionKey ? rules.judgeSelection(grid, cells, selectionKey.split(' '), gapRule) : null,
-    [rules, selectionKey, grid, cells, gapRule],
+      rules && selectionKey
+        ? rules.judgeSelection(grid, cells, selectionKey.split(' '), gapRule, releaseAt)
+        : null,
+    [rules, selectionKey, grid, cells, gapRule, releaseAt],
   );
   const refusedAlternative = useMemo(() => {
     const ids = new Set(refusedGap ?? []);
@@ -345,6 +359,7 @@ export function SeatMapScreen() {
         <SeatLegend
           types={new Set(cells.map((c) => c.type))}
           blocked={cells.some((c) => c.view === 'BLOCKED')}
+          note={accessibleNote}
         />
       </div>
 

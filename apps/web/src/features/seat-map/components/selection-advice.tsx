@@ -1,7 +1,11 @@
 // The selection rules as the seat map explains them. Loaded with the customer's first choice of a seat, not with the
 // map: a first visit only looks. The rules are the contract's, the very functions the server holds by.
 import type { RuleCell, RuleRow, SeatMap } from '@cinema/contract';
-import { companionsWithoutWheelchair, singleSeatGapVerdict } from '@cinema/contract/constants';
+import {
+  accessibleSeatsReleased,
+  companionsWithoutWheelchair,
+  singleSeatGapVerdict,
+} from '@cinema/contract/constants';
 import type { SeatCell } from '../../../components/seat-map/seat-view';
 import { seatsInWords } from '../../../lib/seat-text';
 import type { HallGrid } from '../../../components/seat-map/seat-cells';
@@ -39,10 +43,29 @@ function ruleRows(grid: HallGrid, cells: readonly SeatCell[]): RuleRow[] {
 }
 
 export interface SelectionVerdict {
-  /** Companion seats chosen without a wheelchair space: never sold so (the server refuses them too). */
+  /**
+   * Companion seats chosen without a wheelchair space: never sold so (the server refuses them too) until the
+   * showtime's accessible seats are released (DESIGN §7.5).
+   */
   companions: SeatCell[];
   /** A seat the choice would leave alone, unless the rule is off. */
   gap: GapAdvice | null;
+}
+
+/**
+ * Whether the showtime's wheelchair spaces and companion seats sell as standard seats now: its release moment has
+ * passed, or no other seat is left (the customer's own selection still counts as free, as the server sees it).
+ */
+export function accessibleReleased(
+  releaseAt: string | undefined,
+  cells: readonly SeatCell[],
+  now = Date.now(),
+) {
+  return accessibleSeatsReleased(
+    releaseAt,
+    cells.map((c) => ({ type: c.type, free: c.view === 'AVAILABLE' || c.view === 'SELECTED' })),
+    now,
+  );
 }
 
 /** What the rules say of this selection, under the hall's single-seat-gap rule. */
@@ -51,10 +74,13 @@ export function judgeSelection(
   cells: readonly SeatCell[],
   selectedIds: readonly string[],
   rule: NonNullable<SeatMap['rules']>['singleSeatGap'],
+  accessibleReleaseAt?: string,
 ): SelectionVerdict {
   const byId = new Map(cells.map((c) => [c.id, c]));
   const seatsOf = (ids: readonly string[]) => ids.flatMap((id) => byId.get(id) ?? []);
-  const companions = seatsOf(companionsWithoutWheelchair(cells, selectedIds));
+  const companions = accessibleReleased(accessibleReleaseAt, cells)
+    ? []
+    : seatsOf(companionsWithoutWheelchair(cells, selectedIds));
   const verdict =
     rule === 'off' ? { ok: true as const } : singleSeatGapVerdict(ruleRows(grid, cells), selectedIds);
   const gap = verdict.ok
