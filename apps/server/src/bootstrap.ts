@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { ensureAdmin } from './modules/accounts/admin-bootstrap.ts';
 import { lockWalkInAccount, WALK_IN_EMAIL } from './modules/box-office/walk-in.ts';
 import { seedDemoSales } from './modules/demo/demo-sales.ts';
+import { demoTaxRates, seedDemoTaxes } from './modules/demo/demo-taxes.ts';
 import { seedDemo } from './modules/demo/demo.service.ts';
 import { ensureDefaultHalls } from './modules/halls/halls.service.ts';
 import { convertLegacyPosters } from './modules/movies/posters.service.ts';
@@ -41,6 +42,12 @@ export async function bootstrap(app: FastifyInstance): Promise<BootstrapReport> 
     const demo = await seedDemo(app.database.db, app.config.timeZone, new Date(), app.config.ratingSystem);
     if (demo) {
       messages.push(`Demo catalogue: ${demo.movies} movies, ${demo.showtimes} showtimes`);
+      if (await seedDemoTaxes(app.database.db, app.config.currency)) {
+        const r = demoTaxRates(app.config.currency);
+        messages.push(
+          `Taxes: tickets ${r.ticket}%, food and drink ${r.product}%, fees ${r.fee}%; an online booking fee`,
+        );
+      }
       // Sold at the counter, so the schedule shows "Sold out" and "Selling fast" and the reports have sales.
       const sold = await seedDemoSales({ ...app.deps, providers: app.paymentProviders });
       if (sold > 0) messages.push(`Demo sales: ${sold} tickets sold at the box office`);

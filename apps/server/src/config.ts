@@ -1,5 +1,11 @@
 import { z } from 'zod';
-import { EmailSchema, PasswordSchema, RATING_SYSTEM_NAMES, SEAT_GAP_RULES } from '@cinema/contract';
+import {
+  EmailSchema,
+  PasswordSchema,
+  RATING_SYSTEM_NAMES,
+  SEAT_GAP_RULES,
+  TAX_MODES,
+} from '@cinema/contract';
 
 /** Weekdays in ISO order (Monday 1 … Sunday 7). */
 const WEEKDAY_NAMES = ['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'] as const;
@@ -109,6 +115,12 @@ export const ConfigSchema = z
       .transform((s) => s.trim().toUpperCase())
       .pipe(z.enum(RATING_SYSTEM_NAMES, { message: `must be one of ${RATING_SYSTEM_NAMES.join(', ')}` }))
       .default('MPAA'),
+    /** Prices include tax (`inclusive`) or have it added (`exclusive`), until an admin chooses at /admin/taxes. */
+    TAX_MODE: z.enum(TAX_MODES, { message: 'must be inclusive or exclusive' }).default('inclusive'),
+    /** Who sells, as receipts say: the cinema's name, its address (`|` starts a new line) and its tax number. */
+    CINEMA_NAME: z.string().trim().min(1).max(120).default('Cinema'),
+    CINEMA_ADDRESS: z.string().trim().max(300).optional(),
+    CINEMA_TAX_NUMBER: z.string().trim().max(60).optional(),
     PAYMENT_PROVIDER: z.enum(['local', 'stripe']).default('local'),
     STRIPE_SECRET_KEY: z.string().min(1).optional(),
     STRIPE_WEBHOOK_SECRET: z.string().min(1).optional(),
@@ -215,6 +227,15 @@ export const ConfigSchema = z
     filmWeekStart: WEEKDAY_NAMES.indexOf(c.FILM_WEEK_START) + 1,
     currency: c.CURRENCY,
     ratingSystem: c.RATING_SYSTEM,
+    taxMode: c.TAX_MODE,
+    cinema: {
+      name: c.CINEMA_NAME,
+      address:
+        c.CINEMA_ADDRESS?.split('|')
+          .map((l) => l.trim())
+          .filter(Boolean) ?? [],
+      taxNumber: c.CINEMA_TAX_NUMBER ?? null,
+    },
     paymentProvider: c.PAYMENT_PROVIDER,
     stripe: {
       secretKey: c.STRIPE_SECRET_KEY,

@@ -159,6 +159,10 @@ export const ProductLineSchema = z.object({
   priceCents: z.number().int(),
   ageRestricted: z.boolean(),
   status: z.enum(['pending', 'confirmed', 'refunded', 'released']),
+  /** Its tax rate (basis points and percent) and the tax in priceCents (DESIGN §7.4). */
+  taxRateBp: z.number().int(),
+  taxRate: z.number(),
+  taxCents: z.number().int(),
 });
 export type ProductLine = z.infer<typeof ProductLineSchema>;
 

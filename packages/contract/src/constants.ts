@@ -10,6 +10,8 @@ export * from './door-rules.ts';
 // And money by the currency's exponent: to and from minor units, formatting.
 export * from './money.ts';
 export * from './gift-card-codes.ts';
+// And taxes: a line's tax, a receipt's tax by rate.
+export * from './tax-rules.ts';
 // And the cinema's clock: its days, weekdays, weeks and times of day, and the instants they name.
 export * from './cinema-clock.ts';
 

@@ -14,3 +14,4 @@ export * from './waitlist.ts';
 export * from './concessions.ts';
 export * from './gift-cards.ts';
 export * from './film-hire.ts';
+export * from './taxes.ts';

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { OrderConcessionsSchema, ProductLineSchema } from './concessions.ts';
 import { ShowtimeAttributeSchema } from './catalogue.ts';
 import { DisplayTextSchema, IdSchema, OneLineTextSchema } from './common.ts';
-import { MAX_AMOUNT_OFF_CENTS, MAX_PRICE_CENTS } from './constants.ts';
+import { MAX_AMOUNT_OFF_CENTS, MAX_PRICE_CENTS, TAX_MODES } from './constants.ts';
 import { ErrorSchema } from './errors.ts';
 import { GiftCardUseSchema, OrderGiftCardSchema } from './gift-cards.ts';
 import { SeatTypeSchema } from './halls.ts';
@@ -177,6 +177,11 @@ export const OrderLineSchema = z.object({
   unitPriceCents: z.number().int(),
   taxRateBp: z.number().int(),
   taxCents: z.number().int(),
+  /** DESIGN §7.8's names: what the line is, its unit price, its tax rate in percent (7.5) and what it costs. */
+  name: z.string(),
+  unitCents: z.number().int(),
+  taxRate: z.number(),
+  totalCents: z.number().int(),
   /** A `GIFT_CARD` line: the card it sold (its code once paid), who it is for and the message. */
   giftCard: OrderGiftCardSchema.optional(),
 });
@@ -196,6 +201,9 @@ export const QuoteResponseSchema = z.object({
   /** The gift cards asked for and what each would take (DESIGN §7.3), and what is left to pay by card. */
   giftCards: z.array(GiftCardUseSchema).optional(),
   dueCents: z.number().int().optional(),
+  /** The tax in totalCents (DESIGN §7.4): part of the prices (`inclusive`) or added to them (`exclusive`). */
+  taxCents: z.number().int(),
+  taxMode: z.enum(TAX_MODES),
 });
 export type Quote = z.infer<typeof QuoteResponseSchema>;
 
@@ -234,6 +242,9 @@ export const OrderSchema = z.object({
   /** Food and drink (DESIGN §7.2): the items, and how and where they reach the customer. */
   products: z.array(ProductLineSchema).optional(),
   concessions: OrderConcessionsSchema.nullable().optional(),
+  /** The tax in totalCents, every line's as it was charged (DESIGN §7.4, §7.8), and how prices were taxed then. */
+  taxCents: z.number().int(),
+  taxMode: z.enum(TAX_MODES),
 });
 export type Order = z.infer<typeof OrderSchema>;
 

@@ -39,7 +39,17 @@ const ticket: Ticket = {
   ticketType: 'Erwachsene',
 };
 const ticketLine = (unitPriceCents: number) =>
-  ({ kind: 'TICKET', quantity: 1, unitPriceCents, taxRateBp: 0, taxCents: 0 }) as const;
+  ({
+    kind: 'TICKET',
+    quantity: 1,
+    unitPriceCents,
+    taxRateBp: 0,
+    taxCents: 0,
+    name: 'Nosferatu',
+    unitCents: unitPriceCents,
+    taxRate: 0,
+    totalCents: unitPriceCents,
+  }) as const;
 const order: Order = {
   ref: 'K7Q2M9',
   status: 'partially_refunded',
@@ -79,6 +89,8 @@ const order: Order = {
   currency: 'EUR',
   testMode: true,
   payments: [{ method: 'CARD', amountCents: 2200, refundedCents: 1200 }],
+  taxCents: 0,
+  taxMode: 'inclusive',
 };
 const me: User = { id: 'u-1', name: 'Jonas', email: 'jonas@example.com', role: 'USER' };
 const lookup: LookupResponse = {

@@ -12,3 +12,4 @@ export * from './mail.ts';
 export * from './waitlist.ts';
 export * from './concessions.ts';
 export * from './film-hire.ts';
+export * from './taxes.ts';

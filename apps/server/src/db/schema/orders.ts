@@ -78,6 +78,8 @@ export const orders = pgTable(
     /** Prices before the promo code, and what it took off (amountCents = subtotal - discount). */
     subtotalCents: integer('subtotal_cents'),
     discountCents: integer('discount_cents').notNull().default(0),
+    /** How its lines were taxed (DESIGN §7.4): tax part of the prices or added on top; null before taxes (0037). */
+    taxMode: text('tax_mode', { enum: ['inclusive', 'exclusive'] }),
     promoCode: text('promo_code'),
     /** Counter sales: cash or the card terminal (as its payment says), the staff member who sold it, the customer. */
     paymentMethod: text('payment_method', { enum: ['cash', 'card'] }),
@@ -115,6 +117,7 @@ export const orders = pgTable(
       sql`${t.paymentMethod} is null or ${t.paymentMethod} in ('cash', 'card')`,
     ),
     check('orders_amount_check', sql`${t.amountCents} >= 0`),
+    check('orders_tax_mode_check', sql`${t.taxMode} is null or ${t.taxMode} in ('inclusive', 'exclusive')`),
     check('orders_fulfilment_check', sql`${t.fulfilment} is null or ${t.fulfilment} in ('PICKUP', 'SEAT')`),
     check(
       'orders_concession_status_check',
@@ -187,6 +190,8 @@ export const orderLines = pgTable(
     /** A gift card line: who the card is for (emailed there once paid) and the buyer's message. */
     recipientEmail: text('recipient_email'),
     message: text('message'),
+    /** A FEE line: whether a refund of the order's tickets gives it back (the fee's setting when it was sold). */
+    refundable: boolean('refundable').notNull().default(true),
   },
   (t) => [
     uniqueIndex('order_lines_order_booking_unique').on(t.orderId, t.bookingId),

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { taxOn } from '@cinema/contract/constants';
 import { and, eq, inArray, isNotNull, isNull, sql } from 'drizzle-orm';
 import type {
   CounterSaleBody,
@@ -23,7 +24,13 @@ import { lockBookingsInSeatOrder } from '../orders/line-kinds.ts';
 import { markPaid } from '../orders/mark-paid.ts';
 import { reserveCards } from '../gift-cards/gift-cards.service.ts';
 import { presentStaffOrders } from '../orders/orders.service.ts';
-import { giftCardLineValues, priceGiftCards, priceLines, ticketLineValues } from '../orders/price-lines.ts';
+import {
+  feeLineValues,
+  giftCardLineValues,
+  priceGiftCards,
+  priceLines,
+  ticketLineValues,
+} from '../orders/price-lines.ts';
 import { refundLines } from '../orders/refund-lines.ts';
 import type { PaymentDeps } from '../payments/payment-deps.ts';
 import { findSession } from './staff-orders.service.ts';
@@ -131,7 +138,8 @@ export async function refundOrder(
           ...(body.bookingIds ? namedLines(lines, body.bookingIds) : []),
           ...(body.productLineIds ? namedProductLines(lines, body.productLineIds) : []),
         ]
-      : lines;
+      : // The whole order: its booking fees follow the tickets as far as they are refundable (refundLines).
+        lines.filter((l) => l.kind !== 'FEE');
     const never = chosen.filter((l) => l.result === null);
     if (named && never.length > 0) {
       throw conflictSaying(namingSeats('never_paid', never), 'not_refundable', {
@@ -139,7 +147,7 @@ export async function refundOrder(
       });
     }
     const refunding = chosen.filter((l) => l.result === 'confirmed');
-    if (refunding.length === 0) return { sessionId: session.id, refunded: [] as Line[] };
+    if (refunding.length === 0) return { sessionId: session.id, refunded: [] as Line[], refundedCents: 0 };
     refuseUsed(refunding, body.force, 'used_refund');
 
     const { refundedCents } = await refundLines(tx, after, {
@@ -149,7 +157,8 @@ export async function refundOrder(
       createdBy: actor.id,
       reason: body.reason || null,
     });
-    const standing = lines.filter((l) => l.result === 'confirmed').length - refunding.length;
+    const standing =
+      lines.filter((l) => l.result === 'confirmed' && l.kind !== 'FEE').length - refunding.length;
     await recordAudit(tx, actor, {
       action: 'order.refund',
       subjectType: 'order',
@@ -162,12 +171,13 @@ export async function refundOrder(
         ...(body.force && { usedTicketsRefunded: true }),
       },
     });
-    return { sessionId: session.id, refunded: refunding };
+    return { sessionId: session.id, refunded: refunding, refundedCents };
   });
   if (done.refunded.length > 0) await sendPendingRefunds(deps, done.sessionId);
   return {
     order: await present(deps.db, done.sessionId),
-    refundedCents: done.refunded.reduce((sum, l) => sum + paidFor(l), 0),
+    // With the booking fees that followed the tickets.
+    refundedCents: done.refundedCents,
     refundedBookingIds: done.refunded.flatMap((l) => (l.bookingId ? [l.bookingId] : [])),
   };
 }
@@ -280,7 +290,7 @@ export async function exchangeTickets(
     }
     // Each ticket priced again as its ticket type on its new seat under the new showtime's card, less the discount
     // it had.
-    const priced = await priceLines(tx, deps.config.timeZone, {
+    const priced = await priceLines(tx, deps.config, {
       keysAre: 'bookingIds',
       tickets: wanted.map((w) => ({
         key: w.line.bookingId!,
@@ -290,13 +300,20 @@ export async function exchangeTickets(
       })),
     });
     const moves = wanted.map((w, i) => {
-      const { listPriceCents } = priced.lines[i]!;
-      const priceCents = Math.max(0, listPriceCents - w.line.discountCents);
+      const { listPriceCents, taxRateBp } = priced.lines[i]!;
+      // Taxed at today's ticket rate and mode, as a new sale of the seat would be (decision 047).
+      const { priceCents, taxCents } = taxOn(
+        Math.max(0, listPriceCents - w.line.discountCents),
+        taxRateBp,
+        priced.taxMode,
+      );
       const paid = paidFor(w.line);
       return {
         ...w,
         listPriceCents,
         priceCents,
+        taxRateBp,
+        taxCents,
         dueCents: Math.max(0, priceCents - paid),
         refundCents: Math.max(0, paid - priceCents),
       };
@@ -350,6 +367,8 @@ export async function exchangeTickets(
           unitPriceCents: m.listPriceCents,
           listPriceCents: m.listPriceCents,
           priceCents: m.priceCents,
+          taxRateBp: m.taxRateBp,
+          taxCents: m.taxCents,
           dueCents: m.dueCents,
           exchangedAt: sql`now()`,
         })
@@ -531,8 +550,9 @@ export async function counterSale(
     sold = await transactionWithEvents(deps, async (tx, after) => {
       const showtime = showtimeId ? await sellableShowtime(tx, showtimeId) : null;
       const found = showtime ? await hallSeats(tx, showtime.hallId, seatIds) : [];
-      const priced = await priceLines(tx, deps.config.timeZone, {
+      const priced = await priceLines(tx, deps.config, {
         keysAre: 'seatIds',
+        fees: 'COUNTER',
         products: body.products ?? [],
         tickets: found
           .sort((a, b) => a.row - b.row || a.number - b.number)
@@ -556,6 +576,7 @@ export async function counterSale(
         amountCents: totalCents,
         subtotalCents: priced.subtotalCents + giftsCents,
         discountCents: priced.discountCents,
+        taxMode: priced.taxMode,
         promoCode: null,
         currency: deps.config.currency,
         paymentMethod: body.paymentMethod,
@@ -590,6 +611,7 @@ export async function counterSale(
           ticketLineValues(l, session.id, made.find((b) => b.seatId === l.ticket.key)!.id, 'confirmed'),
         ),
         ...gifts.map((g) => giftCardLineValues(g, session.id)),
+        ...priced.fees.map((f) => feeLineValues(f, session.id)),
       ];
       if (ticketAndCardLines.length > 0) await tx.insert(orderLines).values(ticketAndCardLines);
       await writeProductLines(tx, session.id, priced.products);

@@ -5,22 +5,16 @@ import { reserveStock } from './stock.ts';
 import { AppError, badRequest, conflictSaying } from '../../errors.ts';
 import { textsIn } from '../../i18n.ts';
 import { loadMenu } from './menu.service.ts';
+import { lineAmounts, type LineAmounts } from '../orders/price-lines.ts';
 
 /** A priced product line, as an order line keeps it (DESIGN §7.2). */
-export interface PricedProductLine {
+export interface PricedProductLine extends LineAmounts {
   kind: 'PRODUCT';
   product: Product;
   /** The chosen options, in the product's group order. */
   choices: { id: string; name: string; priceDeltaCents: number }[];
   /** "Popcorn (Large, Sweet)": what receipts, emails and the kitchen call it. */
   description: string;
-  quantity: number;
-  unitPriceCents: number;
-  listPriceCents: number;
-  discountCents: number;
-  priceCents: number;
-  taxRateBp: number;
-  taxCents: number;
 }
 
 /** "Popcorn (Large, Sweet)". */
@@ -119,13 +113,7 @@ export function productLineValues(l: PricedProductLine, orderId: string) {
     productId: l.product.id,
     description: l.description,
     ageRestricted: l.product.ageRestricted,
-    quantity: l.quantity,
-    unitPriceCents: l.unitPriceCents,
-    listPriceCents: l.listPriceCents,
-    discountCents: l.discountCents,
-    priceCents: l.priceCents,
-    taxRateBp: l.taxRateBp,
-    taxCents: l.taxCents,
+    ...lineAmounts(l),
   };
 }
 

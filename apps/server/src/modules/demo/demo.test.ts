@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { localTime } from '@cinema/contract';
+import { eq } from 'drizzle-orm';
+import { localTime, taxOn } from '@cinema/contract';
+import { orderLines } from '../../db/schema/index.ts';
 import { bootstrap } from '../../bootstrap.ts';
 import { createTestApp, engines, signedInAdmin, type TestApp } from '../../test/helpers.ts';
 import { ensureDefaultHalls } from '../halls/halls.service.ts';
@@ -126,6 +128,22 @@ describe.each(engines)('start-up bootstrap on %s', (engine) => {
           ],
         }),
       ]);
+      // Taxes a new cinema sees at once (DESIGN §7.4): rates, an online booking fee, and the demo's sales taxed.
+      expect(messages).toContain('Taxes: tickets 7%, food and drink 8%, fees 7%; an online booking fee');
+      const bossHeaders = { authorization: `Bearer ${(admin.json() as { token: string }).token}` };
+      const fees = await t.app.inject({ method: 'GET', url: '/api/admin/fees', headers: bossHeaders });
+      expect(fees.json()).toMatchObject({ online: { perTicketCents: 75, refundable: false } });
+      const taxed = await t.app.database.db
+        .select({ rate: orderLines.taxRateBp, tax: orderLines.taxCents, price: orderLines.priceCents })
+        .from(orderLines)
+        .where(eq(orderLines.kind, 'TICKET'))
+        .limit(1);
+      expect(taxed[0]).toEqual({
+        rate: 700,
+        tax: taxOn(taxed[0]!.price, 700, 'inclusive').taxCents,
+        price: taxed[0]!.price,
+      });
+      expect(taxed[0]!.tax).toBeGreaterThan(0);
       // A restart changes nothing.
       const again = await bootstrap(t.app);
       expect(again.messages.some((m) => m.startsWith('Halls') || m.startsWith('Demo'))).toBe(false);

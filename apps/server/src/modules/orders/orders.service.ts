@@ -1,5 +1,12 @@
 import { and, asc, desc, eq, inArray } from 'drizzle-orm';
-import type { Order, OrderConcessions, OrderLine, StaffOrder } from '@cinema/contract';
+import {
+  bpToPercent,
+  seatLabel,
+  type Order,
+  type OrderConcessions,
+  type OrderLine,
+  type StaffOrder,
+} from '@cinema/contract';
 import type { Queryable } from '../../db/database.ts';
 import {
   bookings,
@@ -18,7 +25,7 @@ import {
 import { WALK_IN_EMAIL } from '../box-office/walk-in.ts';
 import { notFound } from '../../errors.ts';
 import { orderRefIs } from './order-ref.ts';
-import { presentGiftCardLine } from './price-lines.ts';
+import { presentFeeLine, presentGiftCardLine, specFields } from './price-lines.ts';
 
 /** Orders a customer sees: paid ones, refunded ones and the one being paid; not checkouts that came to nothing. */
 const SHOWN: OrderStatus[] = ['OPEN', 'PAID', 'PARTLY_REFUNDED', 'REFUNDED'];
@@ -167,18 +174,27 @@ async function loadOrders(db: Queryable, sessions: SessionRow[]) {
             s.paidAt ?? s.createdAt,
           );
         }
+        if (l.kind === 'FEE') {
+          return presentFeeLine(
+            { ...l, description: l.description ?? 'Booking fee' },
+            status,
+            s.paidAt ?? s.createdAt,
+          );
+        }
+        const seat = {
+          row: l.row ?? 0,
+          number: l.number ?? 0,
+          ...(l.rowLabel && { rowLabel: l.rowLabel }),
+          ...(l.seatType && { type: l.seatType as NonNullable<OrderLine['seat']['type']> }),
+        };
+        const movie = l.movie ?? 'Showtime removed';
         return {
           bookingId: l.bookingId,
           // A line whose showtime was deleted (an abandoned checkout) keeps its seat and price.
-          movie: l.movie ?? 'Showtime removed',
+          movie,
           startsAt: (l.startsAt ?? s.createdAt).toISOString(),
           auditorium: l.hall ?? '',
-          seat: {
-            row: l.row ?? 0,
-            number: l.number ?? 0,
-            ...(l.rowLabel && { rowLabel: l.rowLabel }),
-            ...(l.seatType && { type: l.seatType as NonNullable<OrderLine['seat']['type']> }),
-          },
+          seat,
           ticketType: l.ticketType ?? 'Ticket',
           listPriceCents: l.listPriceCents ?? l.priceCents,
           discountCents: l.discountCents,
@@ -189,6 +205,7 @@ async function loadOrders(db: Queryable, sessions: SessionRow[]) {
           unitPriceCents: l.unitPriceCents,
           taxRateBp: l.taxRateBp,
           taxCents: l.taxCents,
+          ...specFields(`${movie} — ${seatLabel(seat, { style: 'line-item' })}`, l),
         };
       }),
       subtotalCents: s.subtotalCents ?? s.amountCents,
@@ -201,6 +218,9 @@ async function loadOrders(db: Queryable, sessions: SessionRow[]) {
         createdAt: r.createdAt.toISOString(),
       })),
       promoCode: s.promoCode,
+      // Every line's tax as it was charged (a rate changed since rewrites nothing).
+      taxCents: lines.filter((l) => l.sessionId === s.id).reduce((sum, l) => sum + l.taxCents, 0),
+      taxMode: s.taxMode ?? 'inclusive',
       currency: s.currency.toUpperCase(),
       testMode: s.provider === 'local',
       payments: payments
@@ -217,6 +237,9 @@ async function loadOrders(db: Queryable, sessions: SessionRow[]) {
           priceCents: l.priceCents,
           ageRestricted: l.ageRestricted,
           status: statusOf(l),
+          taxRateBp: l.taxRateBp,
+          taxRate: bpToPercent(l.taxRateBp),
+          taxCents: l.taxCents,
         })),
         concessions: {
           fulfilment: s.fulfilment ?? 'PICKUP',

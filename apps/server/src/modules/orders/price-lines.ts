@@ -1,7 +1,11 @@
 import {
+  bpToPercent,
   formatGiftCardCode,
   giftCardAmounts,
   minorToText,
+  taxOn,
+  type TaxMode,
+  type BookingFee,
   type GiftCardPurchase,
   type OrderLine,
   type ProductOrder,
@@ -14,13 +18,16 @@ import { discountOf, shareDiscount } from '../pricing/price-table.ts';
 import { PriceBook, refuseTypeNotForRating, type PricedShowtime } from '../pricing/pricing.service.ts';
 import { checkPromo, type PromoCheck } from '../pricing/promo.service.ts';
 import { priceProducts, type PricedProductLine } from '../concessions/price-products.ts';
+import { loadFee, loadTaxBook, type TaxBook } from '../taxes/taxes.service.ts';
 
 /**
  * THE pricing of an order's lines (DESIGN §7.1, decision 039), for the online checkout and its quote, a counter sale
  * and an exchange: the server prices everything, a client never sends a price. A ticket is its ticket type (the
  * seat type's default unless chosen) on its seat type under the showtime's price card; a promo code's discount is
- * shared out over the lines it covers in whole minor units, never below zero. Each line comes back with its unit
- * price, quantity, discount, tax rate and tax, as the order keeps it.
+ * shared out over the lines it covers in whole minor units, never below zero; a booking fee where the tickets are
+ * sold (per ticket that is not exempt, per order); then each line's tax at its kind's rate, rounded per line
+ * (decision 047). Each line comes back with its unit price, quantity, discount, tax rate and tax, as the order keeps
+ * it.
  */
 
 /** A seat to price as a ticket: its showtime, its seat, the ticket type asked for (if any). */
@@ -34,29 +41,59 @@ export interface TicketToPrice {
   ticketTypeId?: string | null;
 }
 
-/** A priced line, as an order line keeps it. */
-export interface PricedLine<T extends TicketToPrice = TicketToPrice> {
-  kind: 'TICKET';
-  ticket: T;
-  ticketTypeId: string | null;
-  ticketTypeName: string;
+/** What every priced line carries, as an order line keeps it. */
+export interface LineAmounts {
   quantity: number;
   unitPriceCents: number;
   /** unit price × quantity: the line before its discount. */
   listPriceCents: number;
   discountCents: number;
+  /** What the customer pays for the line: the list price less the discount, with the tax (DESIGN §7.4). */
   priceCents: number;
-  /** Basis points (20% = 2000), and the tax included in priceCents. Taxes plug in here (DESIGN §7.4); none yet. */
+  /** Basis points (20% = 2000), and the tax included in priceCents. */
   taxRateBp: number;
   taxCents: number;
+}
+
+/** A priced ticket. */
+export interface PricedLine<T extends TicketToPrice = TicketToPrice> extends LineAmounts {
+  kind: 'TICKET';
+  ticket: T;
+  ticketTypeId: string | null;
+  ticketTypeName: string;
+}
+
+/** A priced line's amounts, as its order line's columns. */
+export const lineAmounts = (l: LineAmounts): LineAmounts => ({
+  quantity: l.quantity,
+  unitPriceCents: l.unitPriceCents,
+  listPriceCents: l.listPriceCents,
+  discountCents: l.discountCents,
+  priceCents: l.priceCents,
+  taxRateBp: l.taxRateBp,
+  taxCents: l.taxCents,
+});
+
+/** A booking fee (DESIGN §7.4): per ticket (quantity: the tickets that pay it) or per order. */
+export interface PricedFeeLine extends LineAmounts {
+  kind: 'FEE';
+  per: 'TICKET' | 'ORDER';
+  description: string;
+  /** Whether a refund of the order's tickets gives it back. */
+  refundable: boolean;
 }
 
 export interface PricedOrder<T extends TicketToPrice = TicketToPrice> {
   lines: PricedLine<T>[];
   /** Food and drink (DESIGN §7.2): priced from the menu, not covered by promo codes (they are for tickets). */
   products: PricedProductLine[];
+  /** Booking fees, when the sale charges them (`fees` asked). */
+  fees: PricedFeeLine[];
   subtotalCents: number;
   discountCents: number;
+  /** The tax in totalCents; `exclusive`: added to the prices, `inclusive`: part of them. */
+  taxCents: number;
+  taxMode: TaxMode;
   totalCents: number;
   promo: PromoCheck | null;
 }
@@ -68,6 +105,8 @@ export interface PriceLinesInput<T extends TicketToPrice> {
   /** Food and drink asked for; `checkStock` refuses what the menu says is not left (a quote; checkout reserves). */
   products?: readonly ProductOrder[];
   checkStock?: boolean;
+  /** Where the tickets are sold, for its booking fee; none: no fee (an exchange). */
+  fees?: 'ONLINE' | 'COUNTER';
   promo?: {
     code: string;
     userId: string;
@@ -79,10 +118,13 @@ export interface PriceLinesInput<T extends TicketToPrice> {
 /** The order's lines priced, with the promo code (if asked) applied to those it covers. */
 export async function priceLines<T extends TicketToPrice>(
   q: Queryable,
-  timeZone: string,
+  config: { timeZone: string; taxMode: TaxMode },
   input: PriceLinesInput<T>,
 ): Promise<PricedOrder<T>> {
-  const book = await PriceBook.load(q, timeZone);
+  const [book, taxes] = await Promise.all([
+    PriceBook.load(q, config.timeZone),
+    loadTaxBook(q, config.taxMode),
+  ]);
   const lines = input.tickets.map((ticket) => priceTicket(book, ticket, input.keysAre));
   let promo: PromoCheck | null = null;
   if (input.promo) {
@@ -95,10 +137,66 @@ export async function priceLines<T extends TicketToPrice>(
     if (promo.applied) applyDiscount(lines, promo);
   }
   const products = await priceProducts(q, input.products ?? [], { stock: input.checkStock ?? false });
-  const all = [...lines, ...products];
-  const subtotalCents = all.reduce((sum, l) => sum + l.listPriceCents, 0);
-  const discountCents = all.reduce((sum, l) => sum + l.discountCents, 0);
-  return { lines, products, subtotalCents, discountCents, totalCents: subtotalCents - discountCents, promo };
+  const fees = input.fees ? priceFees(lines, await loadFee(q, input.fees)) : [];
+  applyTaxes(taxes, lines, products, fees);
+  const all = [...lines, ...products, ...fees];
+  const add = (key: 'listPriceCents' | 'discountCents' | 'taxCents' | 'priceCents') =>
+    all.reduce((sum, l) => sum + l[key], 0);
+  return {
+    lines,
+    products,
+    fees,
+    subtotalCents: add('listPriceCents'),
+    discountCents: add('discountCents'),
+    taxCents: add('taxCents'),
+    taxMode: taxes.mode,
+    totalCents: add('priceCents'),
+    promo,
+  };
+}
+
+/**
+ * The booking fee on these tickets: per ticket whose type is not exempt (a seat sold at the showtime's own price
+ * has no type and pays it), and once per order that has such a ticket.
+ */
+function priceFees(lines: readonly PricedLine[], fee: BookingFee): PricedFeeLine[] {
+  const paying = lines.filter(
+    (l) => !l.ticketTypeId || !fee.exemptTicketTypeIds.includes(l.ticketTypeId),
+  ).length;
+  if (paying === 0) return [];
+  const line = (per: PricedFeeLine['per'], quantity: number, unit: number): PricedFeeLine => ({
+    kind: 'FEE',
+    per,
+    description: per === 'TICKET' ? 'Booking fee' : 'Booking fee per order',
+    quantity,
+    unitPriceCents: unit,
+    listPriceCents: unit * quantity,
+    discountCents: 0,
+    priceCents: unit * quantity,
+    taxRateBp: 0,
+    taxCents: 0,
+    refundable: fee.refundable,
+  });
+  return [
+    ...(fee.perTicketCents > 0 ? [line('TICKET', paying, fee.perTicketCents)] : []),
+    ...(fee.perOrderCents > 0 ? [line('ORDER', 1, fee.perOrderCents)] : []),
+  ];
+}
+
+/** Each line's rate (its kind's; a product's own, its category's or the products') and its tax, rounded per line. */
+function applyTaxes(
+  taxes: TaxBook,
+  tickets: PricedLine[],
+  products: PricedProductLine[],
+  fees: PricedFeeLine[],
+) {
+  const tax = (l: LineAmounts, rateBp: number) => {
+    const { priceCents, taxCents } = taxOn(l.listPriceCents - l.discountCents, rateBp, taxes.mode);
+    Object.assign(l, { taxRateBp: rateBp, priceCents, taxCents });
+  };
+  for (const l of tickets) tax(l, taxes.rateOf('TICKET'));
+  for (const l of products) tax(l, taxes.rateOfProduct(l.product));
+  for (const l of fees) tax(l, taxes.rateOf('FEE'));
 }
 
 /** One ticket: 409 `ticket_type_unavailable` naming the seat when its type is not sold on it for this showtime. */
@@ -170,13 +268,7 @@ export function ticketLineValues(l: PricedLine, orderId: string, bookingId: stri
     seatType: l.ticket.seat.type,
     ticketTypeId: l.ticketTypeId,
     ticketTypeName: l.ticketTypeName,
-    quantity: l.quantity,
-    unitPriceCents: l.unitPriceCents,
-    listPriceCents: l.listPriceCents,
-    discountCents: l.discountCents,
-    priceCents: l.priceCents,
-    taxRateBp: l.taxRateBp,
-    taxCents: l.taxCents,
+    ...lineAmounts(l),
   };
 }
 
@@ -252,11 +344,61 @@ export function presentGiftCardLine(
     unitPriceCents: g.amountCents,
     taxRateBp: 0,
     taxCents: 0,
+    ...specFields('Gift card', { unitPriceCents: g.amountCents, taxRateBp: 0, priceCents: g.amountCents }),
     giftCard: {
       code: g.code ? formatGiftCardCode(g.code) : null,
       expiresAt: g.expiresAt?.toISOString() ?? null,
       recipientEmail: g.recipientEmail,
       message: g.message,
     },
+  };
+}
+
+/** DESIGN §7.8's names of a line's figures: `name`, `unitCents`, `taxRate` (percent) and `totalCents`. */
+export const specFields = (
+  name: string,
+  l: { unitPriceCents: number; taxRateBp: number; priceCents: number },
+) => ({ name, unitCents: l.unitPriceCents, taxRate: bpToPercent(l.taxRateBp), totalCents: l.priceCents });
+
+/** An order line's columns from a booking fee. */
+export function feeLineValues(l: PricedFeeLine, orderId: string) {
+  return {
+    orderId,
+    kind: 'FEE' as const,
+    description: l.description,
+    ...lineAmounts(l),
+    refundable: l.refundable,
+  };
+}
+
+/** A booking fee line as the customer reads it (a quote, an order): the fields of a seat are left empty. */
+export function presentFeeLine(
+  l: Pick<
+    PricedFeeLine,
+    'description' | 'quantity' | 'unitPriceCents' | 'priceCents' | 'taxRateBp' | 'taxCents'
+  > & {
+    listPriceCents?: number | null;
+    discountCents?: number;
+  },
+  status: OrderLine['status'],
+  at: Date,
+): OrderLine {
+  return {
+    bookingId: null,
+    movie: l.description,
+    startsAt: at.toISOString(),
+    auditorium: '',
+    seat: { row: 0, number: 0 },
+    ticketType: l.description,
+    listPriceCents: l.listPriceCents ?? l.priceCents,
+    discountCents: l.discountCents ?? 0,
+    priceCents: l.priceCents,
+    status,
+    kind: 'FEE',
+    quantity: l.quantity,
+    unitPriceCents: l.unitPriceCents,
+    taxRateBp: l.taxRateBp,
+    taxCents: l.taxCents,
+    ...specFields(l.description, l),
   };
 }

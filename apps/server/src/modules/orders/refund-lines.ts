@@ -1,4 +1,4 @@
-import { and, asc, eq, inArray, sql } from 'drizzle-orm';
+import { and, asc, eq, inArray, ne, or, sql } from 'drizzle-orm';
 import type { Tx } from '../../db/database.ts';
 import { orderLines, orderPayments, orderRefunds, orders, REFUND_KINDS } from '../../db/schema/index.ts';
 import type { AfterCommit } from '../../events.ts';
@@ -41,8 +41,9 @@ export async function refundLines(
   },
 ): Promise<{ refundedCents: number }> {
   const { order, kind } = input;
-  const refunds = input.refunds.filter((r) => r.whole || r.amountCents > 0);
-  if (refunds.length === 0) return { refundedCents: 0 };
+  const asked = input.refunds.filter((r) => r.whole || r.amountCents > 0);
+  if (asked.length === 0) return { refundedCents: 0 };
+  const refunds = [...asked, ...(await feesThatFollow(tx, order.id, asked, kind))];
 
   const whole = refunds.filter((r) => r.whole).map((r) => r.line);
   if (whole.length > 0) {
@@ -136,7 +137,14 @@ export async function refundLines(
     const [{ standing } = { standing: 0 }] = await tx
       .select({ standing: sql<number>`count(*)::int` })
       .from(orderLines)
-      .where(and(eq(orderLines.orderId, order.id), eq(orderLines.result, 'confirmed')));
+      .where(
+        and(
+          eq(orderLines.orderId, order.id),
+          eq(orderLines.result, 'confirmed'),
+          // A booking fee that is not refundable stays the cinema's: it does not keep the order part-refunded.
+          or(ne(orderLines.kind, 'FEE'), eq(orderLines.refundable, true)),
+        ),
+      );
     await tx
       .update(orders)
       .set({ status: Number(standing) === 0 ? 'REFUNDED' : 'PARTLY_REFUNDED' })
@@ -151,4 +159,33 @@ export async function refundLines(
     amountCents: refundedCents,
   });
   return { refundedCents };
+}
+
+/**
+ * The booking fees a refund gives back too (DESIGN §7.4): when it leaves none of the order's tickets standing, its
+ * refundable fees (every fee when the seats were lost: the customer never had them). A fee that is not refundable
+ * stays paid.
+ */
+async function feesThatFollow(
+  tx: Tx,
+  orderId: string,
+  refunds: readonly LineRefund[],
+  kind: (typeof REFUND_KINDS)[number],
+): Promise<LineRefund[]> {
+  const undone = new Set(refunds.filter((r) => r.whole).map((r) => r.line.id));
+  if (!refunds.some((r) => r.whole && r.line.kind === 'TICKET')) return [];
+  const lines = await tx
+    .select({
+      id: orderLines.id,
+      kind: orderLines.kind,
+      bookingId: orderLines.bookingId,
+      priceCents: orderLines.priceCents,
+      refundable: orderLines.refundable,
+    })
+    .from(orderLines)
+    .where(and(eq(orderLines.orderId, orderId), eq(orderLines.result, 'confirmed')));
+  if (lines.some((l) => l.kind === 'TICKET' && !undone.has(l.id))) return [];
+  return lines
+    .filter((l) => l.kind === 'FEE' && !undone.has(l.id) && (l.refundable || kind === 'lost_seat'))
+    .map(({ refundable: _, ...line }) => ({ line, amountCents: line.priceCents, whole: true }));
 }

@@ -1,6 +1,7 @@
 import { and, asc, eq, inArray, sql } from 'drizzle-orm';
 import { randomBytes } from 'node:crypto';
 import {
+  bpToPercent,
   PAYMENT_WINDOW_MINUTES,
   seatLabel,
   type CheckoutResponse,
@@ -27,11 +28,15 @@ import {
 } from '../../db/schema/index.ts';
 import { AppError, badRequest, conflict, conflictSaying } from '../../errors.ts';
 import {
+  feeLineValues,
   giftCardLineValues,
+  presentFeeLine,
   presentGiftCardLine,
   priceGiftCards,
   priceLines,
+  specFields,
   ticketLineValues,
+  type PricedFeeLine,
   type PricedLine,
   type TicketToPrice,
 } from '../orders/price-lines.ts';
@@ -312,8 +317,9 @@ async function priceHolds(
       bookingIds: unknownChoices,
     });
   }
-  return priceLines<HoldTicket>(q, deps.config.timeZone, {
+  return priceLines<HoldTicket>(q, deps.config, {
     keysAre: 'bookingIds',
+    fees: 'ONLINE',
     products: input.products ?? [],
     checkStock: stock,
     tickets: rows.map((hold) => ({
@@ -371,8 +377,13 @@ export function presentPricedLine(l: PricedHold, status: OrderLine['status'] = '
     unitPriceCents: l.unitPriceCents,
     taxRateBp: l.taxRateBp,
     taxCents: l.taxCents,
+    ...specFields(`${hold.movie} — ${seatName(hold)}`, l),
   };
 }
+
+/** A booking fee as a provider's line item names it: "Booking fee (2 × $1.50)" is told by its quantity. */
+export const feeName = (f: Pick<PricedFeeLine, 'per' | 'quantity'>, language: Language) =>
+  textsIn(language)(f.per === 'TICKET' ? 'fees.perTicket' : 'fees.perOrder', { count: f.quantity });
 
 /** A product line as the customer reads it. */
 export function presentProductLine(
@@ -389,6 +400,9 @@ export function presentProductLine(
     priceCents: l.priceCents,
     ageRestricted: l.product.ageRestricted,
     status,
+    taxRateBp: l.taxRateBp,
+    taxRate: bpToPercent(l.taxRateBp),
+    taxCents: l.taxCents,
   };
 }
 
@@ -432,12 +446,15 @@ export async function quoteCheckout(deps: PaymentDeps, input: CheckoutInput): Pr
   return {
     lines: [
       ...[...priced.lines].sort(byShowAndSeat).map((l) => presentPricedLine(l)),
+      ...priced.fees.map((f) => presentFeeLine(f, 'pending', now)),
       ...all.gifts.map((g) => presentGiftCardLine(g, 'pending', now)),
     ],
     ...(priced.products.length > 0 && { products: priced.products.map((l) => presentProductLine(l)) }),
     subtotalCents: all.subtotalCents,
     discountCents: priced.discountCents,
     totalCents: all.totalCents,
+    taxCents: priced.taxCents,
+    taxMode: priced.taxMode,
     currency: deps.config.currency,
     ...(priced.promo && {
       promo: priced.promo.applied
@@ -489,6 +506,7 @@ export async function startCheckout(
       amountCents: priced.totalCents,
       subtotalCents: priced.subtotalCents,
       discountCents: priced.discountCents,
+      taxMode: priced.taxMode,
       promoCode: priced.promo?.applied ? priced.promo.promo.code : null,
       currency: config.currency,
       ...delivery,
@@ -499,6 +517,8 @@ export async function startCheckout(
         .insert(orderLines)
         .values(priced.lines.map((l) => ticketLineValues(l, session.id, l.ticket.hold.id)));
     }
+    if (priced.fees.length > 0)
+      await tx.insert(orderLines).values(priced.fees.map((f) => feeLineValues(f, session.id)));
     // Stock is taken now, while the order is open (given back if it closes unpaid).
     await writeProductLines(tx, session.id, priced.products);
     if (bookingIds.length > 0) await extendHoldsForCheckout(tx, bookingIds, session, config.holdMinutes);
@@ -544,6 +564,10 @@ export async function startCheckout(
               ...priced.products.map((l) => ({
                 name: l.quantity > 1 ? `${l.quantity} × ${l.description}` : l.description,
                 amountCents: l.priceCents,
+              })),
+              ...priced.fees.map((f) => ({
+                name: feeName(f, input.language ?? 'en'),
+                amountCents: f.priceCents,
               })),
               ...gifts.map((g) => ({
                 name: `${textsIn(input.language ?? 'en')('giftCards.line')}${g.recipientEmail ? ` — ${g.recipientEmail}` : ''}`,
@@ -630,6 +654,7 @@ export async function insertSession(
       typeof orders.$inferInsert,
       | 'id'
       | 'status'
+      | 'taxMode'
       | 'paidAt'
       | 'paymentMethod'
       | 'soldBy'

@@ -29,6 +29,10 @@ const giftLine = {
   unitPriceCents: 5000,
   taxRateBp: 0,
   taxCents: 0,
+  name: 'Gift card',
+  unitCents: 5000,
+  taxRate: 0,
+  totalCents: 5000,
   giftCard: {
     code: '7K2M-9QXD-4TRA-HV1E',
     expiresAt: '2031-11-27T10:00:00.000Z',
@@ -51,6 +55,8 @@ const order = (lines: OrderLine[]): Order => ({
   currency: 'USD',
   testMode: true,
   payments: [{ method: 'CARD', amountCents: 5000, refundedCents: 0 }],
+  taxCents: 0,
+  taxMode: 'inclusive',
 });
 
 function renderSuccess(answer: Order) {

@@ -26,6 +26,8 @@ const order = (ref: string, refunds: Order['refunds'] = []): Order => ({
   currency: 'USD',
   testMode: true,
   payments: [{ method: 'CARD', amountCents: 2000, refundedCents: 0 }],
+  taxCents: 0,
+  taxMode: 'inclusive',
 });
 
 describe('tickets grouped by order', () => {
