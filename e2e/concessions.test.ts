@@ -3,7 +3,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Product } from '@cinema/contract';
 import {
   DESKTOP,
+  explainTimeout,
+  openPage,
+  recordTraffic,
+  type OpenedPage,
   PHONE_390,
+  useAccount,
   expectNoAxeViolations,
   hasChromium,
   launchBrowser,
@@ -12,6 +17,7 @@ import {
   scrollsSideways,
   signedInPages,
 } from './support/browser.ts';
+import { hasFfmpeg, qrCameraVideo } from './support/fake-camera.ts';
 import { scheduleShowtime } from './support/flows.ts';
 import {
   apiAs,
@@ -77,6 +83,7 @@ describe.skipIf(!hasChromium)('food and drink to the seat, and the kitchen scree
 
     // The kitchen screen is open before anything is bought, and says it is live.
     const kitchen = await pages.open(browser, server.url, admin, width.kitchen);
+    const kitchenTraffic = recordTraffic(kitchen.page);
     await kitchen.page.goto('/admin/kitchen');
     await kitchen.page.getByRole('heading', { name: 'Kitchen', level: 1 }).waitFor();
     await kitchen.page.getByText('Live: paid orders appear here at once.').waitFor();
@@ -88,6 +95,35 @@ describe.skipIf(!hasChromium)('food and drink to the seat, and the kitchen scree
     // The customer holds two seats, adds a large popcorn and has it brought to the seat.
     const customer = await registerUser(server.url, { name: `Sam Snacker ${label}` });
     const { page, pageErrors } = await pages.open(browser, server.url, customer, width.customer);
+    const customerTraffic = recordTraffic(page);
+    try {
+      return await customerThenKitchen(page, pageErrors, kitchen, { label, show, customer, width });
+    } catch (err) {
+      // A wait that times out says what both pages showed and loaded.
+      await explainTimeout(
+        page,
+        customerTraffic,
+      )(err as Error).catch((e: Error) => explainTimeout(kitchen.page, kitchenTraffic)(e));
+      throw err;
+    }
+  }
+
+  async function customerThenKitchen(
+    page: Page,
+    pageErrors: Error[],
+    kitchen: OpenedPage,
+    {
+      label,
+      show,
+      customer,
+      width,
+    }: {
+      label: string;
+      show: { showtimeId: string };
+      customer: Account;
+      width: { kitchen: { width: number } };
+    },
+  ) {
     await page.goto(`/showtimes/${show.showtimeId}/seats`);
     await seat(page, 'B', 3).click();
     await seat(page, 'B', 4).click();
@@ -190,4 +226,62 @@ describe.skipIf(!hasChromium)('food and drink to the seat, and the kitchen scree
     await expectNoAxeViolations(kitchen);
     await screenshot(kitchen, 'kitchen-768');
   });
+
+  it.skipIf(!hasFfmpeg)(
+    'hands over an order of food alone when its QR code is held up to the camera',
+    async () => {
+      // A customer buys popcorn alone, collected at the counter.
+      const customer = await registerUser(server.url, { name: 'Quinn Quick' });
+      const menu = await apiAs(server.url).get<{ categories: { products: Product[] }[] }>('/menu');
+      const popcorn = menu.categories.flatMap((c) => c.products).find((p) => p.name === 'Cinema Popcorn')!;
+      const started = await apiAs(server.url, customer.token).post<{ sessionId: string; orderRef: string }>(
+        '/pay/checkout',
+        {
+          bookingIds: [],
+          products: [{ productId: popcorn.id, quantity: 2, options: [popcorn.options[0]!.choices[0]!.id] }],
+        },
+      );
+      const paid = await fetch(`${server.url}/api/pay/local/${started.sessionId}/pay`, {
+        method: 'POST',
+        redirect: 'manual',
+      });
+      expect(paid.status).toBe(303);
+      const ref = started.orderRef;
+
+      const video = await qrCameraVideo(ref);
+      const camera = await launchBrowser([
+        '--use-fake-ui-for-media-stream',
+        '--use-fake-device-for-media-stream',
+        `--use-file-for-fake-video-capture=${video}`,
+      ]);
+      try {
+        const { page, pageErrors } = await openPage(camera, server.url, PHONE_390);
+        await useAccount(page, admin);
+        await page.goto('/admin/kitchen');
+        const ticket = page
+          .getByRole('region', { name: /^To prepare/ })
+          .locator(`article[data-ref="${ref}"]`);
+        await ticket.waitFor();
+        expect(await ticket.innerText()).toContain('Collect at the bar');
+        await page.getByRole('button', { name: 'Scan with the camera' }).click();
+        await page
+          .getByText(`${ref} handed over.`)
+          .waitFor({ timeout: 20_000 })
+          .catch(async (err: Error) => {
+            await screenshot(page, 'kitchen-camera-failed');
+            throw new Error(`${err.message}\n${await page.locator('main').innerText()}`);
+          });
+        await page
+          .getByRole('region', { name: /^Handed over/ })
+          .locator(`article[data-ref="${ref}"]`)
+          .waitFor();
+        expect(await page.getByRole('textbox', { name: 'Order reference' }).inputValue()).toBe('');
+        await expectNoAxeViolations(page);
+        await screenshot(page, 'kitchen-camera-390');
+        expect(pageErrors).toEqual([]);
+      } finally {
+        await camera.close();
+      }
+    },
+  );
 });

@@ -91,7 +91,8 @@ export const logSerializers = {
 /**
  * The app's Content-Security-Policy. Everything comes from our own origin: the SPA's bundles and styles,
  * posters, QR codes drawn as data: URLs, Socket.IO over ws/wss. `wasm` adds 'wasm-unsafe-eval' for the door
- * scanner, whose QR decoder is WebAssembly: only /admin/scan gets it (see plugins/web.ts).
+ * scanner and the kitchen's hand-over, whose QR decoder is WebAssembly: only /admin/scan and /admin/kitchen get it
+ * (see plugins/web.ts).
  */
 export function contentSecurityPolicy(opts: { wasm?: boolean } = {}): string {
   return Object.entries(cspDirectives(opts))

@@ -47,9 +47,9 @@ export const webPlugin = fp(
         return reply.sendFile(file);
       }
       reply.header('Cache-Control', 'no-cache');
-      // The door scanner decodes QR codes with WebAssembly: only its page may compile it. The header belongs to
-      // the document, so the app's links to the scanner load it as a new page.
-      if (/^\/admin\/scan\/?$/.test(url)) {
+      // The door scanner and the kitchen's hand-over decode QR codes with WebAssembly: only their pages may compile
+      // it. The header belongs to the document, so the app's links to them load them as a new page.
+      if (/^\/admin\/(scan|kitchen)\/?$/.test(url)) {
         reply.header('content-security-policy', contentSecurityPolicy({ wasm: true }));
       }
       // cacheControl: false, or @fastify/send would replace no-cache with its own `public, max-age=0`.

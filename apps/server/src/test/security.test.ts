@@ -65,15 +65,22 @@ describe('security headers and content security policy', () => {
     }
   });
 
-  it("allows WebAssembly ('wasm-unsafe-eval') on the scanner page only", async () => {
-    for (const url of ['/admin/scan', '/admin/scan/']) {
+  it("allows WebAssembly ('wasm-unsafe-eval') on the scanner and kitchen pages only", async () => {
+    for (const url of ['/admin/scan', '/admin/scan/', '/admin/kitchen']) {
       const scan = await app.inject({ method: 'GET', url });
       expect(directives(scan.headers['content-security-policy'])['script-src']).toEqual([
         "'self'",
         "'wasm-unsafe-eval'",
       ]);
     }
-    for (const url of ['/admin', '/admin/scanner', '/admin/scan/x', '/movies', '/assets/app.js']) {
+    for (const url of [
+      '/admin',
+      '/admin/scanner',
+      '/admin/scan/x',
+      '/admin/kitchens',
+      '/movies',
+      '/assets/app.js',
+    ]) {
       const res = await app.inject({ method: 'GET', url });
       expect(String(res.headers['content-security-policy'])).not.toContain('wasm-unsafe-eval');
     }

@@ -37,7 +37,7 @@ export function AdminDashboard() {
           <Link to="/admin/concessions" className="btn-secondary">
             {t('dashboard.links.concessions')}
           </Link>
-          <Link to="/admin/kitchen" className="btn-secondary">
+          <Link to="/admin/kitchen" reloadDocument className="btn-secondary">
             {t('dashboard.links.kitchen')}
           </Link>
           <Link to="/admin/box-office" className="btn-secondary">

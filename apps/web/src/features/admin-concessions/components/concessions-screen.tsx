@@ -101,7 +101,9 @@ export function ConcessionsScreen() {
           {t('concessions.title')}
         </h1>
         <span className="flex gap-4 text-sm">
-          <Link to="/admin/kitchen">{t('dashboard.links.kitchen')}</Link>
+          <Link to="/admin/kitchen" reloadDocument>
+            {t('dashboard.links.kitchen')}
+          </Link>
           <Link to="/admin">{t('common.backToAdmin')}</Link>
         </span>
       </div>

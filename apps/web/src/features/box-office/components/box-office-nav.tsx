@@ -17,7 +17,7 @@ export function BoxOfficeNav() {
       <NavLink to="/admin/box-office" end className={link}>
         {t('boxOffice.counterSale')}
       </NavLink>
-      <NavLink to="/admin/kitchen" className={link}>
+      <NavLink to="/admin/kitchen" reloadDocument className={link}>
         {t('dashboard.links.kitchen')}
       </NavLink>
       <NavLink to="/admin/gift-cards" className={link}>

@@ -147,4 +147,16 @@ describe('the kitchen screen', () => {
       body: { status: 'collected' },
     });
   });
+
+  it('says a code that is no order reference is not one (a ticket held up by mistake), sending nothing', async () => {
+    const user = userEvent.setup();
+    renderScreen();
+    await screen.findByRole('region', { name: /To prepare/ });
+    await user.type(screen.getByLabelText('Order reference'), '0192f3c4-aaaa-7bbb-8ccc-123456789abc');
+    await user.click(screen.getByRole('button', { name: 'Hand over' }));
+    expect((await screen.findByRole('alert')).textContent).toBe(
+      "“0192f3c4-aaaa-7bbb-8ccc-123456789abc” is not an order's reference (such as K7Q-4MX2).",
+    );
+    expect(vi.mocked(api).mock.calls.map(([path]) => path)).toEqual(['/admin/kitchen']);
+  });
 });

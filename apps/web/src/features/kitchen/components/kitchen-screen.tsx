@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { lazy, Suspense, useState } from 'react';
 import { Link } from 'react-router';
 import type { ConcessionStatusBody, KitchenOrder } from '@cinema/contract';
 import { FormMessages } from '../../../components/ui/form-messages';
@@ -19,6 +19,9 @@ const bare = (ref: string) => ref.toUpperCase().replace(/[^0-9A-Z]/g, '');
 /** Handing over: brought to the seat, or collected at the bar. */
 const handOverStatus = (order?: KitchenOrder): ConcessionStatusBody['status'] =>
   order?.fulfilment === 'SEAT' ? 'delivered' : 'collected';
+
+// The camera and its QR decoder load only when staff open the camera.
+const KitchenCamera = lazy(() => import('./kitchen-camera').then((m) => ({ default: m.KitchenCamera })));
 
 const COLUMNS = [
   { key: 'preparing', statuses: ['preparing'] },
@@ -129,6 +132,7 @@ export function KitchenScreen() {
   const setStatus = useSetConcessionStatus();
   const [ref, setRef] = useState('');
   const [checking, setChecking] = useState<KitchenOrder | null>(null);
+  const [camera, setCamera] = useState(false);
   const [notice, setNotice] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
   const orders = kitchen.data?.orders ?? [];
@@ -154,6 +158,13 @@ export function KitchenScreen() {
   };
   // An order with age-restricted items is handed over only once staff say they checked ID.
   const handOver = (order: KitchenOrder | undefined, typed: string) => {
+    // An order's reference is 7 letters and digits (K7Q-4MX2); anything else (a ticket's QR code) is not one.
+    if (!order && bare(typed).length !== 7) {
+      setNotice(null);
+      setChecking(null);
+      setError(t('kitchen.notAnOrder', { code: typed.slice(0, 40) }));
+      return;
+    }
     if (order?.checkId && !order.handedOverAt) {
       setNotice(null);
       setError(null);
@@ -207,7 +218,30 @@ export function KitchenScreen() {
         <button type="submit" className="btn-primary" disabled={setStatus.isPending || !bare(ref)}>
           {t('kitchen.handOverTyped')}
         </button>
+        <button
+          type="button"
+          className="btn-secondary"
+          aria-pressed={camera}
+          onClick={() => setCamera((on) => !on)}
+        >
+          {t('kitchen.camera')}
+        </button>
         <p className="w-full text-xs text-slate-300">{t('kitchen.referenceHint')}</p>
+        {camera && (
+          <div className="w-full">
+            <Suspense fallback={<p className="text-sm text-slate-300">{t('scanner.starting')}</p>}>
+              <KitchenCamera
+                onCode={(code) => {
+                  setRef(code);
+                  handOver(
+                    orders.find((o) => bare(o.ref) === bare(code)),
+                    code,
+                  );
+                }}
+              />
+            </Suspense>
+          </div>
+        )}
       </form>
 
       {checking && (

@@ -20,7 +20,8 @@ import {
   withTicket,
   type QueuedCheckIn,
 } from '../offline-store';
-import { useCameraCodes } from './use-camera-codes';
+import { useCameraCodes } from '../../../components/camera/use-camera-codes';
+import { CameraView } from '../../../components/camera/camera-view';
 
 /** /admin/scan: first the showtime being admitted, then the door for it. */
 export function ScannerPage() {
@@ -621,20 +622,11 @@ function DoorScreen({ showtimeId }: { showtimeId: string }) {
             {t(`scanner.camera.${camera.problem}`)} {t('scanner.typeId')}
           </p>
         ) : (
-          <div className="relative overflow-hidden rounded-xl border border-line bg-black">
-            <video
-              ref={videoRef}
-              className="aspect-[4/3] w-full object-cover"
-              muted
-              playsInline
-              aria-label={t('scanner.cameraView')}
-            />
-            {camera.kind === 'starting' && (
-              <p className="absolute inset-0 grid place-items-center text-sm text-slate-200">
-                {t('scanner.starting')}
-              </p>
-            )}
-          </div>
+          <CameraView
+            videoRef={videoRef}
+            label={t('scanner.cameraView')}
+            starting={camera.kind === 'starting' ? t('scanner.starting') : null}
+          />
         )}
 
         <p className="text-sm">

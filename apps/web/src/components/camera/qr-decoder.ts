@@ -5,7 +5,8 @@ import wasmUrl from 'zxing-wasm/reader/zxing_reader.wasm?url';
 let loading: Promise<BarcodeDetector> | null = null;
 
 /**
- * A QR decoder backed by ZXing's WebAssembly build, loaded only by the scanner page. The WebAssembly is fetched and
+ * A QR decoder backed by ZXing's WebAssembly build, loaded only by the screens that read codes with a camera (the
+ * door's scanner, the kitchen's hand-over). The WebAssembly is fetched and
  * instantiated before the promise settles, so once the camera is live the door needs no network to decode.
  */
 export function loadQrDetector(): Promise<BarcodeDetector> {
