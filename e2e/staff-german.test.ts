@@ -197,6 +197,17 @@ describe.skipIf(!hasChromium)('the staff screens in German', () => {
       ready: (p) => p.getByRole('table', { name: /^Verkäufe nach Film/ }).waitFor(),
     },
     {
+      name: 'film-hire',
+      path: '/admin/reports/film-hire',
+      ready: (p) => p.getByRole('heading', { name: 'Einspielergebnisse' }).waitFor(),
+    },
+    {
+      name: 'distributors',
+      path: '/admin/distributors',
+      ready: (p) =>
+        p.getByRole('list', { name: 'Bedingungen je Film' }).getByRole('listitem').first().waitFor(),
+    },
+    {
       name: 'pricing',
       path: '/admin/pricing',
       ready: (p) => p.getByRole('heading', { name: 'Ticketarten' }).waitFor(),

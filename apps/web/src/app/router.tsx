@@ -153,6 +153,16 @@ const ReportsScreen = lazyScreen(
   'ReportsScreen',
   ['admin'],
 );
+const FilmHireScreen = lazyScreen(
+  () => import('../features/admin-film-hire/components/film-hire-screen'),
+  'FilmHireScreen',
+  ['admin'],
+);
+const DistributorsScreen = lazyScreen(
+  () => import('../features/admin-film-hire/components/distributors-screen'),
+  'DistributorsScreen',
+  ['admin'],
+);
 const CounterSaleScreen = lazyScreen(
   () => import('../features/box-office/components/counter-sale-screen'),
   'CounterSaleScreen',
@@ -248,6 +258,8 @@ const routes = (
       <Route path="/admin/halls/new" element={<HallEditorScreen />} />
       <Route path="/admin/halls/:id" element={<HallEditorScreen />} />
       <Route path="/admin/reports" element={<ReportsScreen />} />
+      <Route path="/admin/reports/film-hire" element={<FilmHireScreen />} />
+      <Route path="/admin/distributors" element={<DistributorsScreen />} />
       <Route path="/admin/pricing" element={<PricingScreen />} />
       <Route path="/admin/promo-codes" element={<PromoCodesScreen />} />
       <Route path="/admin/concessions" element={<ConcessionsScreen />} />

@@ -28,6 +28,12 @@ export function AdminDashboard() {
           <Link to="/admin/reports" className="btn-secondary">
             {t('dashboard.links.reports')}
           </Link>
+          <Link to="/admin/reports/film-hire" className="btn-secondary">
+            {t('dashboard.links.filmHire')}
+          </Link>
+          <Link to="/admin/distributors" className="btn-secondary">
+            {t('dashboard.links.distributors')}
+          </Link>
           <Link to="/admin/pricing" className="btn-secondary">
             {t('dashboard.links.pricing')}
           </Link>

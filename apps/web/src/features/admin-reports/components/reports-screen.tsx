@@ -4,6 +4,7 @@ import { useSearchParams } from 'react-router';
 import { REPORT_MAX_DAYS } from '@cinema/contract/constants';
 import type { SalesFigures, SalesReport } from '@cinema/contract';
 import { QueryStatus } from '../../../components/ui/query-status';
+import { FigureTile } from '../../../components/ui/figure-tile';
 import { errorText } from '../../../lib/api-client';
 import { displayLocale, formatMoney, formatMoneyShort, formatNumber } from '../../../lib/format';
 import { usePageHeading } from '../../../lib/use-page-heading';
@@ -167,12 +168,12 @@ function ReportBody({
     <div className="space-y-6">
       {report.testSales === 'included' && <p className="card text-sm">{t('reports.testMode')}</p>}
       <dl className="grid grid-cols-2 gap-3 sm:grid-cols-3 lg:grid-cols-6" aria-label={t('reports.totals')}>
-        <Tile term={t('reports.admits')} value={formatNumber(totals.admits)} />
-        <Tile term={t('reports.net')} value={money(totals.netCents)} />
-        <Tile term={t('reports.occupancy')} value={percent(totals.occupancy)} />
-        <Tile term={t('reports.checkInRate')} value={percent(totals.checkInRate)} />
-        <Tile term={t('reports.concessions')} value={money(totals.concessionCents)} />
-        <Tile
+        <FigureTile term={t('reports.admits')} value={formatNumber(totals.admits)} />
+        <FigureTile term={t('reports.net')} value={money(totals.netCents)} />
+        <FigureTile term={t('reports.occupancy')} value={percent(totals.occupancy)} />
+        <FigureTile term={t('reports.checkInRate')} value={percent(totals.checkInRate)} />
+        <FigureTile term={t('reports.concessions')} value={money(totals.concessionCents)} />
+        <FigureTile
           term={t('reports.perAdmit')}
           value={totals.concessionPerAdmitCents === null ? '—' : money(totals.concessionPerAdmitCents)}
         />
@@ -194,15 +195,6 @@ function ReportBody({
         </>
       )}
       {report.concessions.byProduct.length > 0 && <ConcessionTables report={report} />}
-    </div>
-  );
-}
-
-function Tile({ term, value }: { term: string; value: string }) {
-  return (
-    <div className="card p-3">
-      <dt className="text-sm text-muted">{term}</dt>
-      <dd className="text-xl font-semibold text-gold">{value}</dd>
     </div>
   );
 }
