@@ -16,6 +16,7 @@ import { insertPoster, preparePoster } from '../movies/posters.service.ts';
 import { showtimeEndsAt } from '../showtimes/showtimes.service.ts';
 import { paintPoster, type PosterDesign } from './poster-art.ts';
 import { seedDemoMenu } from './demo-menu.ts';
+import { seedDemoFilmHire } from './demo-film-hire.ts';
 
 interface DemoMovie {
   title: string;
@@ -242,6 +243,10 @@ export async function seedDemo(
     });
     if (schedule.length > 0) await tx.insert(showtimes).values(schedule);
     await seedDemoMenu(tx);
+    await seedDemoFilmHire(
+      tx,
+      created.map((m) => m.id),
+    );
     return { movies: created.length, showtimes: schedule.length };
   });
 }

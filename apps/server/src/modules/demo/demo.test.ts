@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
-import { localTime, taxOn } from '@cinema/contract';
+import { addDays, filmWeek, localDate, localTime, taxOn, type FilmHireReport } from '@cinema/contract';
 import { orderLines } from '../../db/schema/index.ts';
 import { bootstrap } from '../../bootstrap.ts';
 import { createTestApp, engines, signedInAdmin, type TestApp } from '../../test/helpers.ts';
@@ -144,6 +144,29 @@ describe.each(engines)('start-up bootstrap on %s', (engine) => {
         price: taxed[0]!.price,
       });
       expect(taxed[0]!.tax).toBeGreaterThan(0);
+      // The demo movies are hired from two distributors: this film week and the next show rental due, and the sales.
+      const zone = t.app.config.timeZone;
+      const thisWeek = filmWeek(localDate(new Date(), zone), zone).first;
+      const weeks = await Promise.all(
+        [thisWeek, addDays(thisWeek, 7)].map(
+          async (week) =>
+            (
+              await t.app.inject({
+                method: 'GET',
+                url: `/api/admin/reports/film-hire?week=${week}`,
+                headers: bossHeaders,
+              })
+            ).json() as FilmHireReport,
+        ),
+      );
+      expect(new Set(weeks.flatMap((w) => w.distributors.map((d) => d.name)))).toEqual(
+        new Set(['Harbour Light Films', 'Lanternfish Pictures']),
+      );
+      expect(weeks.reduce((n, w) => n + w.totals.admissions, 0)).toBeGreaterThan(0);
+      expect(weeks.reduce((n, w) => n + w.totals.rentalCents, 0)).toBeGreaterThan(0);
+      // The tickets are taxed: the report's net is the gross without it.
+      expect(weeks.reduce((n, w) => n + w.totals.taxCents, 0)).toBeGreaterThan(0);
+      for (const w of weeks) expect(w.totals.netCents).toBe(w.totals.grossCents - w.totals.taxCents);
       // A restart changes nothing.
       const again = await bootstrap(t.app);
       expect(again.messages.some((m) => m.startsWith('Halls') || m.startsWith('Demo'))).toBe(false);
