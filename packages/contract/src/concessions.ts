@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { DisplayTextSchema, IdSchema, OneLineTextSchema } from './common.ts';
+import { ErrorSchema } from './errors.ts';
 
 // DESIGN §7.2: concessions (food and drink). The menu staff keep at /admin/concessions, the menu customers order
 // from, and the products of a checkout.
@@ -237,9 +238,7 @@ export const ConcessionStatusBodySchema = z.object({
 export type ConcessionStatusBody = z.infer<typeof ConcessionStatusBodySchema>;
 
 /** A refused hand-over: when and by whom it was handed over already. */
-export const KitchenErrorSchema = z.object({
-  error: z.string(),
-  code: z.string().optional(),
+export const KitchenErrorSchema = ErrorSchema.extend({
   handedOverAt: z.string().optional(),
   handedOverBy: z.string().nullable().optional(),
 });

@@ -28,7 +28,7 @@ const STATUS = {
 async function presentKitchenOrders(db: Queryable, rows: OrderRow[]): Promise<KitchenOrder[]> {
   if (rows.length === 0) return [];
   const ids = rows.map((r) => r.id);
-  const handers = [...new Set(rows.flatMap((r) => (r.handedOverBy ? [r.handedOverBy] : [])))];
+  const staffIds = [...new Set(rows.flatMap((r) => (r.handedOverBy ? [r.handedOverBy] : [])))];
   const [items, tickets, staff, seats] = await Promise.all([
     db
       .select({
@@ -60,9 +60,9 @@ async function presentKitchenOrders(db: Queryable, rows: OrderRow[]): Promise<Ki
       .innerJoin(movies, eq(movies.id, showtimes.movieId))
       .where(and(inArray(orderLines.orderId, ids), eq(orderLines.kind, 'TICKET')))
       .orderBy(asc(showtimes.startsAt)),
-    handers.length === 0
+    staffIds.length === 0
       ? []
-      : db.select({ id: users.id, email: users.email }).from(users).where(inArray(users.id, handers)),
+      : db.select({ id: users.id, email: users.email }).from(users).where(inArray(users.id, staffIds)),
     deliverySeats(
       db,
       rows.flatMap((r) => (r.deliverBookingId ? [r.deliverBookingId] : [])),
