@@ -45,6 +45,7 @@ import { checkinRoutes } from './modules/checkin/checkin.routes.ts';
 import { paymentsRoutes } from './modules/payments/payments.routes.ts';
 import { giftCardsRoutes } from './modules/gift-cards/gift-cards.routes.ts';
 import { taxesRoutes } from './modules/taxes/taxes.routes.ts';
+import { receiptsRoutes } from './modules/orders/receipts.routes.ts';
 import { pricingRoutes } from './modules/pricing/pricing.routes.ts';
 import { auditRoutes } from './modules/audit/audit.routes.ts';
 import { reportsRoutes } from './modules/reports/reports.routes.ts';
@@ -171,6 +172,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       await api.register(guestOrdersRoutes);
       await api.register(giftCardsRoutes);
       await api.register(taxesRoutes);
+      await api.register(receiptsRoutes);
       await api.register(usersRoutes);
       await api.register(ticketsRoutes);
       await api.register(backupRoutes);

@@ -5,7 +5,7 @@ import { reserveStock } from './stock.ts';
 import { AppError, badRequest, conflictSaying } from '../../errors.ts';
 import { textsIn } from '../../i18n.ts';
 import { loadMenu } from './menu.service.ts';
-import { lineAmounts, type LineAmounts } from '../orders/price-lines.ts';
+import { lineAmounts, type LineAmounts } from '../orders/line-amounts.ts';
 
 /** A priced product line, as an order line keeps it (DESIGN §7.2). */
 export interface PricedProductLine extends LineAmounts {

@@ -1,6 +1,6 @@
 import QRCode from 'qrcode';
 import { asc, eq, inArray, sql } from 'drizzle-orm';
-import { formatMoney, minAgeOf, type Order, type Ticket } from '@cinema/contract';
+import { formatMoney, formatRate, minAgeOf, taxBreakdown, type Order, type Ticket } from '@cinema/contract';
 import {
   bookings,
   halls,
@@ -19,6 +19,8 @@ import { calendarFile } from './ics.ts';
 import { queueMail, type MailDeps } from './outbox.service.ts';
 import { attributesText, isLanguage, localeOf, seatText, textsIn, type Language } from '../../i18n.ts';
 import { orderRefIs } from '../orders/order-ref.ts';
+import { feePer } from '../orders/price-lines.ts';
+import { receiptRows } from '../orders/receipt-pdf.ts';
 
 const escapeHtml = (s: string) =>
   s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
@@ -174,6 +176,21 @@ export async function sendOrderConfirmation(
   const guestPage = opts.guestToken
     ? absolutePage(deps, `/guest-order?token=${encodeURIComponent(opts.guestToken)}`)
     : null;
+  // Tax by rate (DESIGN §7.4), as the receipt adds it up; a booking fee named as its own line.
+  const taxLines = [
+    ...order.lines
+      .filter((l) => l.kind === 'FEE' && l.status === 'confirmed')
+      .map(
+        (l) =>
+          `${t(feePer(l.name) === 'ORDER' ? 'fees.perOrder' : 'fees.perTicket', { count: l.quantity })}: ${money(l.priceCents)}`,
+      ),
+    ...taxBreakdown(receiptRows(order, language))
+      .bands.filter((b) => b.taxCents > 0)
+      .map(
+        (b) =>
+          `${t('receipt.taxAt', { rate: formatRate(b.rateBp, localeOf(language)), net: money(b.netCents) })}: ${money(b.taxCents)}`,
+      ),
+  ];
   const refunded = order.lines.filter((l) => l.status === 'refunded');
   const refundedSeats = refunded.map((l) => seat(l.seat)).join(', ');
   const testNote = order.testMode ? t('mail.order.testNote') : '';
@@ -203,6 +220,7 @@ export async function sendOrderConfirmation(
     ...(food ? ['', ...food.text] : []),
     '',
     `${t('mail.order.totalPaid', { amount: money(order.totalCents) })}${testNote}`,
+    ...taxLines,
     ...(refunded.length > 0
       ? ['', t('mail.order.refunded', { count: refunded.length, seats: refundedSeats })]
       : []),
@@ -224,7 +242,7 @@ export async function sendOrderConfirmation(
   });
   const html = layout(
     subject,
-    `<h1 style="font-size:20px">${escapeHtml(t(tickets.length > 0 ? 'mail.order.heading' : 'mail.order.headingItems'))}</h1><p>${escapeHtml(t('mail.hello', { name: who.name }))}</p><p>${thanksHtml}</p>${tickets.length > 0 ? `<table role="presentation">${cards}</table>` : ''}${food?.html ?? ''}${ageRules.map((rule) => `<p><strong>${escapeHtml(rule)}</strong></p>`).join('')}<p>${escapeHtml(t('mail.order.totalPaidLabel'))} <strong>${escapeHtml(money(order.totalCents))}</strong>${escapeHtml(testNote)}</p>${refunded.length > 0 ? `<p>${escapeHtml(t('mail.order.refundedHtml', { seats: refundedSeats }))}</p>` : ''}${guestPage ? `<p><a href="${escapeHtml(guestPage)}">${escapeHtml(t('mail.order.guestLinkHtml'))}</a> ${escapeHtml(t('mail.order.andPdf'))}</p><p>${escapeHtml(t('mail.order.guestClaim'))}</p>` : `<p><a href="${escapeHtml(ticketsPage)}">${escapeHtml(t('mail.myTickets'))}</a> ${escapeHtml(t('mail.order.andPdf'))}</p>`}`,
+    `<h1 style="font-size:20px">${escapeHtml(t(tickets.length > 0 ? 'mail.order.heading' : 'mail.order.headingItems'))}</h1><p>${escapeHtml(t('mail.hello', { name: who.name }))}</p><p>${thanksHtml}</p>${tickets.length > 0 ? `<table role="presentation">${cards}</table>` : ''}${food?.html ?? ''}${ageRules.map((rule) => `<p><strong>${escapeHtml(rule)}</strong></p>`).join('')}<p>${escapeHtml(t('mail.order.totalPaidLabel'))} <strong>${escapeHtml(money(order.totalCents))}</strong>${escapeHtml(testNote)}</p>${taxLines.length > 0 ? `<p style="color:#555">${taxLines.map(escapeHtml).join('<br>')}</p>` : ''}${refunded.length > 0 ? `<p>${escapeHtml(t('mail.order.refundedHtml', { seats: refundedSeats }))}</p>` : ''}${guestPage ? `<p><a href="${escapeHtml(guestPage)}">${escapeHtml(t('mail.order.guestLinkHtml'))}</a> ${escapeHtml(t('mail.order.andPdf'))}</p><p>${escapeHtml(t('mail.order.guestClaim'))}</p>` : `<p><a href="${escapeHtml(ticketsPage)}">${escapeHtml(t('mail.myTickets'))}</a> ${escapeHtml(t('mail.order.andPdf'))}</p>`}`,
     language,
   );
   const events = showings(tickets, language).map(({ first, seats }) => ({

@@ -19,6 +19,7 @@ import { PriceBook, refuseTypeNotForRating, type PricedShowtime } from '../prici
 import { checkPromo, type PromoCheck } from '../pricing/promo.service.ts';
 import { priceProducts, type PricedProductLine } from '../concessions/price-products.ts';
 import { loadFee, loadTaxBook, type TaxBook } from '../taxes/taxes.service.ts';
+import { lineAmounts, type LineAmounts } from './line-amounts.ts';
 
 /**
  * THE pricing of an order's lines (DESIGN §7.1, decision 039), for the online checkout and its quote, a counter sale
@@ -41,20 +42,6 @@ export interface TicketToPrice {
   ticketTypeId?: string | null;
 }
 
-/** What every priced line carries, as an order line keeps it. */
-export interface LineAmounts {
-  quantity: number;
-  unitPriceCents: number;
-  /** unit price × quantity: the line before its discount. */
-  listPriceCents: number;
-  discountCents: number;
-  /** What the customer pays for the line: the list price less the discount, with the tax (DESIGN §7.4). */
-  priceCents: number;
-  /** Basis points (20% = 2000), and the tax included in priceCents. */
-  taxRateBp: number;
-  taxCents: number;
-}
-
 /** A priced ticket. */
 export interface PricedLine<T extends TicketToPrice = TicketToPrice> extends LineAmounts {
   kind: 'TICKET';
@@ -62,17 +49,6 @@ export interface PricedLine<T extends TicketToPrice = TicketToPrice> extends Lin
   ticketTypeId: string | null;
   ticketTypeName: string;
 }
-
-/** A priced line's amounts, as its order line's columns. */
-export const lineAmounts = (l: LineAmounts): LineAmounts => ({
-  quantity: l.quantity,
-  unitPriceCents: l.unitPriceCents,
-  listPriceCents: l.listPriceCents,
-  discountCents: l.discountCents,
-  priceCents: l.priceCents,
-  taxRateBp: l.taxRateBp,
-  taxCents: l.taxCents,
-});
 
 /** A booking fee (DESIGN §7.4): per ticket (quantity: the tickets that pay it) or per order. */
 export interface PricedFeeLine extends LineAmounts {
@@ -155,6 +131,12 @@ export async function priceLines<T extends TicketToPrice>(
   };
 }
 
+/** How a fee line is described when written (the receipt and the emails name it in the reader's language). */
+export const FEE_DESCRIPTIONS = { TICKET: 'Booking fee', ORDER: 'Booking fee per order' } as const;
+/** A fee line's kind from its description. */
+export const feePer = (description: string): 'TICKET' | 'ORDER' =>
+  description === FEE_DESCRIPTIONS.ORDER ? 'ORDER' : 'TICKET';
+
 /**
  * The booking fee on these tickets: per ticket whose type is not exempt (a seat sold at the showtime's own price
  * has no type and pays it), and once per order that has such a ticket.
@@ -167,7 +149,7 @@ function priceFees(lines: readonly PricedLine[], fee: BookingFee): PricedFeeLine
   const line = (per: PricedFeeLine['per'], quantity: number, unit: number): PricedFeeLine => ({
     kind: 'FEE',
     per,
-    description: per === 'TICKET' ? 'Booking fee' : 'Booking fee per order',
+    description: FEE_DESCRIPTIONS[per],
     quantity,
     unitPriceCents: unit,
     listPriceCents: unit * quantity,

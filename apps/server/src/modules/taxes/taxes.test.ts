@@ -7,12 +7,14 @@ import { createShowtimeFixture, type ShowtimeFixture } from '../../test/fixtures
 import {
   createTestApp,
   engines,
+  newestMail,
   signedInAdmin,
   signedInUser,
   type SignedIn,
   type TestApp,
 } from '../../test/helpers.ts';
 import { setUpPrices } from '../../test/prices.ts';
+import { hasPoppler, readPdf } from '../../test/pdf.ts';
 import { checkOut, holdSeats } from '../../test/purchase.ts';
 
 // DESIGN §7.4 and §7.8, decision 047: tax rates per kind set at /admin/taxes, each line priced by priceLines with its
@@ -57,7 +59,13 @@ describe.each(engines)('taxes and booking fees (%s)', (engine) => {
   ];
 
   beforeAll(async () => {
-    t = await createTestApp(engine, { RATE_LIMIT: 'off', SWEEP_SECONDS: '3600' });
+    t = await createTestApp(engine, {
+      RATE_LIMIT: 'off',
+      SWEEP_SECONDS: '3600',
+      CINEMA_NAME: 'Roxy Pictures',
+      CINEMA_ADDRESS: '12 Harbour Street|Springfield',
+      CINEMA_TAX_NUMBER: 'US-99-1234567',
+    });
     admin = await signedInAdmin(t.app);
     types = await setUpPrices(t.app, admin);
     show = await createShowtimeFixture(t.app.database.db, { rows: 4, cols: 8 });
@@ -221,6 +229,64 @@ describe.each(engines)('taxes and booking fees (%s)', (engine) => {
       { rateBp: 1900, netCents: 1350 - 216, taxCents: 216, grossCents: 1350 },
     ]);
 
+    // Its receipt, for the customer and for staff: the cinema, each line, net, tax by rate and gross.
+    const receipt = await t.app.inject({
+      method: 'GET',
+      url: `/api/me/orders/${orderRef}/receipt.pdf`,
+      headers: customer.headers,
+    });
+    expect(receipt.statusCode).toBe(200);
+    expect(receipt.headers['content-type']).toBe('application/pdf');
+    const stranger = await signedInUser(t.app);
+    expect(
+      (
+        await t.app.inject({
+          method: 'GET',
+          url: `/api/me/orders/${orderRef}/receipt.pdf`,
+          headers: stranger.headers,
+        })
+      ).statusCode,
+    ).toBe(404);
+    const staffCopy = await t.app.inject({
+      method: 'GET',
+      url: `/api/admin/orders/${orderRef}/receipt.pdf`,
+      headers: admin.headers,
+    });
+    expect(staffCopy.statusCode).toBe(200);
+    if (hasPoppler) {
+      const text = readPdf(receipt.rawPayload).text.join('\n').replace(/ +/g, ' ');
+      for (const expected of [
+        'Roxy Pictures',
+        '12 Harbour Street',
+        'Springfield',
+        'Tax number: US-99-1234567',
+        `Receipt, order ${orderRef}`,
+        'Prices include tax.',
+        'Popcorn 1 19% $4.50',
+        'Cola 2 19% $7.00',
+        'Booking fee 2 19% $2.00',
+        'Net $43.12',
+        'Tax at 7% on $31.78 $2.22',
+        'Tax at 19% on $11.34 $2.16',
+        'Tax $4.38',
+        'Total $47.50',
+        'Paid by card $47.50',
+      ])
+        expect(text).toContain(expected);
+      expect(text.match(/ 1 7% \$13\.00/g)).toHaveLength(2);
+      expect(text).toMatch(/ 1 7% \$8\.00/);
+    }
+
+    // The confirmation email tells the fee and the tax by rate too.
+    const mail = await newestMail(t.app, customer.email, 'order_confirmation');
+    for (const line of [
+      'Booking fee × 2: $2.00',
+      'Tax at 7% on $31.78: $2.22',
+      'Tax at 19% on $11.34: $2.16',
+    ])
+      expect(mail!.text).toContain(line);
+    expect(mail!.html).toContain('Tax at 19% on $11.34: $2.16');
+
     // A change of rate (and of mode) never rewrites an order already made.
     await setTaxes({ mode: 'exclusive', rates: [{ kind: 'TICKET', ratePercent: 10 }] });
     const again = await myOrder(customer, orderRef);
@@ -297,5 +363,118 @@ describe.each(engines)('taxes and booking fees (%s)', (engine) => {
       'refunded',
       'refunded',
     ]);
+  });
+});
+
+// The receipts an accountant expects (decision 047): each line taxed on its own and rounded once in the currency's
+// minor unit, the receipt adding up what the lines were charged. Two tickets and a popcorn sold at the counter.
+describe('receipts an accountant expects', () => {
+  const CASES = [
+    {
+      currency: 'USD',
+      mode: 'exclusive',
+      ticket: 1299, // $12.99 + 7.25% = 94.18 → $0.94 a ticket
+      popcorn: 450, // $4.50 + 7.25% = 32.63 → $0.33
+      rates: { ticket: 7.25, product: 7.25 },
+      lines: [
+        [1393, 94],
+        [1393, 94],
+        [483, 33],
+      ],
+      receipt: ['Net $30.48', 'Tax at 7.25% on $30.48 $2.21', 'Tax $2.21', 'Total $32.69'],
+    },
+    {
+      currency: 'EUR',
+      mode: 'inclusive',
+      ticket: 950, // €9.50 with 7% in it: 62.15 → €0.62
+      popcorn: 500, // €5.00 with 19% in it: 79.83 → €0.80
+      rates: { ticket: 7, product: 19 },
+      lines: [
+        [950, 62],
+        [950, 62],
+        [500, 80],
+      ],
+      receipt: [
+        'Net €21.96',
+        'Tax at 7% on €17.76 €1.24',
+        'Tax at 19% on €4.20 €0.80',
+        'Tax €2.04',
+        'Total €24.00',
+      ],
+    },
+    {
+      currency: 'JPY',
+      mode: 'inclusive',
+      ticket: 1800, // ¥1,800 with 10% in it: 163.6 → ¥164
+      popcorn: 500, // ¥500 with 10% in it: 45.5 → ¥45
+      rates: { ticket: 10, product: 10 },
+      lines: [
+        [1800, 164],
+        [1800, 164],
+        [500, 45],
+      ],
+      receipt: ['Net ¥3,727', 'Tax at 10% on ¥3,727 ¥373', 'Tax ¥373', 'Total ¥4,100'],
+    },
+    {
+      currency: 'JPY',
+      mode: 'exclusive',
+      ticket: 1800, // ¥1,800 + 10% = ¥180
+      popcorn: 455, // ¥455 + 10% = 45.5 → ¥46 (half up)
+      rates: { ticket: 10, product: 10 },
+      lines: [
+        [1980, 180],
+        [1980, 180],
+        [501, 46],
+      ],
+      receipt: ['Net ¥4,055', 'Tax at 10% on ¥4,055 ¥406', 'Tax ¥406', 'Total ¥4,461'],
+    },
+  ] as const;
+
+  it.each(CASES)('$currency, prices $mode of tax', async (c) => {
+    const t = await createTestApp('pglite', { CURRENCY: c.currency, TAX_MODE: c.mode, RATE_LIMIT: 'off' });
+    try {
+      const call = caller(() => t.app);
+      const admin = await signedInAdmin(t.app);
+      const show = await createShowtimeFixture(t.app.database.db, { rows: 1, cols: 4, priceCents: c.ticket });
+      const popcorn = await call('POST', '/api/admin/products', admin, {
+        name: 'Popcorn',
+        category: 'Popcorn',
+        priceCents: c.popcorn,
+      });
+      expect(popcorn.status).toBe(201);
+      const taxes = await call('PUT', '/api/admin/taxes', admin, {
+        rates: [
+          { kind: 'TICKET', ratePercent: c.rates.ticket },
+          { kind: 'PRODUCT', ratePercent: c.rates.product },
+        ],
+      });
+      expect(taxes.body).toMatchObject({ mode: c.mode, modeFrom: 'environment' });
+      const sale = await call('POST', '/api/admin/box-office/sales', admin, {
+        showtimeId: show.showtimeId,
+        seatIds: show.seatIds[0]!.slice(0, 2),
+        products: [{ productId: popcorn.body.id, quantity: 1 }],
+        paymentMethod: 'cash',
+      });
+      expect(sale.status, JSON.stringify(sale.body)).toBe(200);
+      const order = sale.body as StaffOrder;
+      expect([...order.lines, ...order.products!].map((l) => [l.priceCents, l.taxCents])).toEqual(c.lines);
+      const gross = c.lines.reduce((sum, [price]) => sum + price, 0);
+      expect(order).toMatchObject({
+        totalCents: gross,
+        taxCents: c.lines.reduce((sum, [, tax]) => sum + tax, 0),
+      });
+      const pdf = await t.app.inject({
+        method: 'GET',
+        url: `/api/admin/orders/${order.ref}/receipt.pdf`,
+        headers: admin.headers,
+      });
+      expect(pdf.statusCode).toBe(200);
+      if (hasPoppler) {
+        const text = readPdf(pdf.rawPayload).text.join('\n').replace(/ +/g, ' ');
+        for (const line of c.receipt) expect(text).toContain(line);
+      }
+    } finally {
+      await t.close();
+    }
   });
 });
