@@ -8,6 +8,7 @@ import {
   type FilmHireReport,
 } from '@cinema/contract';
 import { testConfig } from '../../config.ts';
+import { eq } from 'drizzle-orm';
 import type { Queryable } from '../../db/database.ts';
 import {
   bookings,
@@ -583,9 +584,26 @@ describe.each(engines)('film hire (%s)', (engine) => {
     );
   });
 
-  it('counts tickets sold through checkout in the week of their showtime', async () => {
+  it('counts tickets sold through checkout in the week of their showtime, without their tax and the booking fee', async () => {
+    // Tickets taxed at 20% (prices include it) and an online fee of 1.00 a ticket, itself taxed.
+    const taxes = await call('PUT', '/api/admin/taxes', {
+      mode: 'inclusive',
+      rates: [
+        { kind: 'TICKET', ratePercent: 20 },
+        { kind: 'FEE', ratePercent: 20 },
+      ],
+    });
+    expect(taxes.statusCode, taxes.body).toBe(200);
+    const noFee = { perTicketCents: 0, perOrderCents: 0, exemptTicketTypeIds: [], refundable: false };
+    const fees = await call('PUT', '/api/admin/fees', {
+      online: { ...noFee, perTicketCents: 100 },
+      counter: noFee,
+    });
+    expect(fees.statusCode, fees.body).toBe(200);
     const fixture = await createShowtimeFixture(t.app.database.db, { priceCents: 1200 });
     await buySeats(t.app, customer, fixture.showtimeId, fixture.allSeatIds.slice(0, 2));
+    const fee = await t.app.database.db.select().from(orderLines).where(eq(orderLines.kind, 'FEE'));
+    expect(fee.map((l) => [l.priceCents, l.taxCents])).toContainEqual([200, 33]);
     const startsAt = (
       await t.app.inject({ method: 'GET', url: `/api/showtimes/${fixture.showtimeId}/seats` })
     ).json().showtime.startsAt as string;
@@ -593,6 +611,11 @@ describe.each(engines)('film hire (%s)', (engine) => {
     const r = (await call('GET', `/api/admin/reports/box-office?week=${week}`)).json();
     expect(r.films).toEqual([
       expect.objectContaining({ title: 'Fixture Movie', admissions: 2, grossCents: 2400, distributor: null }),
+    ]);
+    // 12.00 each with 2.00 of tax in it: net 20.00; the fees (2.00 with 0.33 of tax) are no box office.
+    const hire = (await call('GET', `/api/admin/reports/film-hire?week=${week}`)).json();
+    expect(hire.withoutTerms).toEqual([
+      expect.objectContaining({ title: 'Fixture Movie', grossCents: 2400, taxCents: 400, netCents: 2000 }),
     ]);
   });
 });
