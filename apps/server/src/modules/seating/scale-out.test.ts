@@ -3,7 +3,7 @@ import { inArray } from 'drizzle-orm';
 import { io as connect, type Socket } from 'socket.io-client';
 import type { SeatMap, SeatsUpdate } from '@cinema/contract';
 import { openDatabase, type Database } from '../../db/database.ts';
-import { bookings } from '../../db/schema/index.ts';
+import { bookings, productCategories, products } from '../../db/schema/index.ts';
 import { createUser } from '../accounts/accounts.service.ts';
 import { createSession } from '../../plugins/auth.ts';
 import { createShowtimeFixture, type ShowtimeFixture } from '../../test/fixtures.ts';
@@ -185,5 +185,40 @@ describe.skipIf(!postgresUrl || !redisUrl)('two server processes on one PostgreS
     const confirmations = onA.updates.flatMap((u) => u.seats).filter((s) => s.status === 'CONFIRMED');
     expect(confirmations.map((s) => s.id).sort()).toEqual([...seatIds].sort());
     expect(statuses(await seatMap(b, f), seatIds)).toEqual(Array(5).fill('CONFIRMED'));
+  });
+
+  it('a kitchen screen on B hears at once of an order with food paid through A (DESIGN §7.2)', async () => {
+    const staff = await createUser(database.db, {
+      name: 'Kit Kitchen',
+      email: uniqueEmail('kitchen'),
+      password: STRONG_PASSWORD,
+      role: 'STAFF',
+    });
+    const [category] = await database.db
+      .insert(productCategories)
+      .values({ name: `Scale ${uniqueEmail('snacks')}` })
+      .returning({ id: productCategories.id });
+    const [nachos] = await database.db
+      .insert(products)
+      .values({ categoryId: category!.id, name: 'Scale nachos', priceCents: 550 })
+      .returning({ id: products.id });
+    const socket = connect(b.url, { transports: ['websocket'], forceNew: true, reconnection: false });
+    sockets.push(socket);
+    const refs: string[] = [];
+    socket.on('kitchen_update', (u: { ref: string }) => refs.push(u.ref));
+    const token = await createSession(database.db, staff.id);
+    expect(await socket.timeout(5000).emitWithAck('join_kitchen', { token })).toEqual({ ok: true });
+
+    const buyer = await customer();
+    const checkout = await call(a, 'POST', '/pay/checkout', buyer, {
+      bookingIds: [],
+      products: [{ productId: nachos!.id, quantity: 1 }],
+    });
+    expect(checkout.status).toBe(200);
+    expect((await call(a, 'POST', `/pay/local/${checkout.body.sessionId}/pay`)).status).toBe(303);
+    const until = Date.now() + 10_000;
+    while (!refs.includes(checkout.body.orderRef) && Date.now() < until)
+      await new Promise((r) => setTimeout(r, 25));
+    expect(refs).toEqual([checkout.body.orderRef]);
   });
 });
