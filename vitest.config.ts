@@ -1,5 +1,42 @@
 import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
+import { BaseSequencer, type TestSpecification } from 'vitest/node';
+
+/**
+ * The slowest files of a CI run (seconds of one worker on 2 cores, 2026-11-27), started first whatever their project:
+ * vitest otherwise runs the projects one after another by name and, on a fresh clone with no timings cached, each
+ * project's files largest first, so a 70 s file could start last and leave the other worker idle meanwhile.
+ */
+const SLOWEST_FIRST = [
+  'apps/server/src/test/bad-input.test.ts', // 145 s
+  'apps/server/src/test/outage.test.ts', // 98 s
+  'apps/server/src/test/crash.test.ts', // 72 s
+  'e2e/staff-german.test.ts', // 69 s
+  'e2e/scanner.test.ts', // 42 s
+  'e2e/gift-cards.test.ts', // 41 s
+  'e2e/halls.test.ts', // 41 s
+  'apps/server/src/test/security.test.ts', // 39 s
+  'apps/server/src/modules/accounts/admin-bootstrap.test.ts', // 36 s
+  'e2e/schedule.test.ts', // 35 s
+  'apps/server/src/modules/backup/backup.test.ts', // 31 s
+  'apps/web/src/features/seat-map/components/seat-map-screen.test.tsx', // 28 s
+  'apps/server/src/test/authorization.test.ts', // 27 s
+];
+
+class SlowestFirst extends BaseSequencer {
+  override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
+    const sorted = await super.sort(files);
+    const rank = (spec: TestSpecification) => {
+      const i = SLOWEST_FIRST.findIndex((path) => spec.moduleId.endsWith(path));
+      return i < 0 ? SLOWEST_FIRST.length : i;
+    };
+    // A stable sort: the rest keep vitest's order.
+    return sorted
+      .map((spec, i) => ({ spec, i, rank: rank(spec) }))
+      .sort((a, b) => a.rank - b.rank || a.i - b.i)
+      .map((x) => x.spec);
+  }
+}
 
 export default defineConfig({
   test: {
@@ -8,6 +45,7 @@ export default defineConfig({
     // on its own database and port, so two run side by side (with `fileParallelism: false` vitest ran them as a
     // one-worker group after everything else).
     maxWorkers: Math.max(2, availableParallelism() - 1),
+    sequence: { sequencer: SlowestFirst },
     projects: [
       {
         test: {
@@ -54,6 +92,9 @@ export default defineConfig({
           testTimeout: 60_000,
           hookTimeout: 120_000,
           globalSetup: ['./global-setup.ts'],
+          // Each file starts its own server and browser: the support modules (Playwright, the HTTP helpers) load once
+          // per worker.
+          isolate: false,
         },
       },
     ],
