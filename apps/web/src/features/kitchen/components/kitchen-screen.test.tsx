@@ -102,6 +102,8 @@ describe('the kitchen screen', () => {
     renderScreen();
     const prepare = await screen.findByRole('region', { name: /To prepare/ });
     expect(within(prepare).getByText(/Hall 1, Row C, Seat 7/)).toBeTruthy();
+    // Its time (2030) has not come: not late; the order past its time is.
+    expect(within(prepare).queryByText('Late')).toBeNull();
     const ready = screen.getByRole('region', { name: /Ready/ });
     expect(within(ready).getAllByText('Check ID').length).toBeGreaterThan(0);
     const done = screen.getByRole('region', { name: /Handed over/ });
@@ -109,6 +111,22 @@ describe('the kitchen screen', () => {
     expect(await screen.findByText('Live: paid orders appear here at once.')).toBeTruthy();
     expect(joined).toEqual([{ token: 'staff-token' }]);
     expect(screen.getByText(/never takes or redeems gift cards/)).toBeTruthy();
+  });
+
+  it('marks a seat delivery whose time has passed as late', async () => {
+    kitchen = {
+      orders: [
+        order({
+          ref: 'EEE-7777',
+          fulfilment: 'SEAT',
+          deliverAt: '2020-01-01T19:45:00.000Z',
+          seat: { auditorium: 'Hall 2', row: 1, number: 1 },
+        }),
+      ],
+    };
+    renderScreen();
+    const prepare = await screen.findByRole('region', { name: /To prepare/ });
+    expect(within(prepare).getByRole('article', { name: /EEE-7777/ }).textContent).toContain('Late');
   });
 
   it('reads the orders again when the server says one changed', async () => {

@@ -1,4 +1,4 @@
-import { lazy, Suspense, useState } from 'react';
+import { lazy, Suspense, useEffect, useState } from 'react';
 import { Link } from 'react-router';
 import type { ConcessionStatusBody, KitchenOrder } from '@cinema/contract';
 import { FormMessages } from '../../../components/ui/form-messages';
@@ -29,17 +29,31 @@ const COLUMNS = [
   { key: 'handedOver', statuses: ['collected', 'delivered'] },
 ] as const;
 
+/** The time now, again every 30 s: what is late changes with the clock, not only with the orders. */
+function useNow(): number {
+  const [now, setNow] = useState(() => Date.now());
+  useEffect(() => {
+    const timer = setInterval(() => setNow(Date.now()), 30_000);
+    return () => clearInterval(timer);
+  }, []);
+  return now;
+}
+
 function KitchenTicket({
   order,
   busy,
+  now,
   onStatus,
 }: {
   order: KitchenOrder;
   busy: boolean;
+  now: number;
   onStatus: (order: KitchenOrder, status: ConcessionStatusBody['status']) => void;
 }) {
   const { t } = useTranslation('admin');
   const id = `kitchen-${order.ref}`;
+  // A seat delivery whose time has come and gone, still not handed over.
+  const late = !order.handedOverAt && !!order.deliverAt && Date.parse(order.deliverAt) < now;
   return (
     <li>
       <article
@@ -50,6 +64,11 @@ function KitchenTicket({
         <h3 id={id} className="flex flex-wrap items-center gap-1 text-lg font-semibold text-white">
           <span className="font-mono">{order.ref}</span>
           {order.checkId && <CheckIdBadge />}
+          {late && (
+            <span className="ml-2 rounded bg-red-700 px-1.5 py-px text-xs leading-tight font-semibold text-white">
+              {t('kitchen.late')}
+            </span>
+          )}
         </h3>
         <p className="text-sm text-slate-100">
           {order.fulfilment === 'SEAT' && order.seat && order.deliverAt
@@ -129,6 +148,7 @@ export function KitchenScreen() {
   const { user } = useSession();
   const kitchen = useKitchen();
   const { live } = useKitchenUpdates();
+  const now = useNow();
   const setStatus = useSetConcessionStatus();
   const [ref, setRef] = useState('');
   const [checking, setChecking] = useState<KitchenOrder | null>(null);
@@ -295,6 +315,7 @@ export function KitchenScreen() {
                         key={order.ref}
                         order={order}
                         busy={setStatus.isPending}
+                        now={now}
                         onStatus={(o, status) => send(o.ref, status)}
                       />
                     ))}
