@@ -71,3 +71,9 @@ export function taxBreakdown(lines: readonly { priceCents: number; taxCents: num
 /** "7%", "7.5%", "0%" in the viewer's locale. */
 export const formatRate = (rateBp: number, locale?: string): string =>
   new Intl.NumberFormat(locale, { style: 'percent', maximumFractionDigits: 2 }).format(rateBp / 10_000);
+
+/** How a booking fee line is described when written (receipts, emails and screens name it in the reader's language). */
+export const FEE_DESCRIPTIONS = { TICKET: 'Booking fee', ORDER: 'Booking fee per order' } as const;
+/** A fee line's kind (per ticket or per order) from its description. */
+export const feePer = (description: string): 'TICKET' | 'ORDER' =>
+  description === FEE_DESCRIPTIONS.ORDER ? 'ORDER' : 'TICKET';

@@ -163,6 +163,11 @@ const DistributorsScreen = lazyScreen(
   'DistributorsScreen',
   ['admin'],
 );
+const TaxesScreen = lazyScreen(
+  () => import('../features/admin-taxes/components/taxes-screen'),
+  'TaxesScreen',
+  ['admin'],
+);
 const CounterSaleScreen = lazyScreen(
   () => import('../features/box-office/components/counter-sale-screen'),
   'CounterSaleScreen',
@@ -260,6 +265,7 @@ const routes = (
       <Route path="/admin/reports" element={<ReportsScreen />} />
       <Route path="/admin/reports/film-hire" element={<FilmHireScreen />} />
       <Route path="/admin/distributors" element={<DistributorsScreen />} />
+      <Route path="/admin/taxes" element={<TaxesScreen />} />
       <Route path="/admin/pricing" element={<PricingScreen />} />
       <Route path="/admin/promo-codes" element={<PromoCodesScreen />} />
       <Route path="/admin/concessions" element={<ConcessionsScreen />} />

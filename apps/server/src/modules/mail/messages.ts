@@ -1,6 +1,14 @@
 import QRCode from 'qrcode';
 import { asc, eq, inArray, sql } from 'drizzle-orm';
-import { formatMoney, formatRate, minAgeOf, taxBreakdown, type Order, type Ticket } from '@cinema/contract';
+import {
+  feePer,
+  formatMoney,
+  formatRate,
+  minAgeOf,
+  taxBreakdown,
+  type Order,
+  type Ticket,
+} from '@cinema/contract';
 import {
   bookings,
   halls,
@@ -19,7 +27,6 @@ import { calendarFile } from './ics.ts';
 import { queueMail, type MailDeps } from './outbox.service.ts';
 import { attributesText, isLanguage, localeOf, seatText, textsIn, type Language } from '../../i18n.ts';
 import { orderRefIs } from '../orders/order-ref.ts';
-import { feePer } from '../orders/price-lines.ts';
 import { receiptRows } from '../orders/receipt-pdf.ts';
 
 const escapeHtml = (s: string) =>

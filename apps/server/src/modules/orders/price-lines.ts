@@ -1,5 +1,6 @@
 import {
   bpToPercent,
+  FEE_DESCRIPTIONS,
   formatGiftCardCode,
   giftCardAmounts,
   minorToText,
@@ -130,12 +131,6 @@ export async function priceLines<T extends TicketToPrice>(
     promo,
   };
 }
-
-/** How a fee line is described when written (the receipt and the emails name it in the reader's language). */
-export const FEE_DESCRIPTIONS = { TICKET: 'Booking fee', ORDER: 'Booking fee per order' } as const;
-/** A fee line's kind from its description. */
-export const feePer = (description: string): 'TICKET' | 'ORDER' =>
-  description === FEE_DESCRIPTIONS.ORDER ? 'ORDER' : 'TICKET';
 
 /**
  * The booking fee on these tickets: per ticket whose type is not exempt (a seat sold at the showtime's own price

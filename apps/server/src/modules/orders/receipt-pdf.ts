@@ -1,9 +1,8 @@
 import PDFDocument from 'pdfkit';
-import { formatMoney, formatRate, taxBreakdown, type Order } from '@cinema/contract';
+import { feePer, formatMoney, formatRate, taxBreakdown, type Order } from '@cinema/contract';
 import type { Config } from '../../config.ts';
 import { notFound } from '../../errors.ts';
 import { localeOf, seatText, textsIn, type Language } from '../../i18n.ts';
-import { feePer } from './price-lines.ts';
 
 /** A receipt's line: what was sold, how many, at which rate, for how much (tax included). */
 interface ReceiptRow {

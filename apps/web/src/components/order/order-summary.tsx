@@ -2,6 +2,7 @@ import type { Order } from '@cinema/contract';
 import { formatDateTime, formatTime, useFormatMoney } from '../../lib/format';
 import { seatWithType } from '../../lib/seat-text';
 import { useTranslation, type TFunction } from '../../lib/i18n';
+import { feeLineName, OrderTaxes } from './order-taxes';
 
 /** How an order's food reaches the customer, and where the kitchen has it. */
 function fulfilmentText(order: Order, t: TFunction<'common'>): string {
@@ -46,7 +47,9 @@ export function OrderSummary({ order, showShowtime = true }: { order: Order; sho
           return (
             <tr key={line.bookingId ?? i} className="border-b border-line/60">
               <th scope="row" className="py-1.5 pr-3 font-normal">
-                {line.kind === 'GIFT_CARD' ? (
+                {line.kind === 'FEE' ? (
+                  <span className="font-semibold text-white">{feeLineName(line, t)}</span>
+                ) : line.kind === 'GIFT_CARD' ? (
                   <>
                     <span className="font-semibold text-white">{t('order.giftCard')}</span>
                     {line.giftCard?.recipientEmail && (
@@ -61,14 +64,14 @@ export function OrderSummary({ order, showShowtime = true }: { order: Order; sho
                 ) : (
                   <span className="font-semibold text-white">{seatWithType(line.seat)}</span>
                 )}
-                {showShowtime && line.kind !== 'GIFT_CARD' && (
+                {showShowtime && line.kind === 'TICKET' && (
                   <span className="block text-xs text-slate-300">
                     {line.movie} · <time dateTime={line.startsAt}>{formatDateTime(line.startsAt)}</time>
                   </span>
                 )}
               </th>
               <td className="py-1.5 pr-3 text-slate-200">
-                {line.kind === 'GIFT_CARD' ? '' : line.ticketType}
+                {line.kind === 'TICKET' ? line.ticketType : ''}
                 {status && <span className="text-muted"> · {status}</span>}
               </td>
               <td className="py-1.5 text-right">
@@ -123,6 +126,13 @@ export function OrderSummary({ order, showShowtime = true }: { order: Order; sho
           </th>
           <td className="pt-2 text-right font-semibold text-gold">{money(order.totalCents)}</td>
         </tr>
+        {order.taxCents > 0 && (
+          <tr>
+            <td colSpan={3} className="pt-1">
+              <OrderTaxes order={order} currency={order.currency} />
+            </td>
+          </tr>
+        )}
         {order.refunds.map((r, i) => (
           <tr key={i}>
             <th scope="row" colSpan={2} className="pt-1 pr-3 text-right font-normal text-slate-300">

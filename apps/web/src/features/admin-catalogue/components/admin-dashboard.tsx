@@ -40,6 +40,9 @@ export function AdminDashboard() {
           <Link to="/admin/promo-codes" className="btn-secondary">
             {t('dashboard.links.promoCodes')}
           </Link>
+          <Link to="/admin/taxes" className="btn-secondary">
+            {t('dashboard.links.taxes')}
+          </Link>
           <Link to="/admin/concessions" className="btn-secondary">
             {t('dashboard.links.concessions')}
           </Link>

@@ -1,4 +1,4 @@
-import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
+import { Fragment, useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import { Trans, useTranslation } from '../../../lib/i18n';
 import { useParams } from 'react-router';
 import type { StaffOrder, StaffOrderLine } from '@cinema/contract';
@@ -8,6 +8,8 @@ import { usePageHeading } from '../../../lib/use-page-heading';
 import { seatWithType } from '../../../lib/seat-text';
 import type { SeatCell } from '../../../components/seat-map/seat-view';
 import { FormMessages } from '../../../components/ui/form-messages';
+import { feeLineName, OrderTaxes } from '../../../components/order/order-taxes';
+import { TicketsPdfButton } from '../../../components/ui/tickets-pdf-button';
 import { QueryStatus } from '../../../components/ui/query-status';
 import { useExchange, useMovieShowtimes, useRefund, useStaffOrder } from '../api/box-office';
 import { BoxOfficeNav } from './box-office-nav';
@@ -43,6 +45,7 @@ export function OrderScreen() {
 
 function OrderDetails({ order }: { order: StaffOrder }) {
   const { t } = useTranslation('admin');
+  const { t: tc } = useTranslation('common');
   const [moving, setMoving] = useState<StaffOrderLine | null>(null);
   const due = order.lines.reduce((sum, l) => sum + l.dueCents, 0);
   return (
@@ -71,6 +74,25 @@ function OrderDetails({ order }: { order: StaffOrder }) {
             <dd data-testid="order-payments">{paymentsText(order, formatMoney)}</dd>
           </>
         )}
+        {order.lines
+          .filter((l) => l.kind === 'FEE')
+          .map((l, i) => (
+            <Fragment key={`fee-${i}`}>
+              <dt className="text-muted">{feeLineName(l, tc)}</dt>
+              <dd>
+                {formatMoney(l.priceCents)}
+                {l.status === 'refunded' && ` · ${t('order.lineStatuses.refunded')}`}
+              </dd>
+            </Fragment>
+          ))}
+        {order.taxCents > 0 && (
+          <>
+            <dt className="text-muted">{t('order.tax')}</dt>
+            <dd className="[&_ul]:text-left">
+              <OrderTaxes order={order} currency={order.currency} />
+            </dd>
+          </>
+        )}
         {order.discountCents > 0 && (
           <>
             <dt className="text-muted">{t('order.discount')}</dt>
@@ -93,6 +115,7 @@ function OrderDetails({ order }: { order: StaffOrder }) {
           </>
         )}
       </dl>
+      <TicketsPdfButton orderRef={order.ref} document="receipt" staff />
       <RefundForm order={order} onMove={setMoving} />
       <OrderItems order={order} />
       {moving && <MovePanel order={order} line={moving} onClose={() => setMoving(null)} />}
@@ -121,7 +144,9 @@ function OrderDetails({ order }: { order: StaffOrder }) {
 function RefundForm({ order, onMove }: { order: StaffOrder; onMove: (line: StaffOrderLine) => void }) {
   const { t } = useTranslation('admin');
   const refund = useRefund(order.ref);
-  const standing = order.lines.filter((l) => l.status === 'confirmed');
+  // Booking fees follow the tickets (refunded with the last one when refundable): never chosen on their own.
+  const tickets = order.lines.filter((l) => l.kind !== 'FEE');
+  const standing = tickets.filter((l) => l.status === 'confirmed');
   const [picked, setPicked] = useState<Set<string>>(new Set());
   const [reason, setReason] = useState('');
   const [usedWarning, setUsedWarning] = useState<string | null>(null);
@@ -168,7 +193,7 @@ function RefundForm({ order, onMove }: { order: StaffOrder; onMove: (line: Staff
         {t('order.tickets')}
       </h2>
       <ul className="space-y-2">
-        {order.lines.map((l) => {
+        {tickets.map((l) => {
           const open = l.status === 'confirmed';
           return (
             <li key={l.bookingId ?? lineName(l)} className="flex flex-wrap items-center gap-x-3 gap-y-1">

@@ -76,6 +76,7 @@ function OrderPanel({ orderRef, status }: { orderRef: string; status: string }) 
         </p>
       )}
       {order.data && <OrderSummary order={order.data} />}
+      {order.data?.paidAt && <TicketsPdfButton orderRef={order.data.ref} document="receipt" />}
       {order.data && <OrderItemsQr order={order.data} />}
     </section>
   );

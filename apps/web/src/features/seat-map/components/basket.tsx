@@ -9,6 +9,7 @@ import { errorText } from '../../../lib/api-client';
 import { seatWithType } from '../../../lib/seat-text';
 import { useQuote, useShowtimePrices } from '../api/get-quote';
 import { useTranslation } from '../../../lib/i18n';
+import { feeLineName, OrderTaxes } from '../../../components/order/order-taxes';
 
 // Loaded with the basket, once seats are held.
 export { HoldCountdown } from './hold-countdown';
@@ -108,7 +109,15 @@ export function Basket({
       )}
       {current && (
         <ul aria-label={t('basket.lines')} className="divide-y divide-line/60" aria-busy={quote.isFetching}>
-          {current.lines.map((line) => {
+          {current.lines.map((line, i) => {
+            if (line.kind === 'FEE') {
+              return (
+                <li key={`fee-${i}`} className="flex items-center justify-between gap-x-4 py-2" data-fee-line>
+                  <span className="text-slate-200">{feeLineName(line, t)}</span>
+                  <span className="min-w-16 text-right tabular-nums">{formatMoney(line.priceCents)}</span>
+                </li>
+              );
+            }
             const seat = seatWithType(line.seat);
             const bookingId = line.bookingId ?? '';
             // Only the types sold on this seat's type: a price left blank on the card is not for sale there.
@@ -170,11 +179,13 @@ export function Basket({
       <SnackDialogButton onAdd={(item, text) => setChosen((all) => [...all, { item, text }])} />
       {products.length > 0 && current && (
         <FulfilmentChoice
-          seats={current.lines.map((l) => ({
-            bookingId: l.bookingId ?? '',
-            label: seatWithType(l.seat),
-            startsAt: l.startsAt,
-          }))}
+          seats={current.lines
+            .filter((l) => l.kind === 'TICKET')
+            .map((l) => ({
+              bookingId: l.bookingId ?? '',
+              label: seatWithType(l.seat),
+              startsAt: l.startsAt,
+            }))}
           value={delivery}
           onChange={setFulfilment}
         />
@@ -285,6 +296,7 @@ export function Basket({
           )}
         </dl>
       )}
+      {current && <OrderTaxes order={current} currency={current.currency} />}
     </section>
   );
 }

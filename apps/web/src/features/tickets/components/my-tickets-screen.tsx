@@ -7,6 +7,7 @@ import { TicketCard } from './ticket-card';
 import { QueryStatus } from '../../../components/ui/query-status';
 import { TicketsPdfButton } from '../../../components/ui/tickets-pdf-button';
 import { OrderItemsQr } from '../../../components/order/order-items-qr';
+import { OrderTaxes } from '../../../components/order/order-taxes';
 import { formatDateTime, useFormatMoney } from '../../../lib/format';
 import { useTranslation } from '../../../lib/i18n';
 
@@ -31,7 +32,13 @@ function OrderSection({ group }: { group: OrderGroup }) {
         </h2>
         {order && <OrderFacts order={order} />}
       </div>
-      {ref && (group.tickets.length > 0 || !!order?.products?.length) && <TicketsPdfButton orderRef={ref} />}
+      <div className="flex flex-wrap gap-2">
+        {ref && (group.tickets.length > 0 || !!order?.products?.length) && (
+          <TicketsPdfButton orderRef={ref} />
+        )}
+        {ref && order?.paidAt && <TicketsPdfButton orderRef={ref} document="receipt" />}
+      </div>
+      {order && <OrderTaxes order={order} currency={order.currency} />}
       {order && <OrderItemsQr order={order} withItems />}
       {group.tickets.length > 0 ? (
         <ul

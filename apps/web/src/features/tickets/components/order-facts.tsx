@@ -19,7 +19,7 @@ export function OrderFacts({ order }: { order: Order }) {
         {formatDateTime(order.paidAt ?? order.createdAt)}
       </time>
       {' · '}
-      {t('tickets.seats', { count: order.lines.length })}
+      {t('tickets.seats', { count: order.lines.filter((l) => l.kind !== 'FEE').length })}
       {order.discountCents > 0 && ` · ${t('tickets.off', { amount: money(order.discountCents) })}`}
       {' · '}
       <span className="font-semibold text-white">
