@@ -68,7 +68,10 @@ describe.skipIf(!hasChromium)('sales reports in the browser', () => {
     // Showtimes 1, … admits 3, gross $37.50, no discount, no refund, nothing to collect, net $37.50.
     expect(cells[0]).toBe('1');
     expect(cells).toContain('$37.50');
-    expect(cells.slice(-11, -5)).toEqual(['3', '$37.50', '$0.00', '$0.00', '$0.00', '$37.50']);
+    expect(cells.slice(-14, -8)).toEqual(['3', '$37.50', '$0.00', '$0.00', '$0.00', '$37.50']);
+    // Tax and net of it (no rate set: none), and the booking fees apart (none set).
+    expect(cells.slice(-8, -6)).toEqual(['$0.00', '$37.50']);
+    expect(cells.at(-1)).toBe('$0.00');
     await page.getByText('Test mode: these figures include test-mode sales').waitFor();
     // The chart: a picture with a text alternative pointing at the table.
     const chart = page.getByRole('img', { name: /^Net takings \(bars\) and occupancy \(line\) by movie/ });

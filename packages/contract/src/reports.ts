@@ -56,8 +56,19 @@ export const SalesFiguresSchema = z.object({
   refundCents: z.number().int(),
   /** Still to collect: the difference owed for tickets exchanged for dearer ones (counted at their new price). */
   dueCents: z.number().int(),
-  /** gross − discounts − refunds − still to collect: the money taken. */
+  /** gross − discounts − refunds − still to collect: the money taken (tax included). */
   netCents: z.number().int(),
+  /**
+   * Taxes (DESIGN §7.4), as each line was charged: the tax in the tickets' money taken (tickets still standing), and
+   * that money without it. With prices before tax, the gross includes the tax added.
+   */
+  taxCents: z.number().int(),
+  netOfTaxCents: z.number().int(),
+  /** Booking fees kept (refunded ones left out) and their tax: apart from the tickets' figures. */
+  feeCents: z.number().int(),
+  feeTaxCents: z.number().int(),
+  /** The tax in concessionCents. */
+  concessionTaxCents: z.number().int(),
   /** Seats on sale (the halls' seats, blocked and retired ones excluded) over the group's showtimes. */
   sellableSeats: z.number().int(),
   /** admits ÷ sellable seats, 0…1 (null without sellable seats). */

@@ -43,6 +43,10 @@ export const salesReportLines = pgTable(
     discounts: bigint('discounts', { mode: 'number' }).notNull(),
     refunds: bigint('refunds', { mode: 'number' }).notNull(),
     due: bigint('due', { mode: 'number' }).notNull(),
+    /** The tax of the tickets still standing; booking fees kept and their tax (a row of its own, no ticket type). */
+    tax: bigint('tax', { mode: 'number' }).notNull().default(0),
+    fees: bigint('fees', { mode: 'number' }).notNull().default(0),
+    feeTax: bigint('fee_tax', { mode: 'number' }).notNull().default(0),
   },
   (t) => [index('sales_report_lines_showtime_idx').on(t.showtimeId)],
 );

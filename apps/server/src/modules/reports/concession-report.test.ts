@@ -135,9 +135,11 @@ describe.each(engines)('food and drink in the sales report (%s)', (engine) => {
       headers: admin.headers,
     });
     const lines = res.body.split('\r\n');
-    expect(lines[0]).toMatch(/,Items sold,Concessions,Concessions per admit$/);
-    expect(lines[1]).toMatch(/^Fixture Movie,.*,2,11\.00,3\.67$/);
-    expect(lines[2]).toMatch(/^Total,.*,3,17\.00,5\.67$/);
+    expect(lines[0]).toMatch(
+      /,Items sold,Concessions,Concessions per admit,Tax,Net of tax,Booking fees,Booking fee tax,Concessions tax$/,
+    );
+    expect(lines[1]).toMatch(/^Fixture Movie,.*,2,11\.00,3\.67,0\.00,[\d.]+,0\.00,0\.00,0\.00$/);
+    expect(lines[2]).toMatch(/^Total,.*,3,17\.00,5\.67,0\.00,[\d.]+,0\.00,0\.00,0\.00$/);
     expect(lines.slice(3)).toEqual([
       '',
       'Category,Product,Items sold,Revenue',

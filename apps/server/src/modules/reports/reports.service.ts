@@ -44,6 +44,9 @@ interface SalesRow {
   discounts: number | string;
   refunds: number | string;
   due: number | string;
+  tax: number | string;
+  fees: number | string;
+  fee_tax: number | string;
 }
 
 /** A food and drink line still paid for, with the showtime of its order's tickets (none when sold alone). */
@@ -55,6 +58,7 @@ interface ConcessionRow {
   category: string;
   quantity: number | string;
   price_cents: number | string;
+  tax_cents: number | string;
 }
 
 interface Accumulator {
@@ -64,11 +68,15 @@ interface Accumulator {
   discounts: number;
   refunds: number;
   due: number;
+  tax: number;
+  fees: number;
+  feeTax: number;
   sellable: number;
   checkedIn: number;
   showtimes: number;
   items: number;
   concession: number;
+  concessionTax: number;
 }
 
 const empty = (): Accumulator => ({
@@ -78,11 +86,15 @@ const empty = (): Accumulator => ({
   discounts: 0,
   refunds: 0,
   due: 0,
+  tax: 0,
+  fees: 0,
+  feeTax: 0,
   sellable: 0,
   checkedIn: 0,
   showtimes: 0,
   items: 0,
   concession: 0,
+  concessionTax: 0,
 });
 
 /**
@@ -125,7 +137,9 @@ export async function salesReport(
 
   // Ticket types in the admin's order (by position), then any other name a line was sold under, by name.
   const position = new Map(typeRows.map((t) => [t.name, Number(t.position)]));
-  const typeNames = [...new Set(salesRows.map((r) => r.ticket_type ?? UNTYPED_TICKET))].sort(
+  // A row of booking fees only (no ticket type, nothing admitted or sold) names no ticket type.
+  const ticketRows = salesRows.filter((r) => Number(r.admits) > 0 || Number(r.gross) > 0);
+  const typeNames = [...new Set(ticketRows.map((r) => r.ticket_type ?? UNTYPED_TICKET))].sort(
     (a, b) =>
       (position.get(a) ?? Number.MAX_SAFE_INTEGER) - (position.get(b) ?? Number.MAX_SAFE_INTEGER) ||
       a.localeCompare(b),
@@ -173,6 +187,10 @@ export async function salesReport(
       acc.showtimes += 1;
       acc.sellable += Number(st.sellable);
       for (const s of salesByShowtime.get(st.id) ?? []) {
+        acc.tax += Number(s.tax);
+        acc.fees += Number(s.fees);
+        acc.feeTax += Number(s.fee_tax);
+        if (Number(s.admits) === 0 && Number(s.gross) === 0) continue;
         const type = s.ticket_type ?? UNTYPED_TICKET;
         acc.admitsByType.set(type, (acc.admitsByType.get(type) ?? 0) + Number(s.admits));
         acc.admits += Number(s.admits);
@@ -203,6 +221,7 @@ export async function salesReport(
     for (const acc of group ? [group.acc, totals] : [totals]) {
       acc.items += Number(f.quantity);
       acc.concession += Number(f.price_cents);
+      acc.concessionTax += Number(f.tax_cents);
     }
   }
 
@@ -217,6 +236,11 @@ export async function salesReport(
     refundCents: acc.refunds,
     dueCents: acc.due,
     netCents: acc.gross - acc.discounts - acc.refunds - acc.due,
+    taxCents: acc.tax,
+    netOfTaxCents: acc.gross - acc.discounts - acc.refunds - acc.due - acc.tax,
+    feeCents: acc.fees,
+    feeTaxCents: acc.feeTax,
+    concessionTaxCents: acc.concessionTax,
     sellableSeats: acc.sellable,
     occupancy: acc.sellable > 0 ? acc.admits / acc.sellable : null,
     checkedIn: acc.checkedIn,
@@ -278,7 +302,7 @@ function concessionsOf(db: Queryable, from: string, until: string, includeTest: 
   return queryRows<ConcessionRow>(
     db,
     sql`select st.id as showtime_id, o.paid_at, l.product_id, p.name as product, c.name as category,
-        l.quantity, l.price_cents
+        l.quantity, l.price_cents, l.tax_cents
       from order_lines l
       join orders o on o.id = l.order_id
       join products p on p.id = l.product_id
@@ -316,20 +340,41 @@ function figuresOf(showtimeIds: SQL, refunds: 'summed' | 'by line'): SQL {
       select sum(amount_cents) as refunded from order_refunds
       where line_id = l.id and kind <> 'exchange'
     ) r on true`;
+  // With prices before tax (`exclusive`), a line's gross is its list price and the tax added to it.
   return sql`select b.showtime_id, l.ticket_type_name as ticket_type, cs.provider = 'local' as test_mode,
       count(*) filter (where b.status = 'CONFIRMED') as admits,
       count(*) filter (where b.status = 'CONFIRMED' and b.checked_in_at is not null) as checked_in,
-      sum(coalesce(l.list_price_cents, l.price_cents + l.discount_cents)) as gross,
+      sum(coalesce(l.list_price_cents, l.price_cents + l.discount_cents)
+        + case when cs.tax_mode = 'exclusive' then l.tax_cents else 0 end) as gross,
       sum(l.discount_cents) as discounts,
       coalesce(sum(r.refunded), 0) as refunds,
-      sum(l.due_cents) as due
+      sum(l.due_cents) as due,
+      coalesce(sum(l.tax_cents) filter (where l.result = 'confirmed'), 0) as tax,
+      0 as fees, 0 as fee_tax
     from bookings b
     join order_lines l on l.booking_id = b.id
     join orders cs on cs.id = l.order_id
     ${refunded}
     where b.showtime_id in (${showtimeIds})
       and cs.paid_at is not null and cs.status in ('PAID', 'REFUNDED', 'PARTLY_REFUNDED')
-    group by b.showtime_id, l.ticket_type_name, cs.provider = 'local'`;
+    group by b.showtime_id, l.ticket_type_name, cs.provider = 'local'
+    union all
+    -- Booking fees kept, with the showtime of their order's first ticket (an order of two showtimes counts its fee
+    -- once): found from the showtimes' tickets, then their orders' fee lines (by order).
+    select o.showtime_id, null, cs.provider = 'local', 0, 0, 0, 0, 0, 0, 0,
+      sum(l.price_cents), sum(l.tax_cents)
+    from (
+      select distinct b.showtime_id, t.order_id from bookings b join order_lines t on t.booking_id = b.id
+      where b.showtime_id in (${showtimeIds})
+    ) o
+    join orders cs on cs.id = o.order_id
+    join order_lines l on l.order_id = o.order_id and l.kind = 'FEE' and l.result = 'confirmed'
+    where cs.paid_at is not null and cs.status in ('PAID', 'REFUNDED', 'PARTLY_REFUNDED')
+      and o.showtime_id = (
+        select b2.showtime_id from order_lines t2 join bookings b2 on b2.id = t2.booking_id
+        where t2.order_id = o.order_id order by b2.showtime_id limit 1
+      )
+    group by o.showtime_id, cs.provider = 'local'`;
 }
 
 /** A list of ids as a one-column query (one parameter, whatever its length). */
@@ -358,7 +403,8 @@ async function salesOf(
       )
       select span.id as showtime_id, span.kept, k.ticket_type, sum(k.admits) as admits,
         sum(k.checked_in) as checked_in, sum(k.gross) as gross, sum(k.discounts) as discounts,
-        sum(k.refunds) as refunds, sum(k.due) as due
+        sum(k.refunds) as refunds, sum(k.due) as due, sum(k.tax) as tax, sum(k.fees) as fees,
+        sum(k.fee_tax) as fee_tax
       from span
       left join sales_report_lines k
         on span.kept and k.showtime_id = span.id and (${includeTest} or not k.test_mode)
@@ -372,7 +418,8 @@ async function salesOf(
       : await queryRows<SalesRow>(
           db,
           sql`select f.showtime_id, f.ticket_type, sum(f.admits) as admits, sum(f.checked_in) as checked_in,
-              sum(f.gross) as gross, sum(f.discounts) as discounts, sum(f.refunds) as refunds, sum(f.due) as due
+              sum(f.gross) as gross, sum(f.discounts) as discounts, sum(f.refunds) as refunds, sum(f.due) as due,
+              sum(f.tax) as tax, sum(f.fees) as fees, sum(f.fee_tax) as fee_tax
             from (${figuresOf(idList(live), 'by line')}) f
             where ${includeTest} or not f.test_mode
             group by f.showtime_id, f.ticket_type`,
@@ -411,7 +458,7 @@ export async function refreshKeptFigures(db: Queryable, from: string, until: str
         returning showtime_id
       )
       insert into sales_report_lines
-        (showtime_id, ticket_type, test_mode, admits, checked_in, gross, discounts, refunds, due)
+        (showtime_id, ticket_type, test_mode, admits, checked_in, gross, discounts, refunds, due, tax, fees, fee_tax)
       select * from (${figuresOf(sql`select showtime_id from kept`, todo.length > LOOKUP_BATCH ? 'summed' : 'by line')}) f`);
     if (todo.length < KEEP_BATCH) break;
   }
@@ -449,6 +496,11 @@ export function salesReportCsv(report: SalesReport): string {
     'Items sold',
     'Concessions',
     'Concessions per admit',
+    'Tax',
+    'Net of tax',
+    'Booking fees',
+    'Booking fee tax',
+    'Concessions tax',
   ];
   const line = (label: string, extra: (string | null)[], f: SalesFigures) =>
     [
@@ -470,6 +522,11 @@ export function salesReportCsv(report: SalesReport): string {
         f.itemsSold,
         money(f.concessionCents),
         f.concessionPerAdmitCents === null ? null : money(f.concessionPerAdmitCents),
+        money(f.taxCents),
+        money(f.netOfTaxCents),
+        money(f.feeCents),
+        money(f.feeTaxCents),
+        money(f.concessionTaxCents),
       ].map((x) => cell(x)),
     ].join(',');
   return (

@@ -371,10 +371,11 @@ describe.each(engines)('sales reports (%s)', (engine) => {
     );
     expect(res.body.split('\r\n')).toEqual([
       'Movie,Showtimes,Admits: Adult,Admits: Child,Admits: Unspecified,Admits,Gross,Discounts,Refunds,To collect,Net,' +
-        'Sellable seats,Occupancy %,Checked in,Check-in rate %,Items sold,Concessions,Concessions per admit',
-      'Alpha,2,2,1,0,3,38.00,1.60,10.00,2.00,24.40,8,37.5,1,33.3,0,0.00,0.00',
-      'Beta,1,0,0,1,1,6.50,0.00,0.00,0.00,6.50,4,25.0,0,0.0,0,0.00,0.00',
-      'Total,3,2,1,1,4,44.50,1.60,10.00,2.00,30.90,12,33.3,1,25.0,0,0.00,0.00',
+        'Sellable seats,Occupancy %,Checked in,Check-in rate %,Items sold,Concessions,Concessions per admit,' +
+        'Tax,Net of tax,Booking fees,Booking fee tax,Concessions tax',
+      'Alpha,2,2,1,0,3,38.00,1.60,10.00,2.00,24.40,8,37.5,1,33.3,0,0.00,0.00,0.00,24.40,0.00,0.00,0.00',
+      'Beta,1,0,0,1,1,6.50,0.00,0.00,0.00,6.50,4,25.0,0,0.0,0,0.00,0.00,0.00,6.50,0.00,0.00,0.00',
+      'Total,3,2,1,1,4,44.50,1.60,10.00,2.00,30.90,12,33.3,1,25.0,0,0.00,0.00,0.00,30.90,0.00,0.00,0.00',
       '',
     ]);
     const byQuery = await t.app.inject({
@@ -732,9 +733,9 @@ describe.each(engines)('sales reports in a currency without cents (%s)', (engine
     });
     expect(csv.statusCode).toBe(200);
     expect(csv.body.split('\r\n').slice(1)).toEqual([
-      'Alpha,2,2,1,0,3,3800,160,1000,200,2440,8,37.5,1,33.3,0,0,0',
-      'Beta,1,0,0,1,1,650,0,0,0,650,4,25.0,0,0.0,0,0,0',
-      'Total,3,2,1,1,4,4450,160,1000,200,3090,12,33.3,1,25.0,0,0,0',
+      'Alpha,2,2,1,0,3,3800,160,1000,200,2440,8,37.5,1,33.3,0,0,0,0,2440,0,0,0',
+      'Beta,1,0,0,1,1,650,0,0,0,650,4,25.0,0,0.0,0,0,0,0,650,0,0,0',
+      'Total,3,2,1,1,4,4450,160,1000,200,3090,12,33.3,1,25.0,0,0,0,0,3090,0,0,0',
       '',
     ]);
   });

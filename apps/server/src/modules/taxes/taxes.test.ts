@@ -364,6 +364,58 @@ describe.each(engines)('taxes and booking fees (%s)', (engine) => {
       'refunded',
     ]);
   });
+
+  it('reports gross, tax and net of the tickets kept, and the booking fees and food apart, as JSON and CSV', async () => {
+    await setTaxes({ mode: 'inclusive', rates: RATES });
+    const fee = { perTicketCents: 100, perOrderCents: 0, exemptTicketTypeIds: [], refundable: false };
+    await call('PUT', '/api/admin/fees', admin, { online: fee, counter: fee });
+    const startsAt = new Date(Date.now() + 3 * 86_400_000);
+    const later = await createShowtimeFixture(t.app.database.db, { rows: 2, cols: 4, startsAt });
+    const customer = await signedInUser(t.app);
+    const held = await holdSeats(t.app, customer, later.showtimeId, later.seatIds[0]!.slice(0, 2));
+    const { sessionId, orderRef } = await checkOut(t.app, customer, held, {
+      products: [{ productId: cola.id, quantity: 2 }],
+    });
+    await pay(sessionId);
+    // One ticket refunded: the fee stays (not refundable, a ticket still stands).
+    const refund = await call('POST', `/api/admin/orders/${orderRef}/refund`, admin, {
+      bookingIds: [held[0]],
+    });
+    expect(refund.body.refundedCents).toBe(1300);
+
+    const day = startsAt.toISOString().slice(0, 10);
+    const url = `/api/admin/reports/sales?from=${day}&to=${day}&groupBy=showtime`;
+    for (const attempt of ['computed', 'kept']) {
+      const report = (await call('GET', url, admin)).body;
+      const row = report.rows.find((r: { key: string }) => r.key === later.showtimeId);
+      expect(row, attempt).toMatchObject({
+        admits: 1,
+        grossCents: 2600,
+        refundCents: 1300,
+        netCents: 1300,
+        taxCents: 85, // the ticket still standing: 1300 × 7/107
+        netOfTaxCents: 1215,
+        feeCents: 200,
+        feeTaxCents: 32,
+        concessionCents: 700,
+        concessionTaxCents: 112,
+      });
+      expect(row.admitsByType.map((a: { ticketType: string }) => a.ticketType)).not.toContain('Unspecified');
+    }
+    const csv = await t.app.inject({ method: 'GET', url, headers: { ...admin.headers, accept: 'text/csv' } });
+    const [header, ...rows] = csv.body.split('\r\n');
+    const columns = header!.split(',');
+    // The day holds this showtime alone (the others start tomorrow): its totals are its own.
+    const mine = rows.find((r) => r.startsWith('Total,'))!.split(',');
+    expect(columns.slice(-5)).toEqual([
+      'Tax',
+      'Net of tax',
+      'Booking fees',
+      'Booking fee tax',
+      'Concessions tax',
+    ]);
+    expect(mine.slice(-5)).toEqual(['0.85', '12.15', '2.00', '0.32', '1.12']);
+  });
 });
 
 // The receipts an accountant expects (decision 047): each line taxed on its own and rounded once in the currency's

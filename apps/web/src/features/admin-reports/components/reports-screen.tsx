@@ -212,11 +212,14 @@ function ReportTable({ report, tableId }: { report: SalesReport; tableId: string
     money(f.refundCents),
     money(f.dueCents),
     money(f.netCents),
+    money(f.taxCents),
+    money(f.netOfTaxCents),
     percent(f.occupancy),
     percent(f.checkInRate),
     formatNumber(f.itemsSold),
     money(f.concessionCents),
     f.concessionPerAdmitCents === null ? '—' : money(f.concessionPerAdmitCents),
+    money(f.feeCents),
   ];
   const headings = [
     t('reports.showtimes'),
@@ -227,11 +230,14 @@ function ReportTable({ report, tableId }: { report: SalesReport; tableId: string
     t('reports.refunds'),
     t('reports.toCollect'),
     t('reports.net'),
+    t('reports.tax'),
+    t('reports.netOfTax'),
     t('reports.occupancy'),
     t('reports.checkInRate'),
     t('reports.itemsSold'),
     t('reports.concessions'),
     t('reports.perAdmit'),
+    t('reports.fees'),
   ];
   return (
     <div
