@@ -59,10 +59,31 @@ describe.skipIf(!hasChromium)('taxes, booking fees and receipts in the browser',
     const fees = page.getByRole('form', { name: 'Booking fees' });
     const online = fees.getByRole('group', { name: 'Online' });
     await online.getByLabel('Per ticket').fill('1.00');
+    await fees.getByRole('group', { name: 'At the counter' }).getByLabel('Per order').fill('0.50');
     await fees.getByRole('button', { name: 'Save booking fees' }).click();
     await page.getByRole('status').filter({ hasText: 'Booking fees saved.' }).waitFor();
     await expectNoAxeViolations(page);
     await screenshot(page, 'taxes-desktop');
+
+    // The counter's basket shows its own fee as a line before the sale, and the total with it.
+    await page.goto('/admin/box-office');
+    const option = page.getByRole('option', { name: /Taxed Feature/ });
+    await page
+      .getByRole('combobox', { name: 'Showtime' })
+      .selectOption({ label: (await option.textContent())! });
+    const grid = page.getByRole('group', { name: 'Seats for Taxed Feature' });
+    await grid.locator('[data-status="AVAILABLE"][data-type="STANDARD"]').last().click();
+    await page
+      .locator('[data-fee-line]')
+      .filter({ hasText: 'Booking fee per order' })
+      .filter({ hasText: '$0.50' })
+      .waitFor();
+    await page.getByRole('radio', { name: 'Cash' }).check();
+    await page.getByRole('button', { name: 'Sell 1 ticket · $13.00' }).click();
+    await page
+      .getByRole('status')
+      .filter({ hasText: /^Sold: order/ })
+      .waitFor();
     expect(pageErrors).toEqual([]);
   });
 

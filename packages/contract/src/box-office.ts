@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { IdSchema, OneLineTextSchema } from './common.ts';
 import { ErrorSchema } from './errors.ts';
+import { TAX_MODES } from './tax-rules.ts';
 import { GiftCardPurchasesSchema, RedeemSchema } from './gift-cards.ts';
 import { ProductOrderSchema } from './concessions.ts';
 import { OrderLineSchema, OrderSchema } from './pricing.ts';
@@ -139,6 +140,22 @@ export const CounterSaleBodySchema = z
       ctx.addIssue({ code: 'custom', path: ['showtimeId'], message: 'Choose a showtime' });
   });
 export type CounterSaleBody = z.infer<typeof CounterSaleBodySchema>;
+
+/**
+ * `POST /api/admin/box-office/quote` (the counter sale's body): what the sale would charge, priced as the sale is, with
+ * the counter's booking fee as lines of their own and the tax (DESIGN §7.4). Nothing is written or held.
+ */
+export const CounterQuoteSchema = z.object({
+  totalCents: z.number().int(),
+  taxCents: z.number().int(),
+  taxMode: z.enum(TAX_MODES),
+  /** The booking fees: per ticket (`quantity` tickets) or per order. */
+  fees: z.array(
+    z.object({ per: z.enum(['TICKET', 'ORDER']), quantity: z.number().int(), totalCents: z.number().int() }),
+  ),
+  currency: z.string(),
+});
+export type CounterQuote = z.infer<typeof CounterQuoteSchema>;
 
 /** A box office refusal, naming the seats or tickets at fault where there are some. */
 export const BoxOfficeErrorSchema = ErrorSchema.extend({

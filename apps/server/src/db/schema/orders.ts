@@ -192,11 +192,17 @@ export const orderLines = pgTable(
     message: text('message'),
     /** A FEE line: whether a refund of the order's tickets gives it back (the fee's setting when it was sold). */
     refundable: boolean('refundable').notNull().default(true),
+    /** A FEE line: the showtime the sales report counts it with (its order's first ticket's; migration 0039). */
+    feeShowtimeId: uuid('fee_showtime_id'),
   },
   (t) => [
     uniqueIndex('order_lines_order_booking_unique').on(t.orderId, t.bookingId),
     index('order_lines_booking_idx').on(t.bookingId),
     index('order_lines_order_idx').on(t.orderId),
+    // The sales report's booking fees by showtime.
+    index('order_lines_fee_showtime_idx')
+      .on(t.feeShowtimeId)
+      .where(sql`${t.feeShowtimeId} is not null`),
     // What sold a product (deleting it, the report by product).
     index('order_lines_product_idx')
       .on(t.productId)

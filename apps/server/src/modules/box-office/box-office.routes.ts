@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import {
   BoxOfficeErrorSchema,
+  CounterQuoteSchema,
   CounterSaleBodySchema,
   ErrorSchema,
   ExchangeBodySchema,
@@ -14,7 +15,7 @@ import {
 } from '@cinema/contract';
 import { actorOf } from '../../plugins/auth.ts';
 import type { PaymentDeps } from '../payments/payment-deps.ts';
-import { counterSale, exchangeTickets, refundOrder } from './money.service.ts';
+import { counterSale, exchangeTickets, quoteCounterSale, refundOrder } from './money.service.ts';
 import { getStaffOrder, searchOrders } from './staff-orders.service.ts';
 
 /**
@@ -105,6 +106,26 @@ export const boxOfficeRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request) => exchangeTickets(deps, actorOf(request), request.params.ref, request.body),
   );
 
+  app.post(
+    '/admin/box-office/quote',
+    {
+      onRequest: app.requireStaff,
+      schema: {
+        ...common,
+        summary: 'What a counter sale would charge (same body): total, booking fees and tax; nothing is sold',
+        body: CounterSaleBodySchema,
+        response: {
+          200: CounterQuoteSchema,
+          400: BoxOfficeErrorSchema,
+          401: ErrorSchema,
+          403: ErrorSchema,
+          404: ErrorSchema,
+          409: BoxOfficeErrorSchema,
+        },
+      },
+    },
+    async (request) => quoteCounterSale(deps, request.body),
+  );
   app.post(
     '/admin/box-office/sales',
     {

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { taxOn } from '@cinema/contract/constants';
 import { and, eq, inArray, isNotNull, isNull, sql } from 'drizzle-orm';
 import type {
+  CounterQuote,
   CounterSaleBody,
   ExchangeBody,
   ExchangeResponse,
@@ -499,6 +500,58 @@ async function handedOverAtCounter(tx: Tx, orderId: string, actor: Actor) {
     .where(and(eq(orders.id, orderId), eq(orders.concessionStatus, 'PREPARING')));
 }
 
+/** The seats a counter sale names (its showtime's), each once; 400 for a ticket type given for a seat not sold. */
+function saleSeats(body: CounterSaleBody) {
+  const showtimeId = body.showtimeId?.toLowerCase() ?? null;
+  const seatIds = [...new Set(body.seatIds.map((id) => id.toLowerCase()))].sort();
+  const chosen = new Map(
+    (body.tickets ?? []).map((t) => [t.seatId.toLowerCase(), t.ticketTypeId.toLowerCase()]),
+  );
+  const stray = [...chosen.keys()].filter((id) => !seatIds.includes(id));
+  if (stray.length > 0)
+    throw badRequest('A ticket type was given for a seat that is not sold', { seatIds: stray });
+  return { showtimeId, seatIds, chosen };
+}
+
+/**
+ * A counter sale priced (priceLines, with the counter's booking fee) with the gift cards it sells, as the sale and its
+ * quote charge it: 404 for a showtime or seat that is not there, 409 for a showtime over, 400 for cards paying cards.
+ */
+async function priceCounterSale(q: Queryable, deps: PaymentDeps, body: CounterSaleBody) {
+  const { showtimeId, seatIds, chosen } = saleSeats(body);
+  const showtime = showtimeId ? await sellableShowtime(q, showtimeId) : null;
+  const found = showtime ? await hallSeats(q, showtime.hallId, seatIds) : [];
+  const priced = await priceLines(q, deps.config, {
+    keysAre: 'seatIds',
+    fees: 'COUNTER',
+    products: body.products ?? [],
+    tickets: found
+      .sort((a, b) => a.row - b.row || a.number - b.number)
+      .map((seat) => ({
+        key: seat.id,
+        showtime: showtime!,
+        seat,
+        ticketTypeId: chosen.get(seat.id) ?? null,
+      })),
+  });
+  const gifts = priceGiftCards(body.giftCards ?? [], deps.config.currency);
+  if (gifts.length > 0 && body.redeem?.length) throw badRequest('Gift cards cannot pay for gift cards');
+  const giftsCents = gifts.reduce((total, g) => total + g.amountCents, 0);
+  return { priced, gifts, giftsCents, totalCents: priced.totalCents + giftsCents };
+}
+
+/** `POST /api/admin/box-office/quote`: what a counter sale would charge, its booking fees and tax; nothing written. */
+export async function quoteCounterSale(deps: PaymentDeps, body: CounterSaleBody): Promise<CounterQuote> {
+  const { priced, totalCents } = await priceCounterSale(deps.db, deps, body);
+  return {
+    totalCents,
+    taxCents: priced.taxCents,
+    taxMode: priced.taxMode,
+    fees: priced.fees.map((f) => ({ per: f.per, quantity: f.quantity, totalCents: f.priceCents })),
+    currency: deps.config.currency,
+  };
+}
+
 /**
  * `POST /api/admin/box-office/sales`: sells seats at the counter, paid at once in cash or on the card terminal.
  * Blocked seats may be sold (house seats are the box office's to give); a seat anyone holds or bought is refused by
@@ -520,14 +573,7 @@ export async function counterSale(
   const replay = await earlier();
   if (replay) return replay;
 
-  const showtimeId = body.showtimeId?.toLowerCase() ?? null;
-  const seatIds = [...new Set(body.seatIds.map((id) => id.toLowerCase()))].sort();
-  const chosen = new Map(
-    (body.tickets ?? []).map((t) => [t.seatId.toLowerCase(), t.ticketTypeId.toLowerCase()]),
-  );
-  const stray = [...chosen.keys()].filter((id) => !seatIds.includes(id));
-  if (stray.length > 0)
-    throw badRequest('A ticket type was given for a seat that is not sold', { seatIds: stray });
+  const { showtimeId, seatIds } = saleSeats(body);
   const email = body.customerEmail?.trim() || null;
   // Only an address its owner proved reaches an account: anyone may register any email (issue 31).
   const [account] = email
@@ -548,26 +594,8 @@ export async function counterSale(
   let sold: { sessionId: string };
   try {
     sold = await transactionWithEvents(deps, async (tx, after) => {
-      const showtime = showtimeId ? await sellableShowtime(tx, showtimeId) : null;
-      const found = showtime ? await hallSeats(tx, showtime.hallId, seatIds) : [];
-      const priced = await priceLines(tx, deps.config, {
-        keysAre: 'seatIds',
-        fees: 'COUNTER',
-        products: body.products ?? [],
-        tickets: found
-          .sort((a, b) => a.row - b.row || a.number - b.number)
-          .map((seat) => ({
-            key: seat.id,
-            showtime: showtime!,
-            seat,
-            ticketTypeId: chosen.get(seat.id) ?? null,
-          })),
-      });
+      const { priced, gifts, giftsCents, totalCents } = await priceCounterSale(tx, deps, body);
       const lines = priced.lines;
-      const gifts = priceGiftCards(body.giftCards ?? [], deps.config.currency);
-      if (gifts.length > 0 && body.redeem?.length) throw badRequest('Gift cards cannot pay for gift cards');
-      const giftsCents = gifts.reduce((total, g) => total + g.amountCents, 0);
-      const totalCents = priced.totalCents + giftsCents;
       if (showtimeId) await retireExpiredHolds(tx, showtimeId, seatIds);
       const session = await insertSession(tx, {
         ...(requestId && { id: requestId }),

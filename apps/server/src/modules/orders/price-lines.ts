@@ -58,6 +58,8 @@ export interface PricedFeeLine extends LineAmounts {
   description: string;
   /** Whether a refund of the order's tickets gives it back. */
   refundable: boolean;
+  /** The showtime the sales report counts it with: the first of its tickets' (by id). */
+  showtimeId: string;
 }
 
 export interface PricedOrder<T extends TicketToPrice = TicketToPrice> {
@@ -141,6 +143,7 @@ function priceFees(lines: readonly PricedLine[], fee: BookingFee): PricedFeeLine
     (l) => !l.ticketTypeId || !fee.exemptTicketTypeIds.includes(l.ticketTypeId),
   ).length;
   if (paying === 0) return [];
+  const showtimeId = lines.map((l) => l.ticket.showtime.id).sort()[0]!;
   const line = (per: PricedFeeLine['per'], quantity: number, unit: number): PricedFeeLine => ({
     kind: 'FEE',
     per,
@@ -153,6 +156,7 @@ function priceFees(lines: readonly PricedLine[], fee: BookingFee): PricedFeeLine
     taxRateBp: 0,
     taxCents: 0,
     refundable: fee.refundable,
+    showtimeId,
   });
   return [
     ...(fee.perTicketCents > 0 ? [line('TICKET', paying, fee.perTicketCents)] : []),
@@ -345,6 +349,7 @@ export function feeLineValues(l: PricedFeeLine, orderId: string) {
     description: l.description,
     ...lineAmounts(l),
     refundable: l.refundable,
+    feeShowtimeId: l.showtimeId,
   };
 }
 

@@ -359,22 +359,13 @@ function figuresOf(showtimeIds: SQL, refunds: 'summed' | 'by line'): SQL {
       and cs.paid_at is not null and cs.status in ('PAID', 'REFUNDED', 'PARTLY_REFUNDED')
     group by b.showtime_id, l.ticket_type_name, cs.provider = 'local'
     union all
-    -- Booking fees kept, with the showtime of their order's first ticket (an order of two showtimes counts its fee
-    -- once): found from the showtimes' tickets, then their orders' fee lines (by order).
-    select o.showtime_id, null, cs.provider = 'local', 0, 0, 0, 0, 0, 0, 0,
-      sum(l.price_cents), sum(l.tax_cents)
-    from (
-      select distinct b.showtime_id, t.order_id from bookings b join order_lines t on t.booking_id = b.id
-      where b.showtime_id in (${showtimeIds})
-    ) o
-    join orders cs on cs.id = o.order_id
-    join order_lines l on l.order_id = o.order_id and l.kind = 'FEE' and l.result = 'confirmed'
-    where cs.paid_at is not null and cs.status in ('PAID', 'REFUNDED', 'PARTLY_REFUNDED')
-      and o.showtime_id = (
-        select b2.showtime_id from order_lines t2 join bookings b2 on b2.id = t2.booking_id
-        where t2.order_id = o.order_id order by b2.showtime_id limit 1
-      )
-    group by o.showtime_id, cs.provider = 'local'`;
+    -- Booking fees kept, with the showtime each names (its order's first ticket's), found by an index of their own.
+    select l.fee_showtime_id, null, cs.provider = 'local', 0, 0, 0, 0, 0, 0, 0, sum(l.price_cents), sum(l.tax_cents)
+    from order_lines l
+    join orders cs on cs.id = l.order_id
+    where l.fee_showtime_id in (${showtimeIds}) and l.kind = 'FEE' and l.result = 'confirmed'
+      and cs.paid_at is not null and cs.status in ('PAID', 'REFUNDED', 'PARTLY_REFUNDED')
+    group by l.fee_showtime_id, cs.provider = 'local'`;
 }
 
 /** A list of ids as a one-column query (one parameter, whatever its length). */

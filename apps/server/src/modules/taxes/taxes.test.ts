@@ -9,6 +9,7 @@ import {
   engines,
   newestMail,
   signedInAdmin,
+  signedInStaff,
   signedInUser,
   type SignedIn,
   type TestApp,
@@ -337,11 +338,21 @@ describe.each(engines)('taxes and booking fees (%s)', (engine) => {
 
   it('charges the counter’s own fee, per order, and gives it back with the last ticket when it is refundable', async () => {
     await setTaxes({ mode: 'inclusive', rates: RATES });
-    const sale = await call('POST', '/api/admin/box-office/sales', admin, {
-      showtimeId: show.showtimeId,
-      seatIds: [seat(3, 1), seat(3, 2)],
-      paymentMethod: 'cash',
+    const body = { showtimeId: show.showtimeId, seatIds: [seat(3, 1), seat(3, 2)], paymentMethod: 'cash' };
+    // The counter's basket asks first (staff may): the fee as its own line, the total the sale will charge.
+    const staff = await signedInStaff(t.app);
+    const quote = await call('POST', '/api/admin/box-office/quote', staff, body);
+    expect(quote.body).toEqual({
+      totalCents: 2650,
+      taxCents: 178,
+      taxMode: 'inclusive',
+      fees: [{ per: 'ORDER', quantity: 1, totalCents: 50 }],
+      currency: 'USD',
     });
+    expect((await call('POST', '/api/admin/box-office/quote', await signedInUser(t.app), body)).status).toBe(
+      403,
+    );
+    const sale = await call('POST', '/api/admin/box-office/sales', admin, body);
     expect(sale.status, JSON.stringify(sale.body)).toBe(200);
     const order = sale.body as StaffOrder;
     expect(order.lines.map((l) => [l.kind, l.quantity, l.totalCents, l.taxCents])).toEqual([

@@ -1,5 +1,6 @@
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type {
+  CounterQuote,
   CounterSaleBody,
   ExchangeBody,
   ExchangeResponse,
@@ -69,6 +70,19 @@ export function useCounterSale() {
     mutationFn: (body: CounterSaleBody) =>
       api<StaffOrder>('/admin/box-office/sales', { method: 'POST', body }),
     onSuccess: settle,
+  });
+}
+
+/**
+ * POST /api/admin/box-office/quote: what the sale in the basket would charge, booking fees and tax included (priced by
+ * the server as the sale is). Off while the basket is empty.
+ */
+export function useCounterQuote(body: CounterSaleBody, enabled: boolean) {
+  return useQuery({
+    queryKey: ['admin', 'box-office', 'quote', body],
+    queryFn: ({ signal }) => api<CounterQuote>('/admin/box-office/quote', { method: 'POST', body, signal }),
+    enabled,
+    placeholderData: (previous) => previous,
   });
 }
 

@@ -1,7 +1,7 @@
 import { useId, useRef, useState, type FormEvent } from 'react';
 import { useTranslation } from '../../../lib/i18n';
 import type { GiftCardPurchase, PaymentMethod, SeatType, StaffOrder } from '@cinema/contract';
-import { defaultTicketTypeOn, ticketTypesOn } from '@cinema/contract/constants';
+import { defaultTicketTypeOn, FEE_DESCRIPTIONS, ticketTypesOn } from '@cinema/contract/constants';
 import { ApiError, errorText } from '../../../lib/api-client';
 import { formatDateTime, formatMoney } from '../../../lib/format';
 import { usePageHeading } from '../../../lib/use-page-heading';
@@ -9,8 +9,9 @@ import { useSession } from '../../../lib/session';
 import { seatWithType } from '../../../lib/seat-text';
 import type { SeatCell } from '../../../components/seat-map/seat-view';
 import { FormMessages } from '../../../components/ui/form-messages';
+import { feeLineName } from '../../../components/order/order-taxes';
 import { QueryStatus } from '../../../components/ui/query-status';
-import { useCounterSale, useSellableShowtimes, useShowtimePrices } from '../api/box-office';
+import { useCounterQuote, useCounterSale, useSellableShowtimes, useShowtimePrices } from '../api/box-office';
 import { BoxOfficeNav } from './box-office-nav';
 import { GiftCardsToSell, RedeemAtCounter, restAfterCards, type CardToRedeem } from './counter-gift-cards';
 import { CounterProducts, itemsTotal, type CounterItem } from './counter-products';
@@ -28,6 +29,7 @@ interface Chosen {
  */
 export function CounterSaleScreen() {
   const { t } = useTranslation('admin');
+  const { t: tc } = useTranslation('common');
   const { user } = useSession();
   const showtimes = useSellableShowtimes();
   const [showtimeId, setShowtimeId] = useState('');
@@ -63,12 +65,26 @@ export function CounterSaleScreen() {
     ...c,
     ticketTypeId: c.ticketTypeId ?? (prices.data ? defaultTicketTypeOn(prices.data, c.seat.type) : null),
   }));
-  const total =
-    lines.reduce((sum, c) => sum + (priceOf(c) ?? 0), 0) +
-    giftCards.reduce((sum, g) => sum + g.amountCents, 0) +
-    itemsTotal(items);
   const unpriced = lines.some((c) => priceOf(c) === null);
   const nothing = lines.length === 0 && giftCards.length === 0 && items.length === 0;
+  // What is sold, as the sale and its quote take it.
+  const basket = {
+    ...(lines.length > 0 && { showtimeId }),
+    seatIds: lines.map((c) => c.seat.id),
+    tickets: lines.flatMap((c) =>
+      c.ticketTypeId ? [{ seatId: c.seat.id, ticketTypeId: c.ticketTypeId }] : [],
+    ),
+    ...(giftCards.length > 0 && { giftCards }),
+    ...(items.length > 0 && { products: items.map((i) => i.item) }),
+  };
+  // The server's price (booking fees and tax added as the sale will) once it answered; the menu's prices until then.
+  const quote = useCounterQuote({ ...basket, paymentMethod: 'cash' }, !nothing && !unpriced);
+  const total =
+    quote.data && !nothing
+      ? quote.data.totalCents
+      : lines.reduce((sum, c) => sum + (priceOf(c) ?? 0), 0) +
+        giftCards.reduce((sum, g) => sum + g.amountCents, 0) +
+        itemsTotal(items);
   // Gift cards never pay for gift cards (the server refuses it): the cards to pay with wait for a sale without them.
   const paying = giftCards.length === 0 ? redeem : [];
 
@@ -86,14 +102,8 @@ export function CounterSaleScreen() {
     setError(null);
     try {
       const order = await sale.mutateAsync({
-        ...(lines.length > 0 && { showtimeId }),
-        seatIds: lines.map((c) => c.seat.id),
-        tickets: lines.flatMap((c) =>
-          c.ticketTypeId ? [{ seatId: c.seat.id, ticketTypeId: c.ticketTypeId }] : [],
-        ),
+        ...basket,
         paymentMethod: method,
-        ...(giftCards.length > 0 && { giftCards }),
-        ...(items.length > 0 && { products: items.map((i) => i.item) }),
         ...(paying.length > 0 && { redeem: paying.map((c) => ({ code: c.code })) }),
         ...(email.trim() && { customerEmail: email.trim() }),
         ...(name.trim() && { customerName: name.trim() }),
@@ -229,6 +239,18 @@ export function CounterSaleScreen() {
                       );
                     })}
                   </ul>
+                  {quote.data && quote.data.fees.length > 0 && lines.length > 0 && (
+                    <ul className="space-y-1 text-sm" aria-label={tc('order.bookingFee')}>
+                      {quote.data.fees.map((f) => (
+                        <li key={f.per} className="flex gap-2" data-fee-line>
+                          <span>
+                            {feeLineName({ name: FEE_DESCRIPTIONS[f.per], quantity: f.quantity }, tc)}
+                          </span>
+                          <span className="ml-auto">{formatMoney(f.totalCents)}</span>
+                        </li>
+                      ))}
+                    </ul>
+                  )}
                 </>
               )}
               <CounterProducts
