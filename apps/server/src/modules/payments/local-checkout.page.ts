@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { formatMoney } from '@cinema/contract';
+import { feePer, formatMoney } from '@cinema/contract';
 import type { CheckoutSummary } from './local-checkout.service.ts';
 import { localeOf, seatText, textsIn, type Language } from '../../i18n.ts';
 
@@ -152,6 +152,12 @@ ${items.map((i) => `<li><span>${escapeHtml(seatText(i, language, 'lineItem'))}${
 </ul>`;
     })
     .join('\n');
+  const feeBlock =
+    summary.fees.length === 0
+      ? ''
+      : `<ul aria-label="${escapeHtml(t('fees.perTicket', { count: 1 }))}">
+${summary.fees.map((f) => `<li><span>${escapeHtml(t(feePer(f.description) === 'ORDER' ? 'fees.perOrder' : 'fees.perTicket', { count: f.quantity }))}</span><span>${money(f.priceCents)}</span></li>`).join('\n')}
+</ul>`;
 
   const payable = summary.status === 'OPEN' && summary.expiresAt.getTime() > Date.now();
   // A decline is news only while the checkout can still be paid (Back to it after paying shows what is true now).
@@ -187,6 +193,7 @@ ${items.map((i) => `<li><span>${escapeHtml(seatText(i, language, 'lineItem'))}${
 <p class="sub">${escapeHtml(t('checkout.sub'))}</p>
 ${alert}
 ${showBlocks}
+${feeBlock}
 ${
   summary.discountCents > 0
     ? `<p class="discount"><span>${escapeHtml(t('checkout.discount'))}${summary.promoCode ? ` (${escapeHtml(summary.promoCode)})` : ''}</span><span>−${money(summary.discountCents)}</span></p>`

@@ -44,6 +44,8 @@ export interface CheckoutSummary {
   promoCode: string | null;
   /** What gift cards pay of it (reserved on the order): the page charges the rest. */
   giftCardCents: number;
+  /** Booking fees (DESIGN §7.4): each a line of its own. */
+  fees: { description: string; quantity: number; priceCents: number }[];
   /** The customer's language (en, es, de): the page speaks it. */
   language: Language;
 }
@@ -78,6 +80,14 @@ export async function getCheckoutSummary(db: Queryable, sessionId: string): Prom
     .innerJoin(seats, eq(seats.id, bookings.seatId))
     .where(eq(orderLines.orderId, sessionId))
     .orderBy(asc(showtimes.startsAt), asc(seats.row), asc(seats.number));
+  const fees = await db
+    .select({
+      description: sql<string>`coalesce(${orderLines.description}, '')`,
+      quantity: orderLines.quantity,
+      priceCents: orderLines.priceCents,
+    })
+    .from(orderLines)
+    .where(and(eq(orderLines.orderId, sessionId), eq(orderLines.kind, 'FEE')));
   const [cards] = await db
     .select({ cents: sql<number>`coalesce(sum(${orderPayments.amountCents}), 0)::int` })
     .from(orderPayments)
@@ -100,6 +110,7 @@ export async function getCheckoutSummary(db: Queryable, sessionId: string): Prom
     discountCents: session.discountCents,
     promoCode: session.promoCode,
     giftCardCents: Number(cards?.cents ?? 0),
+    fees,
     language: customerLanguage(customer?.language),
   };
 }

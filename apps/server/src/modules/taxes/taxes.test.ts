@@ -206,6 +206,9 @@ describe.each(engines)('taxes and booking fees (%s)', (engine) => {
     });
 
     const { sessionId, orderRef } = await checkOut(t.app, customer, held, body);
+    // The hosted test checkout names the fee too.
+    const hosted = await t.app.inject({ method: 'GET', url: `/api/pay/local/${sessionId}` });
+    expect(hosted.body).toMatch(/<li><span>Booking fee × 2<\/span><span>\$2\.00<\/span><\/li>/);
     await pay(sessionId);
     const order = await myOrder(customer, orderRef);
     expect(order.totalCents).toBe(4750);
@@ -361,6 +364,18 @@ describe.each(engines)('taxes and booking fees (%s)', (engine) => {
       ['FEE', 1, 50, 8], // 50 × 19/119 = 7.98
     ]);
     expect(order).toMatchObject({ totalCents: 2650, taxCents: 178 });
+    // A ticket moved is a new sale of a seat: taxed at today's ticket rate (the other line keeps its 7%).
+    await setTaxes({ mode: 'inclusive', rates: [...RATES.slice(1), { kind: 'TICKET', ratePercent: 10 }] });
+    const moved = await call('POST', `/api/admin/orders/${order.ref}/exchange`, admin, {
+      moves: [{ bookingId: order.lines[0]!.bookingId, seatId: seat(4, 1) }],
+    });
+    expect(moved.status, JSON.stringify(moved.body)).toBe(200);
+    const after = (await call('GET', `/api/admin/orders/${order.ref}`, admin)).body as StaffOrder;
+    expect(after.lines.map((l) => [l.kind, l.taxRate, l.taxCents, l.totalCents])).toEqual([
+      ['TICKET', 7, 85, 1300],
+      ['TICKET', 10, 118, 1300], // 1300 × 10/110 = 118.18
+      ['FEE', 19, 8, 50],
+    ]);
     const first = await call('POST', `/api/admin/orders/${order.ref}/refund`, admin, {
       bookingIds: [order.lines[0]!.bookingId],
     });
