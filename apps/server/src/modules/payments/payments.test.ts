@@ -5,7 +5,14 @@ import type { LookupResponse, SeatMap, Ticket } from '@cinema/contract';
 import { bookings, orders, orderRefunds } from '../../db/schema/index.ts';
 import { FakeStripe } from '../../test/fake-stripe.ts';
 import { createShowtimeFixture, type ShowtimeFixture } from '../../test/fixtures.ts';
-import { createTestApp, engines, signedInUser, type SignedIn, type TestApp } from '../../test/helpers.ts';
+import {
+  createTestApp,
+  engines,
+  signedInAdmin,
+  signedInUser,
+  type SignedIn,
+  type TestApp,
+} from '../../test/helpers.ts';
 
 // No rate limits and no periodic sweeper: the tests expire holds themselves.
 const QUIET = { RATE_LIMIT: 'off', SWEEP_SECONDS: '3600' };
@@ -338,6 +345,34 @@ describe.each(engines)('payments with Stripe (fake API) on %s', (engine) => {
     expect(call!.params['line_items[0][price_data][product_data][name]']).toBe(
       'Fixture Movie — Reihe E, Platz 7',
     );
+  });
+
+  it('sends the booking fee to Stripe as a line item of its own (DESIGN §7.4)', async () => {
+    const admin = await signedInAdmin(app);
+    const fee = (perTicketCents: number) => ({
+      perTicketCents,
+      perOrderCents: 0,
+      exemptTicketTypeIds: [],
+      refundable: false,
+    });
+    const put = (cents: number) =>
+      app.inject({
+        method: 'PUT',
+        url: '/api/admin/fees',
+        headers: admin.headers,
+        payload: { online: fee(cents), counter: fee(0) },
+      });
+    expect((await put(150)).statusCode).toBe(200);
+    try {
+      const ids = await hold(app, alice, show.showtimeId, [show.seatIds[2]![2]!, show.seatIds[2]![3]!]);
+      const { sessionId } = await startCheckout(app, alice, ids);
+      const p = stripe.calls('POST', '/v1/checkout/sessions')[0]!.params;
+      expect(p['line_items[2][price_data][product_data][name]']).toBe('Booking fee × 2');
+      expect(p['line_items[2][price_data][unit_amount]']).toBe('300');
+      expect(stripe.sessions.get(sessionId)!.amount_total).toBe(2 * PRICE + 300);
+    } finally {
+      expect((await put(0)).statusCode).toBe(200);
+    }
   });
 
   it('creates a Checkout Session with one line item per seat, the payment window and our reference', async () => {
