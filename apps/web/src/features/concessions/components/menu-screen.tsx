@@ -3,6 +3,7 @@ import { keepPreviousData, useMutation, useQuery } from '@tanstack/react-query';
 import type { CheckoutBody, CheckoutResponse, ProductOrder, Quote } from '@cinema/contract';
 import { SnackLines } from '../../../components/menu/basket-snacks';
 import { MenuChooser } from '../../../components/menu/menu-chooser';
+import { OrderTaxes } from '../../../components/order/order-taxes';
 import { api, errorText } from '../../../lib/api-client';
 import { useFormatMoney } from '../../../lib/format';
 import { useTranslation } from '../../../lib/i18n';
@@ -83,6 +84,7 @@ export function MenuScreen() {
                 {formatMoney(quote.data.totalCents)}
               </span>
             </p>
+            <OrderTaxes order={quote.data} currency={quote.data.currency} />
           </>
         )}
         {checkout.isError && (
