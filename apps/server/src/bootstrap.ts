@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { ensureAdmin } from './modules/accounts/admin-bootstrap.ts';
 import { lockWalkInAccount, WALK_IN_EMAIL } from './modules/box-office/walk-in.ts';
+import { seedDemoOnline } from './modules/demo/demo-online.ts';
 import { seedDemoSales } from './modules/demo/demo-sales.ts';
 import { demoTaxRates, seedDemoTaxes } from './modules/demo/demo-taxes.ts';
 import { seedDemo } from './modules/demo/demo.service.ts';
@@ -51,6 +52,18 @@ export async function bootstrap(app: FastifyInstance): Promise<BootstrapReport> 
       // Sold at the counter, so the schedule shows "Sold out" and "Selling fast" and the reports have sales.
       const sold = await seedDemoSales({ ...app.deps, providers: app.paymentProviders });
       if (sold > 0) messages.push(`Demo sales: ${sold} tickets sold at the box office`);
+      // Gift cards (one partly spent) and online orders with food, so gift cards and the kitchen have something too.
+      const online = await seedDemoOnline({
+        ...app.deps,
+        providers: app.paymentProviders,
+        seatMaps: app.seatMaps,
+        bestSeats: app.bestSeats,
+      });
+      if (online.giftCards > 0) {
+        messages.push(
+          `Demo gift cards: ${online.giftCards}; online orders for the kitchen to prepare: ${online.kitchenOrders}`,
+        );
+      }
     }
   }
   return { messages };

@@ -2,6 +2,7 @@ import { and, asc, eq, gt, isNull, sql } from 'drizzle-orm';
 import { localDate } from '@cinema/contract';
 import { seats, showtimes, users } from '../../db/schema/index.ts';
 import { counterSale } from '../box-office/money.service.ts';
+import type { Db } from '../../db/database.ts';
 import type { PaymentDeps } from '../payments/payment-deps.ts';
 import type { ProductOrder } from '@cinema/contract';
 import { loadMenu } from '../concessions/menu.service.ts';
@@ -19,11 +20,7 @@ const PER_SALE = 40;
  */
 export async function seedDemoSales(deps: PaymentDeps, now = new Date()): Promise<number> {
   const { db, config } = deps;
-  const [admin] = await db
-    .select({ id: users.id, email: users.email })
-    .from(users)
-    .where(eq(users.role, 'ADMIN'))
-    .limit(1);
+  const admin = await demoSeller(db);
   if (!admin) return 0;
   const upcoming = await db
     .select({ id: showtimes.id, hallId: showtimes.hallId, startsAt: showtimes.startsAt })
@@ -65,10 +62,23 @@ export async function seedDemoSales(deps: PaymentDeps, now = new Date()): Promis
   return sold;
 }
 
-/** Two large sweet popcorns, a large cola and a craft beer from the demo menu (what of them it still has). */
-async function demoSnacks({ db }: PaymentDeps): Promise<ProductOrder[]> {
+/** Who sells the demo's counter sales: the first admin (null before one exists). */
+export async function demoSeller(db: Db): Promise<{ id: string; email: string } | null> {
+  const [admin] = await db
+    .select({ id: users.id, email: users.email })
+    .from(users)
+    .where(eq(users.role, 'ADMIN'))
+    .limit(1);
+  return admin ?? null;
+}
+
+/**
+ * Picks items from the demo menu by name and option names (an item the menu no longer has, or has stopped selling,
+ * is left out).
+ */
+export async function demoMenuPicker(db: Db) {
   const menu = await loadMenu(db);
-  const order = (name: string, quantity: number, choices: string[] = []): ProductOrder[] => {
+  return (name: string, quantity: number, choices: string[] = []): ProductOrder[] => {
     const product = menu.products.find((p) => p.name === name && p.active);
     if (!product) return [];
     const options = product.options.flatMap((g) =>
@@ -76,6 +86,11 @@ async function demoSnacks({ db }: PaymentDeps): Promise<ProductOrder[]> {
     );
     return [{ productId: product.id, quantity, ...(options.length > 0 && { options }) }];
   };
+}
+
+/** Two large sweet popcorns, a large cola and a craft beer from the demo menu (what of them it still has). */
+async function demoSnacks({ db }: PaymentDeps): Promise<ProductOrder[]> {
+  const order = await demoMenuPicker(db);
   return [
     ...order('Popcorn', 2, ['Large', 'Sweet']),
     ...order('Cola', 1, ['Large']),

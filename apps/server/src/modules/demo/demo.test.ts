@@ -1,11 +1,23 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
-import { addDays, filmWeek, localDate, localTime, taxOn, type FilmHireReport } from '@cinema/contract';
+import {
+  addDays,
+  filmWeek,
+  localDate,
+  localTime,
+  taxOn,
+  type FilmHireReport,
+  type GiftCardLedger,
+  type GiftCardLiability,
+  type Kitchen,
+  type StaffGiftCard,
+} from '@cinema/contract';
 import { orderLines } from '../../db/schema/index.ts';
 import { bootstrap } from '../../bootstrap.ts';
 import { createTestApp, engines, signedInAdmin, type TestApp } from '../../test/helpers.ts';
 import { ensureDefaultHalls } from '../halls/halls.service.ts';
 import { seedDemo } from './demo.service.ts';
+import { DEMO_CUSTOMERS, DEMO_GIFT_RECIPIENT } from './demo-online.ts';
 
 /** The demo is planned on the cinema's clocks, here far from the server's (the tests run in UTC). */
 const CINEMA_ZONE = 'Pacific/Auckland';
@@ -103,21 +115,42 @@ describe.each(engines)('start-up bootstrap on %s', (engine) => {
         );
       }
       expect(availability).toEqual(expect.arrayContaining(['SOLD_OUT', 'SELLING_FAST', 'AVAILABLE']));
-      // One of them with food and drink, handed over at the counter: on the kitchen's last column.
+      // One of them with food and drink, handed over at the counter: on the kitchen's last column. Two paid online
+      // orders wait to be prepared, the soonest due first: one to collect at the bar, one brought to its seat during the
+      // showtime.
       const admin = await t.app.inject({
         method: 'POST',
         url: '/api/auth/login',
         payload: { email: 'boss@example.com', password: 'Popcorn#2026' },
       });
-      const kitchen = await t.app.inject({
-        method: 'GET',
-        url: '/api/admin/kitchen',
-        headers: { authorization: `Bearer ${(admin.json() as { token: string }).token}` },
-      });
-      expect(
-        (kitchen.json() as { orders: { status: string; items: { name: string; quantity: number }[] }[] })
-          .orders,
-      ).toEqual([
+      const bossHeaders = { authorization: `Bearer ${(admin.json() as { token: string }).token}` };
+      expect(messages).toContain('Demo gift cards: 3; online orders for the kitchen to prepare: 2');
+      const kitchen = (
+        await t.app.inject({ method: 'GET', url: '/api/admin/kitchen', headers: bossHeaders })
+      ).json() as Kitchen;
+      const toPrepare = kitchen.orders.filter((o) => o.status === 'preparing');
+      expect(toPrepare).toEqual([
+        expect.objectContaining({
+          fulfilment: 'PICKUP',
+          items: [
+            expect.objectContaining({ name: 'Nachos', quantity: 1 }),
+            expect.objectContaining({ name: 'Still water', quantity: 1 }),
+          ],
+        }),
+        expect.objectContaining({
+          fulfilment: 'SEAT',
+          seat: expect.objectContaining({ row: expect.any(Number), number: expect.any(Number) }),
+          movie: expect.any(String),
+          checkId: false,
+          items: [
+            expect.objectContaining({ name: 'Cola', options: ['Medium'], quantity: 2 }),
+            expect.objectContaining({ name: 'Popcorn', options: ['Large', 'Salted'], quantity: 1 }),
+          ],
+        }),
+      ]);
+      const seatOrder = toPrepare[1]!;
+      expect(Date.parse(seatOrder.deliverAt!)).toBe(Date.parse(seatOrder.startsAt!) + 20 * 60_000);
+      expect(kitchen.orders.filter((o) => o.status !== 'preparing')).toEqual([
         expect.objectContaining({
           status: 'collected',
           checkId: true,
@@ -128,9 +161,51 @@ describe.each(engines)('start-up bootstrap on %s', (engine) => {
           ],
         }),
       ]);
+      // Gift cards staff find by email: Maya's for Sam (sold online), Leo's from the counter and Leo's own, partly
+      // spent on his order for the bar; their ledgers and the liability report agree.
+      const find = async (q: string) =>
+        (
+          (
+            await t.app.inject({
+              method: 'GET',
+              url: `/api/admin/gift-cards?q=${encodeURIComponent(q)}`,
+              headers: bossHeaders,
+            })
+          ).json() as { cards: StaffGiftCard[] }
+        ).cards;
+      const ledger = async (code: string) =>
+        (
+          await t.app.inject({ method: 'GET', url: `/api/admin/gift-cards/${code}`, headers: bossHeaders })
+        ).json() as GiftCardLedger;
+      const forSam = await find(DEMO_GIFT_RECIPIENT);
+      expect(forSam).toEqual([
+        expect.objectContaining({ initialCents: 5000, balanceCents: 5000, status: 'active' }),
+      ]);
+      expect(await find(DEMO_CUSTOMERS.maya.email)).toEqual(forSam);
+      expect((await ledger(forSam[0]!.code)).entries.map((e) => [e.kind, e.amountCents])).toEqual([
+        ['SOLD', 5000],
+      ]);
+      const leos = await find(DEMO_CUSTOMERS.leo.email);
+      expect(leos.map((c) => c.initialCents).sort()).toEqual([2500, 4000]);
+      const atCounter = leos.find((c) => c.initialCents === 2500)!;
+      expect(atCounter.balanceCents).toBe(2500);
+      const spent = leos.find((c) => c.initialCents === 4000)!;
+      expect(spent.balanceCents).toBeGreaterThan(0);
+      expect(spent.balanceCents).toBeLessThan(4000);
+      const entries = (await ledger(spent.code)).entries;
+      expect(entries.map((e) => e.kind)).toEqual(['SOLD', 'REDEEMED']);
+      expect(entries.map((e) => e.balanceAfterCents)).toEqual([4000, spent.balanceCents]);
+      expect(entries[1]!.amountCents).toBe(spent.balanceCents - 4000);
+      const liability = (
+        await t.app.inject({
+          method: 'GET',
+          url: `/api/admin/gift-cards/liability?date=${localDate(new Date(), t.app.config.timeZone)}`,
+          headers: bossHeaders,
+        })
+      ).json() as GiftCardLiability;
+      expect(liability.outstandingCents).toBe(5000 + 2500 + spent.balanceCents);
       // Taxes a new cinema sees at once (DESIGN §7.4): rates, an online booking fee, and the demo's sales taxed.
       expect(messages).toContain('Taxes: tickets 7%, food and drink 8%, fees 7%; an online booking fee');
-      const bossHeaders = { authorization: `Bearer ${(admin.json() as { token: string }).token}` };
       const fees = await t.app.inject({ method: 'GET', url: '/api/admin/fees', headers: bossHeaders });
       expect(fees.json()).toMatchObject({ online: { perTicketCents: 75, refundable: false } });
       const taxed = await t.app.database.db
