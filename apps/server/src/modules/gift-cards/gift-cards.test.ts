@@ -481,6 +481,17 @@ describe.each(engines)('selling gift cards on %s', (engine) => {
     const res = await post('/api/pay/checkout', { bookingIds, giftCards: giftCardsToBuy });
     expect(res.statusCode, res.body).toBe(200);
     const started = res.json() as { sessionId: string; orderRef: string; totalCents: number };
+    // The local provider's page lists each card bought, with its value, and the total.
+    const page = (await app.inject({ method: 'GET', url: `/api/pay/local/${started.sessionId}` })).body;
+    // In whatever language the buyer chose: the cards are the last list, before the total.
+    const cents = (text: string) => Number(text.replace(/\D/g, ''));
+    const list = [...page.matchAll(/<ul aria-label="[^"]*">([\s\S]*?)<\/ul>/g)].at(-1)![1]!;
+    expect(
+      [...list.matchAll(/<li><span>[^<]+<\/span><span>([^<]+)<\/span><\/li>/g)].map(([, a]) => cents(a!)),
+    ).toEqual((giftCardsToBuy as { amountCents: number }[]).map((g) => g.amountCents));
+    expect(cents(/<p class="total"><span>[^<]+<\/span><span>([^<]+)<\/span>/.exec(page)![1]!)).toBe(
+      started.totalCents,
+    );
     expect(
       (await app.inject({ method: 'POST', url: `/api/pay/local/${started.sessionId}/pay` })).statusCode,
     ).toBe(303);

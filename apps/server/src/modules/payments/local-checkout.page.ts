@@ -158,6 +158,19 @@ ${items.map((i) => `<li><span>${escapeHtml(seatText(i, language, 'lineItem'))}${
       : `<ul aria-label="${escapeHtml(t('fees.perTicket', { count: 1 }))}">
 ${summary.fees.map((f) => `<li><span>${escapeHtml(t(feePer(f.description) === 'ORDER' ? 'fees.perOrder' : 'fees.perTicket', { count: f.quantity }))}</span><span>${money(f.priceCents)}</span></li>`).join('\n')}
 </ul>`;
+  // Food and drink, then gift cards bought: every line of the order, as the provider's own page would list them.
+  const productBlock =
+    summary.products.length === 0
+      ? ''
+      : `<ul aria-label="${escapeHtml(t('checkout.products'))}">
+${summary.products.map((p) => `<li><span>${escapeHtml(p.quantity > 1 ? `${p.quantity} × ${p.description}` : p.description)}</span><span>${money(p.priceCents)}</span></li>`).join('\n')}
+</ul>`;
+  const giftBlock =
+    summary.gifts.length === 0
+      ? ''
+      : `<ul aria-label="${escapeHtml(t('checkout.giftCardsBought'))}">
+${summary.gifts.map((g) => `<li><span>${escapeHtml(`${t('giftCards.line')}${g.recipientEmail ? ` — ${g.recipientEmail}` : ''}`)}</span><span>${money(g.priceCents)}</span></li>`).join('\n')}
+</ul>`;
 
   const payable = summary.status === 'OPEN' && summary.expiresAt.getTime() > Date.now();
   // A decline is news only while the checkout can still be paid (Back to it after paying shows what is true now).
@@ -193,7 +206,9 @@ ${summary.fees.map((f) => `<li><span>${escapeHtml(t(feePer(f.description) === 'O
 <p class="sub">${escapeHtml(t('checkout.sub'))}</p>
 ${alert}
 ${showBlocks}
+${productBlock}
 ${feeBlock}
+${giftBlock}
 ${
   summary.discountCents > 0
     ? `<p class="discount"><span>${escapeHtml(t('checkout.discount'))}${summary.promoCode ? ` (${escapeHtml(summary.promoCode)})` : ''}</span><span>−${money(summary.discountCents)}</span></p>`

@@ -46,6 +46,10 @@ export interface CheckoutSummary {
   giftCardCents: number;
   /** Booking fees (DESIGN §7.4): each a line of its own. */
   fees: { description: string; quantity: number; priceCents: number }[];
+  /** Food and drink (PRODUCT lines), each with its quantity and what it costs in this order. */
+  products: { description: string; quantity: number; priceCents: number }[];
+  /** Gift cards bought in this order (GIFT_CARD lines): their value and who each is for. */
+  gifts: { recipientEmail: string | null; priceCents: number }[];
   /** The customer's language (en, es, de): the page speaks it. */
   language: Language;
 }
@@ -80,14 +84,27 @@ export async function getCheckoutSummary(db: Queryable, sessionId: string): Prom
     .innerJoin(seats, eq(seats.id, bookings.seatId))
     .where(eq(orderLines.orderId, sessionId))
     .orderBy(asc(showtimes.startsAt), asc(seats.row), asc(seats.number));
-  const fees = await db
+  // The order's other lines (fees, food and drink, gift cards bought), each listed apart on the page.
+  const others = await db
     .select({
+      kind: orderLines.kind,
       description: sql<string>`coalesce(${orderLines.description}, '')`,
       quantity: orderLines.quantity,
       priceCents: orderLines.priceCents,
+      recipientEmail: orderLines.recipientEmail,
     })
     .from(orderLines)
-    .where(and(eq(orderLines.orderId, sessionId), eq(orderLines.kind, 'FEE')));
+    .where(and(eq(orderLines.orderId, sessionId), inArray(orderLines.kind, ['FEE', 'PRODUCT', 'GIFT_CARD'])))
+    .orderBy(asc(orderLines.description), asc(orderLines.id));
+  const ofKind = (kind: (typeof others)[number]['kind']) =>
+    others
+      .filter((l) => l.kind === kind)
+      .map(({ description, quantity, priceCents }) => ({ description, quantity, priceCents }));
+  const fees = ofKind('FEE');
+  const products = ofKind('PRODUCT');
+  const gifts = others
+    .filter((l) => l.kind === 'GIFT_CARD')
+    .map(({ recipientEmail, priceCents }) => ({ recipientEmail, priceCents }));
   const [cards] = await db
     .select({ cents: sql<number>`coalesce(sum(${orderPayments.amountCents}), 0)::int` })
     .from(orderPayments)
@@ -111,6 +128,8 @@ export async function getCheckoutSummary(db: Queryable, sessionId: string): Prom
     promoCode: session.promoCode,
     giftCardCents: Number(cards?.cents ?? 0),
     fees,
+    products,
+    gifts,
     language: customerLanguage(customer?.language),
   };
 }

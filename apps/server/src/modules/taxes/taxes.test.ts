@@ -206,9 +206,24 @@ describe.each(engines)('taxes and booking fees (%s)', (engine) => {
     });
 
     const { sessionId, orderRef } = await checkOut(t.app, customer, held, body);
-    // The hosted test checkout names the fee too.
+    // The hosted test checkout lists every line of the order with its amount, as Stripe's line items would: the
+    // seats, the food and drink, the fee, and the total.
     const hosted = await t.app.inject({ method: 'GET', url: `/api/pay/local/${sessionId}` });
-    expect(hosted.body).toMatch(/<li><span>Booking fee × 2<\/span><span>\$2\.00<\/span><\/li>/);
+    const pageLines = [...hosted.body.matchAll(/<li><span>(.*?)<\/span><span>(.*?)<\/span><\/li>/g)].map(
+      ([, name, amount]) => `${name}: ${amount}`,
+    );
+    expect(
+      pageLines
+        .slice(0, 3)
+        .map((l) => l.replace(/Seat \d/, 'Seat n'))
+        .sort(),
+    ).toEqual([
+      'Row A Seat n · Adult: $13.00',
+      'Row A Seat n · Adult: $13.00',
+      'Row A Seat n · Child: $8.00',
+    ]);
+    expect(pageLines.slice(3)).toEqual(['2 × Cola: $7.00', 'Popcorn: $4.50', 'Booking fee × 2: $2.00']);
+    expect(hosted.body).toMatch(/<p class="total"><span>Total<\/span><span>\$47\.50<\/span><\/p>/);
     await pay(sessionId);
     const order = await myOrder(customer, orderRef);
     expect(order.totalCents).toBe(4750);
