@@ -4,6 +4,7 @@ import {
   isStillReferenced,
   PG_UNIQUE_VIOLATION,
   pgErrorCode,
+  runTogether,
   type Db,
   type Queryable,
   type Tx,
@@ -28,13 +29,17 @@ export const LOW_STOCK = 5;
  * menu is tens of items, read in five statements.
  */
 export async function loadMenu(q: Queryable): Promise<AdminMenu> {
-  const [categories, rows, groups, choices, components] = await Promise.all([
-    q.select().from(productCategories).orderBy(asc(productCategories.position), asc(productCategories.name)),
-    q.select().from(products).orderBy(asc(products.position), asc(products.name)),
-    q.select().from(productOptionGroups).orderBy(asc(productOptionGroups.position)),
-    q.select().from(productOptionChoices).orderBy(asc(productOptionChoices.position)),
-    q.select().from(comboComponents),
-  ]);
+  const [categories, rows, groups, choices, components] = await runTogether(q, [
+    () =>
+      q
+        .select()
+        .from(productCategories)
+        .orderBy(asc(productCategories.position), asc(productCategories.name)),
+    () => q.select().from(products).orderBy(asc(products.position), asc(products.name)),
+    () => q.select().from(productOptionGroups).orderBy(asc(productOptionGroups.position)),
+    () => q.select().from(productOptionChoices).orderBy(asc(productOptionChoices.position)),
+    () => q.select().from(comboComponents),
+  ] as const);
   const byId = new Map(rows.map((p) => [p.id, p]));
   const categoryName = new Map(categories.map((c) => [c.id, c.name]));
   const stockOf = (p: (typeof rows)[number]): number | null => {

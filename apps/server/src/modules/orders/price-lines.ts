@@ -12,7 +12,7 @@ import {
   type ProductOrder,
   type SeatType,
 } from '@cinema/contract';
-import type { Queryable } from '../../db/database.ts';
+import { runTogether, type Queryable } from '../../db/database.ts';
 import { badRequest, conflictSaying } from '../../errors.ts';
 import { namingSeats } from '../../i18n.ts';
 import { discountOf, shareDiscount } from '../pricing/price-table.ts';
@@ -100,10 +100,11 @@ export async function priceLines<T extends TicketToPrice>(
   config: { timeZone: string; taxMode: TaxMode },
   input: PriceLinesInput<T>,
 ): Promise<PricedOrder<T>> {
-  const [book, taxes] = await Promise.all([
-    PriceBook.load(q, config.timeZone),
-    loadTaxBook(q, config.taxMode),
-  ]);
+  // One query at a time in a transaction (runTogether): node-postgres runs one per connection.
+  const [book, taxes] = await runTogether(q, [
+    () => PriceBook.load(q, config.timeZone),
+    () => loadTaxBook(q, config.taxMode),
+  ] as const);
   const lines = input.tickets.map((ticket) => priceTicket(book, ticket, input.keysAre));
   let promo: PromoCheck | null = null;
   if (input.promo) {

@@ -9,7 +9,7 @@ import {
   type TaxKind,
   type TaxMode,
 } from '@cinema/contract';
-import type { Db, Queryable } from '../../db/database.ts';
+import { runTogether, type Db, type Queryable } from '../../db/database.ts';
 import {
   bookingFees,
   productCategories,
@@ -38,7 +38,10 @@ async function modeInForce(q: Queryable, defaultMode: TaxMode) {
 
 /** Loads the rates and mode for pricing an order. */
 export async function loadTaxBook(q: Queryable, defaultMode: TaxMode): Promise<TaxBook> {
-  const [{ mode }, rates] = await Promise.all([modeInForce(q, defaultMode), q.select().from(taxRates)]);
+  const [{ mode }, rates] = await runTogether(q, [
+    () => modeInForce(q, defaultMode),
+    () => q.select().from(taxRates),
+  ] as const);
   const general = (kind: TaxKind) =>
     rates.find((r) => r.kind === kind && !r.productId && !r.categoryId)?.rateBp ?? 0;
   const products = general('PRODUCT');
@@ -163,7 +166,10 @@ export async function loadFee(q: Queryable, channel: 'ONLINE' | 'COUNTER'): Prom
 
 /** `GET /api/admin/fees`. */
 export async function getFees(q: Queryable): Promise<Fees> {
-  const [online, counter] = await Promise.all([loadFee(q, 'ONLINE'), loadFee(q, 'COUNTER')]);
+  const [online, counter] = await runTogether(q, [
+    () => loadFee(q, 'ONLINE'),
+    () => loadFee(q, 'COUNTER'),
+  ] as const);
   return { online, counter };
 }
 
