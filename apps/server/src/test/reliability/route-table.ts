@@ -252,6 +252,7 @@ export const ROUTES: RouteSpec[] = [
   { method: 'GET', path: '/api/me/orders', access: 'customer', query: () => ({ page: '1' }) },
   { method: 'GET', path: '/api/me/orders/:ref', access: 'customer' },
   { method: 'GET', path: '/api/me/orders/:ref/tickets.pdf', access: 'customer' },
+  { method: 'GET', path: '/api/me/orders/:ref/receipt.pdf', access: 'customer' },
   {
     method: 'POST',
     path: '/api/pay/quote',
@@ -318,6 +319,26 @@ export const ROUTES: RouteSpec[] = [
   },
   { method: 'GET', path: '/api/admin/orders', access: 'admin', query: () => ({ q: 'example', page: '1' }) },
   { method: 'GET', path: '/api/admin/orders/:ref', access: 'admin' },
+  { method: 'GET', path: '/api/admin/orders/:ref/receipt.pdf', access: 'admin' },
+  { method: 'GET', path: '/api/admin/taxes', access: 'admin' },
+  {
+    method: 'PUT',
+    path: '/api/admin/taxes',
+    access: 'admin',
+    body: 'json',
+    validBody: () => ({ rates: [{ kind: 'TICKET', ratePercent: 7 }] }),
+  },
+  { method: 'GET', path: '/api/admin/fees', access: 'admin' },
+  {
+    method: 'PUT',
+    path: '/api/admin/fees',
+    access: 'admin',
+    body: 'json',
+    validBody: () => {
+      const fee = { perTicketCents: 50, perOrderCents: 0, exemptTicketTypeIds: [], refundable: false };
+      return { online: fee, counter: fee };
+    },
+  },
   {
     method: 'POST',
     path: '/api/admin/orders/:ref/refund',
@@ -335,6 +356,17 @@ export const ROUTES: RouteSpec[] = [
   {
     method: 'POST',
     path: '/api/admin/box-office/sales',
+    access: 'admin',
+    body: 'json',
+    validBody: (w) => ({
+      showtimeId: w.show.showtimeId,
+      seatIds: [w.show.allSeatIds[w.show.allSeatIds.length - 1]],
+      paymentMethod: 'cash',
+    }),
+  },
+  {
+    method: 'POST',
+    path: '/api/admin/box-office/quote',
     access: 'admin',
     body: 'json',
     validBody: (w) => ({
