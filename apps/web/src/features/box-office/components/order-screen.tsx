@@ -117,6 +117,7 @@ function OrderDetails({ order }: { order: StaffOrder }) {
       </dl>
       <TicketsPdfButton orderRef={order.ref} document="receipt" staff />
       <RefundForm order={order} onMove={setMoving} />
+      <OrderGiftCards order={order} />
       <OrderItems order={order} />
       {moving && <MovePanel order={order} line={moving} onClose={() => setMoving(null)} />}
       {order.refunds.length > 0 && (
@@ -144,8 +145,9 @@ function OrderDetails({ order }: { order: StaffOrder }) {
 function RefundForm({ order, onMove }: { order: StaffOrder; onMove: (line: StaffOrderLine) => void }) {
   const { t } = useTranslation('admin');
   const refund = useRefund(order.ref);
-  // Booking fees follow the tickets (refunded with the last one when refundable): never chosen on their own.
-  const tickets = order.lines.filter((l) => l.kind !== 'FEE');
+  // Only seats: booking fees follow the tickets (refunded with the last one when refundable), food and drink and gift
+  // cards have lists of their own.
+  const tickets = order.lines.filter((l) => l.kind === 'TICKET');
   const standing = tickets.filter((l) => l.status === 'confirmed');
   const [picked, setPicked] = useState<Set<string>>(new Set());
   const [reason, setReason] = useState('');
@@ -187,6 +189,7 @@ function RefundForm({ order, onMove }: { order: StaffOrder; onMove: (line: Staff
     void send(false);
   }
 
+  if (tickets.length === 0) return null;
   return (
     <form onSubmit={onSubmit} className="card space-y-3" aria-labelledby={`${id}-tickets`}>
       <h2 id={`${id}-tickets`} className="text-lg font-semibold text-white">
@@ -290,6 +293,42 @@ function RefundForm({ order, onMove }: { order: StaffOrder; onMove: (line: Staff
         </button>
       )}
     </form>
+  );
+}
+
+/**
+ * The gift cards the order sold (decision 045): each card's value, its code as the API gives it to staff, who it is
+ * for and what became of it. They are no seats: refunding one voids the card, and the server refuses once it was used.
+ */
+function OrderGiftCards({ order }: { order: StaffOrder }) {
+  const { t } = useTranslation('admin');
+  const id = useId();
+  const cards = order.lines.filter((l) => l.kind === 'GIFT_CARD');
+  if (cards.length === 0) return null;
+  return (
+    <section className="card space-y-2" aria-labelledby={`${id}-cards`}>
+      <h2 id={`${id}-cards`} className="text-lg font-semibold text-white">
+        {t('order.giftCards')}
+      </h2>
+      <ul className="space-y-1">
+        {cards.map((l, i) => (
+          <li key={l.giftCard?.code ?? i}>
+            <span className="font-semibold text-gold">{formatMoney(l.priceCents)}</span>
+            {' · '}
+            {l.giftCard?.code ? (
+              <span className="font-mono">{l.giftCard.code}</span>
+            ) : (
+              t('order.giftCardNoCode')
+            )}
+            {l.giftCard?.recipientEmail &&
+              ` · ${t('order.giftCardFor', { email: l.giftCard.recipientEmail })}`}
+            {' · '}
+            <span className="text-muted">{t(`order.giftCardStatuses.${l.status}`)}</span>
+          </li>
+        ))}
+      </ul>
+      <p className="text-sm text-muted">{t('order.giftCardRefundRule')}</p>
+    </section>
   );
 }
 
