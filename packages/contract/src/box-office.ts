@@ -59,6 +59,8 @@ export const RefundBodySchema = z.object({
   bookingIds: z.array(IdSchema).min(1, 'Choose a ticket to refund').max(100).optional(),
   /** Food and drink lines to refund (an order's `products[].lineId`); their stock goes back on sale. */
   productLineIds: z.array(IdSchema).min(1, 'Choose an item to refund').max(100).optional(),
+  /** Gift cards the order sold (`giftCard.lineId`): each is voided, refused (409 `gift_card_used`) once used. */
+  giftCardLineIds: z.array(IdSchema).min(1, 'Choose a gift card to refund').max(10).optional(),
   /** Refund tickets that were already used at the door. */
   force: z.boolean().optional(),
   reason: OneLineTextSchema('Reason', 300).optional(),

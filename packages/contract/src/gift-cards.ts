@@ -65,6 +65,8 @@ export const GiftCardPurchasesSchema = z
 
 /** A gift card an order sold, as its buyer and staff see it on the order's line. */
 export const OrderGiftCardSchema = z.object({
+  /** Its line of the order (once the order is saved): what a staff refund names (`giftCardLineIds`). */
+  lineId: z.string().optional(),
   /** Once the order is paid (the card exists). */
   code: z.string().nullable(),
   /** When the card stops paying (once paid). */

@@ -80,14 +80,19 @@ function namedLines(lines: Line[], bookingIds: string[]): Line[] {
   return lines.filter((l) => l.bookingId && wanted.includes(l.bookingId));
 }
 
-/** The food and drink lines a request names, by line id: 400 naming any that are not products of this order. */
-function namedProductLines(lines: Line[], lineIds: string[]): Line[] {
+/**
+ * The food and drink (or gift card) lines a request names, by line id: 400 naming any that are not lines of that kind
+ * in this order.
+ */
+function namedLinesOf(kind: 'PRODUCT' | 'GIFT_CARD', lines: Line[], lineIds: string[]): Line[] {
   const wanted = [...new Set(lineIds.map((id) => id.toLowerCase()))];
-  const missing = wanted.filter((id) => !lines.some((l) => l.kind === 'PRODUCT' && l.id === id));
+  const missing = wanted.filter((id) => !lines.some((l) => l.kind === kind && l.id === id));
   if (missing.length > 0) {
-    throw badRequest('Some of these items are not in this order', { productLineIds: missing });
+    throw kind === 'PRODUCT'
+      ? badRequest('Some of these items are not in this order', { productLineIds: missing })
+      : badRequest('Some of these gift cards are not in this order', { giftCardLineIds: missing });
   }
-  return lines.filter((l) => l.kind === 'PRODUCT' && wanted.includes(l.id));
+  return lines.filter((l) => l.kind === kind && wanted.includes(l.id));
 }
 
 /** 409 for tickets already used at the door, unless staff confirm (`force`). */
@@ -133,11 +138,15 @@ export async function refundOrder(
   const done = await transactionWithEvents(deps, async (tx, after) => {
     const session = await findSession(tx, ref, true);
     const lines = await linesOf(tx, session.id);
-    const named = body.bookingIds !== undefined || body.productLineIds !== undefined;
+    const named =
+      body.bookingIds !== undefined ||
+      body.productLineIds !== undefined ||
+      body.giftCardLineIds !== undefined;
     const chosen = named
       ? [
           ...(body.bookingIds ? namedLines(lines, body.bookingIds) : []),
-          ...(body.productLineIds ? namedProductLines(lines, body.productLineIds) : []),
+          ...(body.productLineIds ? namedLinesOf('PRODUCT', lines, body.productLineIds) : []),
+          ...(body.giftCardLineIds ? namedLinesOf('GIFT_CARD', lines, body.giftCardLineIds) : []),
         ]
       : // The whole order: its booking fees follow the tickets as far as they are refundable (refundLines).
         lines.filter((l) => l.kind !== 'FEE');

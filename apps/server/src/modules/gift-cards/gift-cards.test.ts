@@ -530,6 +530,7 @@ describe.each(engines)('selling gift cards on %s', (engine) => {
         status: 'confirmed',
         priceCents: 5000,
         giftCard: {
+          lineId: card!.lineId,
           code: formatGiftCardCode(card!.code),
           expiresAt: card!.expiresAt.toISOString(),
           recipientEmail: 'bob@example.com',
@@ -596,6 +597,38 @@ describe.each(engines)('selling gift cards on %s', (engine) => {
       error: `The gift card ${formatGiftCardCode(card!.code)} was already used: its purchase cannot be refunded`,
     });
     expect((await myOrder(used.orderRef)).status).toBe('paid');
+
+    // Staff name one card by its line (the order's page does): refused once used, the card voided when not.
+    const cardLine = async (ref: string) =>
+      (
+        (
+          await app.inject({ method: 'GET', url: `/api/admin/orders/${ref}`, headers: admin.headers })
+        ).json() as Order
+      ).lines[0]!.giftCard!.lineId!;
+    const usedLine = await cardLine(used.orderRef);
+    const named = await post(
+      `/api/admin/orders/${used.orderRef}/refund`,
+      { giftCardLineIds: [usedLine] },
+      admin,
+    );
+    expect(named.statusCode).toBe(409);
+    expect(named.json()).toMatchObject({ code: 'gift_card_used' });
+    const other = await buy([{ amountCents: 1500 }]);
+    const wrong = await post(
+      `/api/admin/orders/${other.orderRef}/refund`,
+      { giftCardLineIds: [usedLine] },
+      admin,
+    );
+    expect(wrong.statusCode).toBe(400);
+    expect(wrong.json().error).toBe('Some of these gift cards are not in this order');
+    const one = await post(
+      `/api/admin/orders/${other.orderRef}/refund`,
+      { giftCardLineIds: [await cardLine(other.orderRef)] },
+      admin,
+    );
+    expect(one.statusCode, one.body).toBe(200);
+    expect(one.json()).toMatchObject({ refundedCents: 1500, order: { status: 'refunded' } });
+    expect((await cardsOf(other.sessionId))[0]).toMatchObject({ status: 'VOIDED', balanceCents: 0 });
   });
 
   it('sells a card at the counter without a showtime, with its code for printing, and seats with a card in one sale', async () => {

@@ -169,6 +169,7 @@ async function loadOrders(db: Queryable, sessions: SessionRow[]) {
               message: l.message,
               code: card?.code ?? null,
               expiresAt: card?.expiresAt ?? null,
+              lineId: l.id,
             },
             status,
             s.paidAt ?? s.createdAt,

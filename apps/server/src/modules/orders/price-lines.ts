@@ -306,6 +306,7 @@ export function presentGiftCardLine(
     message: string | null;
     code?: string | null;
     expiresAt?: Date | null;
+    lineId?: string;
   },
   status: OrderLine['status'],
   at: Date,
@@ -328,6 +329,7 @@ export function presentGiftCardLine(
     taxCents: 0,
     ...specFields('Gift card', { unitPriceCents: g.amountCents, taxRateBp: 0, priceCents: g.amountCents }),
     giftCard: {
+      ...(g.lineId && { lineId: g.lineId }),
       code: g.code ? formatGiftCardCode(g.code) : null,
       expiresAt: g.expiresAt?.toISOString() ?? null,
       recipientEmail: g.recipientEmail,

@@ -4,7 +4,7 @@ import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { MemoryRouter, Route, Routes } from 'react-router';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import type { StaffOrder, StaffOrderLine } from '@cinema/contract';
-import { api } from '../../../lib/api-client';
+import { api, ApiError } from '../../../lib/api-client';
 import { OrderScreen } from './order-screen';
 
 vi.mock('../../../lib/api-client', async (importOriginal) => ({
@@ -63,6 +63,7 @@ const order = {
       kind: 'GIFT_CARD',
       priceCents: 5000,
       giftCard: {
+        lineId: 'line-card',
         code: 'ABCD-EFGH-JKMN-PQRT',
         recipientEmail: 'bob@example.com',
         message: 'Happy birthday!',
@@ -81,18 +82,21 @@ beforeEach(() => {
   });
 });
 
+const showOrder = () =>
+  render(
+    <QueryClientProvider client={new QueryClient({ defaultOptions: { queries: { retry: false } } })}>
+      <MemoryRouter initialEntries={['/admin/orders/K7Q-4MX2']}>
+        <Routes>
+          <Route path="/admin/orders/:ref" element={<OrderScreen />} />
+        </Routes>
+      </MemoryRouter>
+    </QueryClientProvider>,
+  );
+
 describe('an order for staff', () => {
   it('lists a gift card it sold apart from the tickets, with its value, code and status, never to refund as a seat', async () => {
     const user = userEvent.setup();
-    render(
-      <QueryClientProvider client={new QueryClient({ defaultOptions: { queries: { retry: false } } })}>
-        <MemoryRouter initialEntries={['/admin/orders/K7Q-4MX2']}>
-          <Routes>
-            <Route path="/admin/orders/:ref" element={<OrderScreen />} />
-          </Routes>
-        </MemoryRouter>
-      </QueryClientProvider>,
-    );
+    showOrder();
     const tickets = await screen.findByRole('form', { name: 'Tickets' });
     // One seat to tick, and nothing of the gift card among the tickets.
     expect(within(tickets).getAllByRole('checkbox')).toHaveLength(1);
@@ -110,5 +114,36 @@ describe('an order for staff', () => {
       method: 'POST',
       body: { bookingIds: ['booking-1'] },
     });
+  }, 20_000);
+
+  it('refunds a gift card by its line, and shows the server refusing a card that was used', async () => {
+    const user = userEvent.setup();
+    let used = true;
+    vi.mocked(api).mockImplementation(async (path: string) => {
+      if (path === '/admin/orders/K7Q-4MX2') return order;
+      if (path === '/admin/orders/K7Q-4MX2/refund') {
+        if (used)
+          throw new ApiError(
+            'The gift card ABCD-EFGH-JKMN-PQRT was already used: its purchase cannot be refunded',
+            409,
+            'gift_card_used',
+          );
+        return { order, refundedCents: 5000, refundedBookingIds: [] };
+      }
+      throw new Error(`unexpected call: ${path}`);
+    });
+    showOrder();
+    const cards = await screen.findByRole('region', { name: 'Gift cards' });
+    await user.click(within(cards).getByRole('button', { name: 'Refund card · $50.00' }));
+    expect(vi.mocked(api)).toHaveBeenCalledWith('/admin/orders/K7Q-4MX2/refund', {
+      method: 'POST',
+      body: { giftCardLineIds: ['line-card'] },
+    });
+    expect(
+      await within(cards).findByText(/was already used: its purchase cannot be refunded/),
+    ).toBeInTheDocument();
+    used = false;
+    await user.click(within(cards).getByRole('button', { name: 'Refund card · $50.00' }));
+    expect(await within(cards).findByText('Refunded $50.00; the card is voided.')).toBeInTheDocument();
   }, 20_000);
 });

@@ -298,36 +298,72 @@ function RefundForm({ order, onMove }: { order: StaffOrder; onMove: (line: Staff
 
 /**
  * The gift cards the order sold (decision 045): each card's value, its code as the API gives it to staff, who it is
- * for and what became of it. They are no seats: refunding one voids the card, and the server refuses once it was used.
+ * for and what became of it. They are no seats: a refund names the card's line and voids the card, and the server
+ * refuses it once the card was used (its answer is shown as it is).
  */
 function OrderGiftCards({ order }: { order: StaffOrder }) {
   const { t } = useTranslation('admin');
+  const refund = useRefund(order.ref);
+  const [error, setError] = useState<string | null>(null);
+  const [notice, setNotice] = useState<string | null>(null);
   const id = useId();
   const cards = order.lines.filter((l) => l.kind === 'GIFT_CARD');
   if (cards.length === 0) return null;
+
+  async function send(lineId: string) {
+    setError(null);
+    setNotice(null);
+    try {
+      const res = await refund.mutateAsync({ giftCardLineIds: [lineId] });
+      setNotice(
+        res.refundedCents > 0
+          ? t('order.giftCardRefunded', { amount: formatMoney(res.refundedCents) })
+          : t('order.alreadyRefunded'),
+      );
+    } catch (err) {
+      setError(errorText(err, t('order.refundFailed')));
+    }
+  }
+
   return (
     <section className="card space-y-2" aria-labelledby={`${id}-cards`}>
       <h2 id={`${id}-cards`} className="text-lg font-semibold text-white">
         {t('order.giftCards')}
       </h2>
-      <ul className="space-y-1">
-        {cards.map((l, i) => (
-          <li key={l.giftCard?.code ?? i}>
-            <span className="font-semibold text-gold">{formatMoney(l.priceCents)}</span>
-            {' · '}
-            {l.giftCard?.code ? (
-              <span className="font-mono">{l.giftCard.code}</span>
-            ) : (
-              t('order.giftCardNoCode')
-            )}
-            {l.giftCard?.recipientEmail &&
-              ` · ${t('order.giftCardFor', { email: l.giftCard.recipientEmail })}`}
-            {' · '}
-            <span className="text-muted">{t(`order.giftCardStatuses.${l.status}`)}</span>
-          </li>
-        ))}
+      <ul className="space-y-2">
+        {cards.map((l, i) => {
+          const lineId = l.status === 'confirmed' ? l.giftCard?.lineId : undefined;
+          return (
+            <li key={l.giftCard?.lineId ?? i} className="flex flex-wrap items-center gap-x-3 gap-y-1">
+              <span className="grow">
+                <span className="font-semibold text-gold">{formatMoney(l.priceCents)}</span>
+                {' · '}
+                {l.giftCard?.code ? (
+                  <span className="font-mono">{l.giftCard.code}</span>
+                ) : (
+                  t('order.giftCardNoCode')
+                )}
+                {l.giftCard?.recipientEmail &&
+                  ` · ${t('order.giftCardFor', { email: l.giftCard.recipientEmail })}`}
+                {' · '}
+                <span className="text-muted">{t(`order.giftCardStatuses.${l.status}`)}</span>
+              </span>
+              {lineId && (
+                <button
+                  type="button"
+                  className="btn-danger"
+                  disabled={refund.isPending}
+                  onClick={() => void send(lineId)}
+                >
+                  {t('order.refundGiftCard', { amount: formatMoney(l.priceCents) })}
+                </button>
+              )}
+            </li>
+          );
+        })}
       </ul>
       <p className="text-sm text-muted">{t('order.giftCardRefundRule')}</p>
+      <FormMessages error={error} notice={notice} />
     </section>
   );
 }
