@@ -518,6 +518,17 @@ const CASES: Case[] = [
     },
   },
   {
+    route: 'GET /api/me/orders/:ref/receipt.pdf',
+    expect: { visitor: 401, owner: 200, other: 404, staff: 404, admin: 404 },
+    request: async (_r, { app, w }) => ({
+      method: 'GET',
+      url: `/api/me/orders/${await refOf(app, w.paidSessionId)}/receipt.pdf`,
+    }),
+    check: (role, res) => {
+      if (role === 'owner') expect(res.rawPayload.subarray(0, 5).toString()).toBe('%PDF-');
+    },
+  },
+  {
     route: 'POST /api/pay/quote',
     expect: { visitor: 401, owner: 200, other: 404, staff: 404, admin: 404 },
     request: (_r, { w }) => ({
@@ -652,6 +663,46 @@ const CASES: Case[] = [
     }),
   },
   {
+    route: 'GET /api/admin/orders/:ref/receipt.pdf',
+    expect: staffToo(200),
+    request: async (_r, { app, w }) => ({
+      method: 'GET',
+      url: `/api/admin/orders/${await refOf(app, w.paidSessionId)}/receipt.pdf`,
+    }),
+    check: (role, res) => {
+      if (role === 'admin' || role === 'staff')
+        expect(res.rawPayload.subarray(0, 5).toString()).toBe('%PDF-');
+    },
+  },
+  {
+    route: 'GET /api/admin/taxes',
+    expect: adminOnly(200),
+    request: () => ({ method: 'GET', url: '/api/admin/taxes' }),
+  },
+  {
+    route: 'PUT /api/admin/taxes',
+    expect: adminOnly(200),
+    // 0% for tickets: what a cinema without rates charges anyway, so the matrix's other prices stay as they are.
+    request: () => ({
+      method: 'PUT',
+      url: '/api/admin/taxes',
+      ...json({ rates: [{ kind: 'TICKET', ratePercent: 0 }] }),
+    }),
+  },
+  {
+    route: 'GET /api/admin/fees',
+    expect: adminOnly(200),
+    request: () => ({ method: 'GET', url: '/api/admin/fees' }),
+  },
+  {
+    route: 'PUT /api/admin/fees',
+    expect: adminOnly(200),
+    request: () => {
+      const none = { perTicketCents: 0, perOrderCents: 0, exemptTicketTypeIds: [], refundable: false };
+      return { method: 'PUT', url: '/api/admin/fees', ...json({ online: none, counter: none }) };
+    },
+  },
+  {
     route: 'POST /api/admin/orders/:ref/refund',
     expect: adminOnly(200),
     request: async (_r, ctx) => ({
@@ -689,6 +740,18 @@ const CASES: Case[] = [
       return {
         method: 'POST',
         url: '/api/admin/box-office/sales',
+        ...json({ showtimeId: f.showtimeId, seatIds: f.allSeatIds, paymentMethod: 'cash' }),
+      };
+    },
+  },
+  {
+    route: 'POST /api/admin/box-office/quote',
+    expect: staffToo(200),
+    request: async (_r, { app }) => {
+      const f = await createShowtimeFixture(app.database.db, { rows: 1, cols: 1 });
+      return {
+        method: 'POST',
+        url: '/api/admin/box-office/quote',
         ...json({ showtimeId: f.showtimeId, seatIds: f.allSeatIds, paymentMethod: 'cash' }),
       };
     },
