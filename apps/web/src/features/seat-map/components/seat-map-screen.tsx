@@ -158,25 +158,31 @@ export function SeatMapScreen() {
   // The selection rules, as the server applies them (the same functions): advice before Hold seats.
   const gapRule = map?.rules?.singleSeatGap ?? 'warn';
   const releaseAt = map?.showtime.accessibleReleaseAt;
-  // Wheelchair spaces and companion seats are kept for those who need them until the release (DESIGN §7.5).
-  const accessibleNote = useMemo(() => {
-    if (!releaseAt || !cells.some((c) => c.type === 'WHEELCHAIR' || c.type === 'COMPANION')) return undefined;
-    const released = accessibleSeatsReleased(
-      releaseAt,
-      cells.map((c) => ({ type: c.type, free: c.view === 'AVAILABLE' || c.view === 'SELECTED' })),
-    );
-    return released
-      ? t('seatMap.accessibleReleased')
-      : t('seatMap.accessibleKept', { time: formatTime(releaseAt) });
-  }, [releaseAt, cells, t]);
+  // Wheelchair spaces and companion seats are kept for those who need them until the release (DESIGN §7.5): its
+  // moment has passed, or no other seat is left (the customer's own selection still counts as free, as the server
+  // sees it). Once released, a companion seat sells alone.
+  const accessibleReleased = useMemo(
+    () =>
+      accessibleSeatsReleased(
+        releaseAt,
+        cells.map((c) => ({ type: c.type, free: c.view === 'AVAILABLE' || c.view === 'SELECTED' })),
+      ),
+    [releaseAt, cells],
+  );
+  const accessibleNote =
+    releaseAt && cells.some((c) => c.type === 'WHEELCHAIR' || c.type === 'COMPANION')
+      ? accessibleReleased
+        ? t('seatMap.accessibleReleased')
+        : t('seatMap.accessibleKept', { time: formatTime(releaseAt) })
+      : undefined;
   const selectionKey = selectedIds.join(' ');
   const rules = useSelectionRules(selectionKey !== '');
   const verdict = useMemo(
     () =>
       rules && selectionKey
-        ? rules.judgeSelection(grid, cells, selectionKey.split(' '), gapRule, releaseAt)
+        ? rules.judgeSelection(grid, cells, selectionKey.split(' '), gapRule, accessibleReleased)
         : null,
-    [rules, selectionKey, grid, cells, gapRule, releaseAt],
+    [rules, selectionKey, grid, cells, gapRule, accessibleReleased],
   );
   const refusedAlternative = useMemo(() => {
     const ids = new Set(refusedGap ?? []);

@@ -1,11 +1,7 @@
 // The selection rules as the seat map explains them. Loaded with the customer's first choice of a seat, not with the
 // map: a first visit only looks. The rules are the contract's, the very functions the server holds by.
 import type { RuleCell, RuleRow, SeatMap } from '@cinema/contract';
-import {
-  accessibleSeatsReleased,
-  companionsWithoutWheelchair,
-  singleSeatGapVerdict,
-} from '@cinema/contract/constants';
+import { companionsWithoutWheelchair, singleSeatGapVerdict } from '@cinema/contract/constants';
 import type { SeatCell } from '../../../components/seat-map/seat-view';
 import { seatsInWords } from '../../../lib/seat-text';
 import type { HallGrid } from '../../../components/seat-map/seat-cells';
@@ -52,35 +48,18 @@ export interface SelectionVerdict {
   gap: GapAdvice | null;
 }
 
-/**
- * Whether the showtime's wheelchair spaces and companion seats sell as standard seats now: its release moment has
- * passed, or no other seat is left (the customer's own selection still counts as free, as the server sees it).
- */
-export function accessibleReleased(
-  releaseAt: string | undefined,
-  cells: readonly SeatCell[],
-  now = Date.now(),
-) {
-  return accessibleSeatsReleased(
-    releaseAt,
-    cells.map((c) => ({ type: c.type, free: c.view === 'AVAILABLE' || c.view === 'SELECTED' })),
-    now,
-  );
-}
-
 /** What the rules say of this selection, under the hall's single-seat-gap rule. */
 export function judgeSelection(
   grid: HallGrid,
   cells: readonly SeatCell[],
   selectedIds: readonly string[],
   rule: NonNullable<SeatMap['rules']>['singleSeatGap'],
-  accessibleReleaseAt?: string,
+  /** The showtime's wheelchair spaces and companion seats sell as standard seats now (accessibleSeatsReleased). */
+  accessibleReleased = false,
 ): SelectionVerdict {
   const byId = new Map(cells.map((c) => [c.id, c]));
   const seatsOf = (ids: readonly string[]) => ids.flatMap((id) => byId.get(id) ?? []);
-  const companions = accessibleReleased(accessibleReleaseAt, cells)
-    ? []
-    : seatsOf(companionsWithoutWheelchair(cells, selectedIds));
+  const companions = accessibleReleased ? [] : seatsOf(companionsWithoutWheelchair(cells, selectedIds));
   const verdict =
     rule === 'off' ? { ok: true as const } : singleSeatGapVerdict(ruleRows(grid, cells), selectedIds);
   const gap = verdict.ok
