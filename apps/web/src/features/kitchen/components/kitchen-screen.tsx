@@ -165,7 +165,9 @@ export function KitchenScreen() {
       { ref: target, status },
       {
         onSuccess: (order) => {
-          setRef('');
+          // Only the reference this answered is cleared: one typed or scanned meanwhile (a ticket's own button was
+          // pressed, or the next order scanned while this one was sent) stays for its own hand-over.
+          setRef((typed) => (bare(typed) === bare(target) ? '' : typed));
           setNotice(
             status === 'ready'
               ? t('kitchen.madeReady', { ref: order.ref })
