@@ -135,7 +135,7 @@ async function runOn(
   open: () => Promise<Database>,
 ): Promise<BestAvailableRun> {
   // As `npm start` runs it: the rehearsal before listening on (decision 042; test servers turn it off).
-  const server = await startServerProcess({ ...env, WARM_UP: 'on' });
+  const server = await startServerProcess({ ...env, WARM_UP: 'on' }, { nodeArgs: settings.serverNodeArgs });
   const rounds: Awaited<ReturnType<typeof round160>>[] = [];
   try {
     const token = await adminToken(server.url);

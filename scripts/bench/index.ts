@@ -97,6 +97,7 @@ import {
   renderBestAvailableSection,
   type BestAvailableRun,
 } from './best-available.ts';
+import { rushCpu } from './rush-cpu.ts';
 import { GZIP_AFTER_READS } from '../../apps/server/src/modules/seating/seat-map-cache.ts';
 
 const only = process.env.BENCH_ONLY;
@@ -197,7 +198,7 @@ async function main() {
       ADMIN_PASSWORD: ADMIN.password,
     };
     log('PostgreSQL: starting a server process');
-    const first = await startServerProcess(pgEnv);
+    const first = await startServerProcess(pgEnv, { nodeArgs: settings.serverNodeArgs });
     servers.push(first);
     const cinema = await prepareCinema(first, WARMUP_ROUNDS + RUSH_ROUNDS + 2 + HOLD_FUNCTION_SHOWTIMES);
     const warmupShows = cinema.showtimeIds.slice(0, WARMUP_ROUNDS);
@@ -637,7 +638,12 @@ BENCH_ONLY=highwin npm run bench      # winning holds beside all holds, and a ru
 BENCH_ONLY=workers npm run bench      # the rush through WORKERS=1, 2 and 4
 BENCH_ONLY=latency npm run bench      # hold latency at 25, 50, 100 and 200 customers in flight
 BENCH_ONLY=best-available npm run bench  # 160 customers at once asking for the best seats, both engines, cold and warm
+BENCH_ONLY=rush npm run bench         # the rush and seat-map reads with CPU per request by process; prints only
 \`\`\`
+
+\`BENCH_SERVER_NODE_ARGS\` gives the server processes node's own arguments (\`'--cpu-prof --cpu-prof-dir=/tmp/prof'\` for a
+profile written when the server stops); with \`BENCH_ONLY=rush\`, \`BENCH_RUSH_PARTS=rush\` or \`reads\` runs one of the two
+and \`BENCH_RUSH_ROUNDS\` sets how many rounds are timed (3).
 
 A full run keeps the page's hand-written sections ("Before and after …", "The rush since the morning", "What the
 machine was doing", "CI on 2 cores") as they are.
@@ -729,6 +735,8 @@ function keptOf(section: string): string {
 }
 
 const parts: Record<string, () => Promise<void>> = {
+  // Prints only: CPU per hold request and per seat-map read, to compare builds (rush-cpu.ts).
+  rush: async () => void (await rushCpu()),
   lighthouse: webOnly,
   'best-available': bestAvailableOnly,
   reports: reportsOnly,

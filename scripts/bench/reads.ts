@@ -20,7 +20,12 @@ export interface ReadsResult {
   seconds: number;
 }
 
-async function hammer(url: string, connections: number, seconds: number, token?: string): Promise<RouteRate> {
+export async function hammer(
+  url: string,
+  connections: number,
+  seconds: number,
+  token?: string,
+): Promise<RouteRate> {
   const result = await autocannon({
     url,
     connections,

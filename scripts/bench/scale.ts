@@ -46,7 +46,7 @@ export interface MeasuredRounds {
 }
 
 /** A fresh PostgreSQL database of its own for a part, dropped afterwards. */
-async function scratch<T>(label: string, work: (name: string) => Promise<T>): Promise<T> {
+export async function scratch<T>(label: string, work: (name: string) => Promise<T>): Promise<T> {
   const name = `cinema_${label}_${randomBytes(4).toString('hex')}`;
   await adminQuery(`create database ${name}`);
   try {
@@ -58,7 +58,7 @@ async function scratch<T>(label: string, work: (name: string) => Promise<T>): Pr
   }
 }
 
-const serverEnv = (name: string, workers: number) => ({
+export const serverEnv = (name: string, workers: number) => ({
   DATABASE_URL: databaseUrl(name),
   REDIS_URL: settings.redisUrl,
   ADMIN_EMAIL: ADMIN.email,
@@ -66,10 +66,16 @@ const serverEnv = (name: string, workers: number) => ({
   WORKERS: String(workers),
 });
 
-const openPg = (name: string) => openDatabase({ databaseUrl: databaseUrl(name), dataDir: 'memory://' });
+export const openPg = (name: string) =>
+  openDatabase({ databaseUrl: databaseUrl(name), dataDir: 'memory://' });
 
 /** Customers for `sets` rounds, then the tables vacuumed and analyzed (as autovacuum would have left them). */
-async function customersFor(name: string, sets: number, count: number, label: string): Promise<Customer[][]> {
+export async function customersFor(
+  name: string,
+  sets: number,
+  count: number,
+  label: string,
+): Promise<Customer[][]> {
   const database = await openPg(name);
   try {
     const all = await customerRounds(database.db, sets, count, label);
@@ -81,7 +87,7 @@ async function customersFor(name: string, sets: number, count: number, label: st
 }
 
 /** Timed rounds with the CPU of their holds summed over the rounds, then the SQL checks. */
-async function measuredRounds(
+export async function measuredRounds(
   server: ServerProcess,
   database: string,
   hall: Hall,
@@ -104,8 +110,10 @@ async function measuredRounds(
     settle: true,
     holdsStart: async () => {
       meter = await cpuMeter(server.pid, () => backendsOf(database));
+      await opts.holdsStart?.();
     },
     holdsEnd: async () => {
+      await opts.holdsEnd?.();
       const use = await meter!.stop();
       for (const key of ['wallSeconds', 'server', 'postgres', 'bench', 'others'] as const)
         total[key] += use[key];
@@ -139,7 +147,12 @@ export function cpuPerHold(m: MeasuredRounds) {
   };
 }
 
-async function warmUp(server: ServerProcess, hall: Hall, showtimeIds: string[], customers: Customer[][]) {
+export async function warmUp(
+  server: ServerProcess,
+  hall: Hall,
+  showtimeIds: string[],
+  customers: Customer[][],
+) {
   await rushRounds(server, hall, showtimeIds, customers, settings.concurrency, { label: 'warm-up', seed: 1 });
 }
 
@@ -187,7 +200,7 @@ export async function highWinRush(): Promise<HighWinResult> {
     const highCustomers = await customersFor(name, RUSH_ROUNDS, HIGH_WIN.customers, 'hw-high');
     const seed = await openPg(name);
     const big = await insertHall(seed.db, HIGH_WIN.rows, HIGH_WIN.cols).finally(() => seed.close());
-    const server = await startServerProcess(serverEnv(name, 1));
+    const server = await startServerProcess(serverEnv(name, 1), { nodeArgs: settings.serverNodeArgs });
     try {
       const cinema = await prepareCinema(server, WARMUP_ROUNDS + RUSH_ROUNDS);
       const token = await adminToken(server.url);
@@ -227,7 +240,7 @@ export async function workersRush(): Promise<WorkersResult> {
       settings.customers,
       'workers',
     );
-    let setup = await startServerProcess(serverEnv(name, 1));
+    let setup = await startServerProcess(serverEnv(name, 1), { nodeArgs: settings.serverNodeArgs });
     let cinema: Awaited<ReturnType<typeof prepareCinema>>;
     try {
       cinema = await prepareCinema(setup, perCount * WORKER_COUNTS.length, HALL);
@@ -237,7 +250,9 @@ export async function workersRush(): Promise<WorkersResult> {
     const runs: WorkersResult['runs'] = [];
     for (const [k, workers] of WORKER_COUNTS.entries()) {
       log(`WORKERS=${workers}: ${WARMUP_ROUNDS} warm-up rounds, ${RUSH_ROUNDS} timed rounds`);
-      const server = (setup = await startServerProcess(serverEnv(name, workers)));
+      const server = (setup = await startServerProcess(serverEnv(name, workers), {
+        nodeArgs: settings.serverNodeArgs,
+      }));
       try {
         const shows = cinema.showtimeIds.slice(k * perCount, (k + 1) * perCount);
         const sets = customers.slice(k * perCount, (k + 1) * perCount);
@@ -268,7 +283,7 @@ export async function holdLatency(): Promise<LatencyResult> {
   return scratch('latency', async (name) => {
     const sets = WARMUP_ROUNDS + RUSH_ROUNDS * IN_FLIGHT.length;
     const customers = await customersFor(name, sets, settings.customers, 'latency');
-    const server = await startServerProcess(serverEnv(name, 1));
+    const server = await startServerProcess(serverEnv(name, 1), { nodeArgs: settings.serverNodeArgs });
     try {
       const cinema = await prepareCinema(server, sets);
       await warmUp(

@@ -30,6 +30,8 @@ export const settings = {
   pgliteTransactions: quick ? 500 : 3000,
   lighthouseRuns: quick ? 1 : 5,
   out: process.env.BENCH_OUT ?? (quick ? undefined : path.join(repoRoot, 'docs/benchmarks.md')),
+  /** Node's own arguments for the server processes the parts start (a profiler: `--cpu-prof --cpu-prof-dir=…`). */
+  serverNodeArgs: (process.env.BENCH_SERVER_NODE_ARGS ?? '').split(/\s+/).filter(Boolean),
 };
 export const HALL = { rows: 20, cols: 30 };
 // The warm-up is four rehearsals of the rush, each on a showtime of its own with customers of its own: a server that
