@@ -124,12 +124,14 @@ describe.skipIf(!hasChromium)('captioned showtimes on the schedule in the browse
     await expect.poll(() => page.getByRole('button', { name: 'Checkout' }).isEnabled()).toBe(true);
     // The basket states the film's age rule and offers no Child ticket for it.
     await page.getByText('Rated R: ages 17 and over only. Staff may ask for ID at the door.').waitFor();
-    const types = await page
-      .getByRole('combobox', { name: /^Ticket type for / })
-      .locator('option')
-      .allTextContents();
-    expect(types).toContain('Adult');
-    expect(types).not.toContain('Child');
+    // The ticket types arrive with their own request: wait for them (under load the basket shows before them).
+    const types = () =>
+      page
+        .getByRole('combobox', { name: /^Ticket type for / })
+        .locator('option')
+        .allTextContents();
+    await expect.poll(types).toContain('Adult');
+    expect(await types()).not.toContain('Child');
     await expectNoAxeViolations(page);
     await page.getByRole('button', { name: 'Checkout' }).click();
     await page.waitForURL(/\/api\/pay\/local\/[0-9a-f-]{36}$/);

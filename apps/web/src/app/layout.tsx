@@ -154,10 +154,12 @@ export function Layout() {
         </div>
       </header>
       <VerifyEmailBanner />
+      {/* At least a screen tall: the footer starts below the fold, so a screen's content arriving after its first
+          paint does not push a visible footer down (Lighthouse counted that as a layout shift of 0.07). */}
       <main
         id="main"
         tabIndex={-1}
-        className="mx-auto w-full max-w-6xl flex-1 px-4 py-8 outline-none sm:py-10"
+        className="mx-auto min-h-screen w-full max-w-6xl flex-1 px-4 py-8 outline-none sm:py-10"
       >
         <Suspense fallback={<PageLoading />}>
           <Outlet />

@@ -68,6 +68,29 @@ const pressable = (pressed: boolean) =>
       : 'border-line bg-panel text-slate-100 hover:border-gold'
   }`;
 
+const DAY_STRIP = '-mx-4 overflow-x-auto px-4 pb-1';
+const DAY_BUTTON =
+  'relative flex min-h-11 min-w-20 flex-col items-center rounded-xl border px-3 py-1.5 text-sm';
+
+/**
+ * The day strip's room while the first schedule loads: the same boxes, empty and hidden, so the filters below do not
+ * jump down when the days arrive (Lighthouse measured a layout shift of 0.55 on a cold /schedule without it).
+ */
+function DayStripPlaceholder() {
+  return (
+    <div aria-hidden="true" className={`${DAY_STRIP} invisible`}>
+      <ul className="flex w-max gap-2">
+        {[0, 1, 2].map((i) => (
+          <li key={i} className={`${DAY_BUTTON} border-transparent`}>
+            <span>&nbsp;</span>
+            <span className="text-xs">&nbsp;</span>
+          </li>
+        ))}
+      </ul>
+    </div>
+  );
+}
+
 /**
  * /schedule, open to visitors: two weeks of days, each day's showtimes by movie with the hall, the price and how
  * many seats are left (available, selling fast, sold out). Choosing seats asks a visitor to sign in and comes back.
@@ -122,8 +145,8 @@ export function ScheduleScreen() {
         </p>
       </header>
 
-      {data && (
-        <nav aria-label={t('schedule.days')} className="-mx-4 overflow-x-auto px-4 pb-1">
+      {data ? (
+        <nav aria-label={t('schedule.days')} className={DAY_STRIP}>
           <ul className="flex w-max gap-2">
             {data.days.map((day, i) => {
               const chosen = day.date === data.date;
@@ -133,7 +156,7 @@ export function ScheduleScreen() {
                     type="button"
                     aria-current={chosen ? 'date' : undefined}
                     onClick={() => change('date', i === 0 ? null : day.date)}
-                    className={`relative flex min-h-11 min-w-20 flex-col items-center rounded-xl border px-3 py-1.5 text-sm ${
+                    className={`${DAY_BUTTON} ${
                       chosen
                         ? 'border-gold bg-gold font-semibold text-ink'
                         : 'border-line bg-panel text-slate-100 hover:border-gold'
@@ -153,6 +176,8 @@ export function ScheduleScreen() {
             })}
           </ul>
         </nav>
+      ) : (
+        <DayStripPlaceholder />
       )}
 
       <div className="flex flex-col gap-3">
