@@ -204,4 +204,20 @@ describe.each(engines)('the kitchen (%s)', (engine) => {
     expect((await kitchenSocket(customer)).ack).toEqual({ ok: false, error: 'Staff only' });
     expect((await kitchenSocket({ ...customer, token: 'nope' })).ack).toMatchObject({ ok: false });
   });
+
+  it('stops telling a screen whose staff member signed out, while signed-in screens still hear', async () => {
+    const leaving = await signedInStaff(app);
+    const left = await kitchenSocket(leaving);
+    const staying = await kitchenSocket(staff);
+    expect([left.ack, staying.ack]).toEqual([{ ok: true }, { ok: true }]);
+    const out = await app.inject({ method: 'POST', url: '/api/auth/logout', headers: leaving.headers });
+    expect(out.statusCode).toBe(204);
+    await app.kitchen.recheckSessions();
+
+    const ref = await buy([], [{ productId: popcorn.id, quantity: 1, options: [large()] }]);
+    await until(() => staying.updates.includes(ref));
+    // The signed-out screen's socket is still connected, but no longer in the kitchen's room.
+    await new Promise((r) => setTimeout(r, 200));
+    expect(left.updates).not.toContain(ref);
+  });
 });
