@@ -38,6 +38,11 @@ class SlowestFirst extends BaseSequencer {
   }
 }
 
+// Passwords are hashed with a test-only cost (64 KiB, 1 pass) in every test process and the servers they start:
+// the suite hashes thousands of them, at 18 ms of CPU each with the real cost (decision 050). `=0` runs it with the
+// real cost; password-hashing.test.ts checks that a server without the setting uses the library's defaults.
+process.env.INSECURE_TEST_PASSWORD_HASHES ??= '1';
+
 export default defineConfig({
   test: {
     // vitest's default is one worker fewer than the cores: a single one on CI's 2 cores, idle while its test waits

@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { INSECURE_TEST_PASSWORD_HASHES, passwordHashOptions } from './modules/accounts/accounts.service.ts';
 import { ensureAdmin } from './modules/accounts/admin-bootstrap.ts';
 import { lockWalkInAccount, WALK_IN_EMAIL } from './modules/box-office/walk-in.ts';
 import { seedDemoOnline } from './modules/demo/demo-online.ts';
@@ -20,6 +21,11 @@ export interface BootstrapReport {
  */
 export async function bootstrap(app: FastifyInstance): Promise<BootstrapReport> {
   const messages: string[] = [];
+  if (passwordHashOptions()) {
+    app.log.warn(
+      `${INSECURE_TEST_PASSWORD_HASHES}=1: new password hashes are weak (a test suite's setting, never a real server's)`,
+    );
+  }
   // Before the admin: a walk-in account someone had made an admin is demoted, and an admin is then ensured.
   const walkIn = await lockWalkInAccount(app.database.db);
   if (walkIn?.wasReachable) {

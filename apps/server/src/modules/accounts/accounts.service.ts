@@ -1,4 +1,4 @@
-import { hash, verify } from '@node-rs/argon2';
+import { hash, verify, type Options } from '@node-rs/argon2';
 import { and, desc, eq, lte, gt, ne, sql } from 'drizzle-orm';
 import type { AuthResponse, Role, User } from '@cinema/contract';
 import { PG_UNIQUE_VIOLATION, pgErrorCode, type Queryable } from '../../db/database.ts';
@@ -9,8 +9,25 @@ import type { Language } from '../../i18n.ts';
 import { isReservedEmail } from '../box-office/walk-in.ts';
 import { endAccountLinks } from './account-links.ts';
 
-// argon2id with the library's defaults (19 MiB, 2 passes): OWASP's recommended minimum.
-export const hashPassword = (password: string) => hash(password);
+/**
+ * The test suite's setting (decision 050): with `INSECURE_TEST_PASSWORD_HASHES=1` new hashes cost 64 KiB and one
+ * pass (about 0.1 ms of CPU instead of 18 ms; the suite hashes thousands of passwords). Never set it for a real
+ * server: the server warns at start when it is set.
+ */
+export const INSECURE_TEST_PASSWORD_HASHES = 'INSECURE_TEST_PASSWORD_HASHES';
+const TEST_ONLY_COST: Options = { memoryCost: 64, timeCost: 1, parallelism: 1 };
+
+/**
+ * argon2id with the library's defaults (19 MiB, 2 passes, 1 lane): OWASP's recommended minimum. Only the exact
+ * value `1` of INSECURE_TEST_PASSWORD_HASHES lowers it. A hash records its own cost, so verifying works either way.
+ */
+export function passwordHashOptions(
+  env: Record<string, string | undefined> = process.env,
+): Options | undefined {
+  return env[INSECURE_TEST_PASSWORD_HASHES] === '1' ? TEST_ONLY_COST : undefined;
+}
+
+export const hashPassword = (password: string) => hash(password, passwordHashOptions());
 export const verifyPassword = (passwordHash: string, password: string) => verify(passwordHash, password);
 
 export const normalizeEmail = (email: string) => email.trim().toLowerCase();
