@@ -20,6 +20,7 @@ import { realtimePlugin } from './plugins/realtime.ts';
 import { webPlugin } from './plugins/web.ts';
 import { metricsPlugin } from './plugins/metrics.ts';
 import { requestIdMixin, requestIdOf, requestIdPlugin } from './request-id.ts';
+import { lazyChildLogger } from './request-logger.ts';
 import {
   LOG_HOOKS,
   LOG_REDACT_PATHS,
@@ -91,6 +92,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     // Our own check of X-Request-Id (fastify would take any value): see request-id.ts.
     requestIdHeader: false,
     genReqId: requestIdOf,
+    // Each request's logger is made when it first writes a line (most never do at LOG_LEVEL=warn).
+    childLoggerFactory: lazyChildLogger,
     bodyLimit: 1024 * 1024,
     // Forwarded-for headers are believed only from as many proxies as configured: otherwise any client could
     // pick its own address and slip past the per-address limits.

@@ -69,3 +69,38 @@ describe('request ids in the logs', () => {
     expect(linesOf(String(a.headers['x-request-id'])).length).toBeGreaterThanOrEqual(2);
   });
 });
+
+describe('the request logger, made when first written to', () => {
+  it('writes the enabled lines of a request with its id, and nothing below the level', async () => {
+    const lines: Record<string, unknown>[] = [];
+    const testDb = await createTestDatabase('pglite');
+    const app = await buildApp(testConfig({ DATA_DIR: 'memory://', LOG_LEVEL: 'warn' }), {
+      database: testDb.database,
+      logStream: { write: (line) => void lines.push(JSON.parse(line) as Record<string, unknown>) },
+    });
+    try {
+      app.get('/test/warn', async (request) => {
+        request.log.info('below the level');
+        expect(request.log.level).toBe('warn');
+        request.log.warn({ n: 1 }, 'a warning');
+        request.log.child({ part: 'inner' }).error('an error');
+        return { ok: true };
+      });
+      await app.ready();
+      const res = await app.inject({
+        method: 'GET',
+        url: '/test/warn',
+        headers: { 'x-request-id': 'lazy-1' },
+      });
+      expect(res.statusCode).toBe(200);
+      const mine = lines.filter((l) => l.reqId === 'lazy-1');
+      expect(mine.map((l) => l.msg)).toEqual(['a warning', 'an error']);
+      expect(mine[0]!.n).toBe(1);
+      expect(mine[1]!.part).toBe('inner');
+      expect(lines.some((l) => l.msg === 'below the level')).toBe(false);
+    } finally {
+      await app.close();
+      await testDb.drop();
+    }
+  });
+});

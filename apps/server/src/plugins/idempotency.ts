@@ -109,10 +109,7 @@ export const idempotencyPlugin = fp(
 
     // The answer is recorded before it goes out, so that a retry finds it. A server-side failure is not kept: the
     // retry runs again (the database was away, so nothing was done).
-    app.addHook('onSend', async (request, reply, payload) => {
-      const claim = request.idempotencyClaim;
-      if (!claim) return payload;
-      request.idempotencyClaim = undefined;
+    const record = async (request: FastifyRequest, reply: FastifyReply, payload: unknown, claim: Claim) => {
       const where = and(
         eq(idempotencyKeys.userId, claim.userId),
         eq(idempotencyKeys.route, claim.route),
@@ -130,7 +127,13 @@ export const idempotencyPlugin = fp(
       } catch (err) {
         request.log.warn({ err }, 'could not record the answer to an Idempotency-Key');
       }
-      return payload;
+    };
+    // A request without a key (nearly all of them) goes on at once, without a promise of its own.
+    app.addHook('onSend', (request, reply, payload, done) => {
+      const claim = request.idempotencyClaim;
+      if (!claim) return done(null, payload);
+      request.idempotencyClaim = undefined;
+      void record(request, reply, payload, claim).then(() => done(null, payload));
     });
 
     runPeriodically(app, 3600_000, 'removing expired idempotency keys', () =>

@@ -162,10 +162,11 @@ export const securityPlugin = fp(
       secureHeaders(request.raw, reply.raw, (err?: unknown) => done(err as Error | undefined));
     });
     // No text the app keeps may hold a NUL: PostgreSQL cannot store one, so say so before any query runs.
-    app.addHook('preValidation', async (request) => {
+    app.addHook('preValidation', (request, _reply, done) => {
       if (hasNul(request.params) || hasNul(request.query) || hasNul(request.body)) {
-        throw badRequest('Text may not contain NUL characters');
+        return done(badRequest('Text may not contain NUL characters'));
       }
+      done();
     });
   },
   { name: 'security' },

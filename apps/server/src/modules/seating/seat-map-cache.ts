@@ -159,6 +159,8 @@ export class SeatMapCache {
   private readonly loading = new Map<string, Loading>();
   /** The last version change sent to Redis: one connection answers in order, so once it is done all are. */
   private lastBump: Promise<void> = Promise.resolve();
+  /** Version changes sent to Redis and not answered yet: none, and every change made so far is shared. */
+  private bumpsOut = 0;
   /** False from the moment Redis fails until it is back: maps are then read from the database and not kept. */
   private trusted = true;
 
@@ -246,7 +248,13 @@ export class SeatMapCache {
       this.loading.delete(id);
     }
     if (!this.shared) return Promise.resolve();
-    const bump = this.shared.bump(id).catch((err: unknown) => this.distrust(err));
+    this.bumpsOut++;
+    const bump = this.shared
+      .bump(id)
+      .catch((err: unknown) => this.distrust(err))
+      .finally(() => {
+        this.bumpsOut--;
+      });
     this.lastBump = bump;
     return bump;
   }
@@ -298,6 +306,11 @@ export class SeatMapCache {
   /** Resolves once every change made so far is visible to every process. */
   settled(): Promise<void> {
     return this.lastBump;
+  }
+
+  /** True when every change made so far is visible to every process already (nothing to wait for). */
+  isSettled(): boolean {
+    return this.bumpsOut === 0;
   }
 
   private load(id: string, version: string): Promise<Entry> {
@@ -401,7 +414,14 @@ export const seatMapCachePlugin = fp(
     );
     if (startedWithout) cache.distrust(new Error('REDIS_URL did not answer at start'));
     made.cache = cache;
-    if (shared) app.addHook('onSend', async () => cache.settled());
+    if (shared) {
+      // Most responses (every read, every refused hold) have nothing to wait for: they go on in the same turn,
+      // without a promise of their own.
+      app.addHook('onSend', (_request, _reply, payload, done) => {
+        if (cache.isSettled()) done(null, payload);
+        else void cache.settled().then(() => done(null, payload));
+      });
+    }
     app.decorate('seatMaps', cache);
   },
   { name: 'seat-map-cache', dependencies: ['db'] },
