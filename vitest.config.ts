@@ -1,6 +1,7 @@
 import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
 import { BaseSequencer, type TestSpecification } from 'vitest/node';
+import { commonParts } from './apps/web/build/common-parts';
 
 /**
  * The slowest files of a CI run (seconds of one worker on 2 cores, 2026-11-27), started first whatever their project:
@@ -77,6 +78,8 @@ export default defineConfig({
         },
       },
       {
+        // The parts of the `common` catalogues (`common.json?part=`) are cut as in the build.
+        plugins: [commonParts()],
         test: {
           name: 'web',
           root: './apps/web',

@@ -3,11 +3,12 @@ import react from '@vitejs/plugin-react';
 import tailwindcss from '@tailwindcss/vite';
 import { precompress } from './build/precompress';
 import { pureReactRouter, withoutWebTransport } from './build/lean-deps';
+import { commonParts } from './build/common-parts';
 
 const api = process.env.VITE_API_TARGET ?? 'http://localhost:3000';
 
 export default defineConfig({
-  plugins: [react(), tailwindcss(), pureReactRouter(), withoutWebTransport(), precompress()],
+  plugins: [react(), tailwindcss(), commonParts(), pureReactRouter(), withoutWebTransport(), precompress()],
   server: {
     port: 5173,
     proxy: {

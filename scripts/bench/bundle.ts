@@ -18,8 +18,13 @@ interface ManifestChunk {
 }
 type Manifest = Record<string, ManifestChunk>;
 
-/** The texts an English visitor's first render waits for (a chunk of its own since decision 034). */
-const ENGLISH = 'src/locales/en/common.json';
+/**
+ * The English texts: the shell's part of `common`, which every first render waits for (a chunk of its own since
+ * decision 034), and the other parts of `common` a screen brings with its code (decision 050).
+ */
+const english = (part: 'shell' | 'seatMap' | 'catalogue' | 'rest') =>
+  `src/locales/en/common.json?part=${part}`;
+const ENGLISH = english('shell');
 
 /**
  * The routes measured, each with the modules it loads lazily as soon as it renders: the English texts, its
@@ -31,12 +36,19 @@ export const FIRST_LOAD_ROUTES = [
   { route: '/login', lazy: [ENGLISH, 'src/features/auth/components/login-screen.tsx'] },
   {
     route: '/movies',
-    lazy: [ENGLISH, 'src/features/catalogue/components/movies-screen.tsx', 'src/lib/query-client.tsx'],
+    lazy: [
+      ENGLISH,
+      english('catalogue'),
+      english('seatMap'),
+      'src/features/catalogue/components/movies-screen.tsx',
+      'src/lib/query-client.tsx',
+    ],
   },
   {
     route: '/showtimes/:id/seats',
     lazy: [
       ENGLISH,
+      english('seatMap'),
       'src/features/seat-map/components/seat-map-screen.tsx',
       'src/lib/query-client.tsx',
       'src/lib/socket.ts',
@@ -47,6 +59,9 @@ export const FIRST_LOAD_ROUTES = [
     route: '/admin/reports',
     lazy: [
       ENGLISH,
+      english('seatMap'),
+      english('catalogue'),
+      english('rest'),
       'src/locales/en/admin.json',
       'src/features/admin-reports/components/reports-screen.tsx',
       'src/lib/query-client.tsx',

@@ -7,7 +7,7 @@ import { Layout } from './layout';
 import { logout } from './logout';
 // A visitor's first load: the shell and the sign-in screen, without react-query.
 import { LoginScreen } from '../features/auth/components/login-screen';
-import { i18n, useTranslation, type Namespace } from '../lib/i18n';
+import { i18n, useTranslation, type Texts } from '../lib/i18n';
 
 /** React.lazy whose code can be asked for before the screen renders (`preloadScreen`), once either way. */
 function preloadable<Props extends object>(load: () => Promise<{ default: ComponentType<Props> }>) {
@@ -19,11 +19,12 @@ function preloadable<Props extends object>(load: () => Promise<{ default: Compon
 /**
  * A screen whose code loads when it is first shown (behind its guard; the layout shows PageLoading meanwhile),
  * named export `name` of the module, given the app's query client: react-query loads with the first screen too.
+ * Its texts come with its code: every part of `common` unless it names the parts it shows (locales/parts.ts).
  */
 function lazyScreen<Name extends string, Props extends object>(
   load: () => Promise<Record<Name, ComponentType<Props>>>,
   name: Name,
-  texts: Namespace[] = [],
+  texts: Texts[] = ['common'],
 ) {
   return preloadable(async () => {
     const [screens, { QueryProvider }] = await Promise.all([
@@ -59,22 +60,28 @@ const GuestOrderScreen = lazyScreen(
   () => import('../features/tickets/components/guest-order-screen'),
   'GuestOrderScreen',
 );
+// The film screens show the films' attributes, whose texts are in the seat map's part.
 const MoviesScreen = lazyScreen(
   () => import('../features/catalogue/components/movies-screen'),
   'MoviesScreen',
+  ['catalogue', 'seatMap'],
 );
 // The public schedule: visitors too (DESIGN §6.6).
 const ScheduleScreen = lazyScreen(
   () => import('../features/catalogue/components/schedule-screen'),
   'ScheduleScreen',
+  ['catalogue', 'seatMap'],
 );
 const MovieShowtimesScreen = lazyScreen(
   () => import('../features/catalogue/components/movie-showtimes-screen'),
   'MovieShowtimesScreen',
+  ['catalogue', 'seatMap'],
 );
 const SeatMapScreen = lazyScreen(
   () => import('../features/seat-map/components/seat-map-screen'),
   'SeatMapScreen',
+  // The rest of `common` (basket, hold, waiting list, advice) comes with the parts that load once seats are chosen.
+  ['seatMap'],
 );
 const CheckoutSuccessScreen = lazyScreen(
   () => import('../features/checkout/components/checkout-success-screen'),
@@ -101,27 +108,27 @@ const ProfileScreen = lazyScreen(
 const AdminDashboard = lazyScreen(
   () => import('../features/admin-catalogue/components/admin-dashboard'),
   'AdminDashboard',
-  ['admin'],
+  ['common', 'admin'],
 );
 const ManageShowtimesScreen = lazyScreen(
   () => import('../features/admin-catalogue/components/manage-showtimes-screen'),
   'ManageShowtimesScreen',
-  ['admin'],
+  ['common', 'admin'],
 );
 const ScheduleShowtimesScreen = lazyScreen(
   () => import('../features/admin-catalogue/components/schedule-showtimes-screen'),
   'ScheduleShowtimesScreen',
-  ['admin'],
+  ['common', 'admin'],
 );
 const HallWeekScreen = lazyScreen(
   () => import('../features/admin-catalogue/components/hall-week-screen'),
   'HallWeekScreen',
-  ['admin'],
+  ['common', 'admin'],
 );
 const AuditScreen = lazyScreen(
   () => import('../features/admin-audit/components/audit-screen'),
   'AuditScreen',
-  ['admin'],
+  ['common', 'admin'],
 );
 const ShowtimeWaitlistScreen = lazyScreen(
   () => import('../features/admin-bookings/components/showtime-waitlist-screen'),
@@ -130,96 +137,97 @@ const ShowtimeWaitlistScreen = lazyScreen(
 const BookedSeatsScreen = lazyScreen(
   () => import('../features/admin-bookings/components/booked-seats-screen'),
   'BookedSeatsScreen',
-  ['admin'],
+  ['common', 'admin'],
 );
 const ShowtimeQrCodesScreen = lazyScreen(
   () => import('../features/admin-bookings/components/showtime-qr-codes-screen'),
   'ShowtimeQrCodesScreen',
-  ['admin'],
+  ['common', 'admin'],
 );
 const HallsScreen = lazyScreen(
   () => import('../features/admin-halls/components/halls-screen'),
   'HallsScreen',
-  ['admin'],
+  ['common', 'admin'],
 );
 const HallEditorScreen = lazyScreen(
   () => import('../features/admin-halls/components/hall-editor-screen'),
   'HallEditorScreen',
-  ['admin'],
+  ['common', 'admin'],
 );
 // The sales reports (and their chart library) load only on /admin/reports.
 const ReportsScreen = lazyScreen(
   () => import('../features/admin-reports/components/reports-screen'),
   'ReportsScreen',
-  ['admin'],
+  ['common', 'admin'],
 );
 const FilmHireScreen = lazyScreen(
   () => import('../features/admin-film-hire/components/film-hire-screen'),
   'FilmHireScreen',
-  ['admin'],
+  ['common', 'admin'],
 );
 const DistributorsScreen = lazyScreen(
   () => import('../features/admin-film-hire/components/distributors-screen'),
   'DistributorsScreen',
-  ['admin'],
+  ['common', 'admin'],
 );
 const TaxesScreen = lazyScreen(
   () => import('../features/admin-taxes/components/taxes-screen'),
   'TaxesScreen',
-  ['admin'],
+  ['common', 'admin'],
 );
 const CounterSaleScreen = lazyScreen(
   () => import('../features/box-office/components/counter-sale-screen'),
   'CounterSaleScreen',
-  ['admin'],
+  ['common', 'admin'],
 );
 const OrdersScreen = lazyScreen(
   () => import('../features/box-office/components/orders-screen'),
   'OrdersScreen',
-  ['admin'],
+  ['common', 'admin'],
 );
 const OrderScreen = lazyScreen(
   () => import('../features/box-office/components/order-screen'),
   'OrderScreen',
-  ['admin'],
+  ['common', 'admin'],
 );
 const PricingScreen = lazyScreen(
   () => import('../features/admin-pricing/components/pricing-screen'),
   'PricingScreen',
-  ['admin'],
+  ['common', 'admin'],
 );
 const PromoCodesScreen = lazyScreen(
   () => import('../features/admin-pricing/components/promo-codes-screen'),
   'PromoCodesScreen',
-  ['admin'],
+  ['common', 'admin'],
 );
 const ConcessionsScreen = lazyScreen(
   () => import('../features/admin-concessions/components/concessions-screen'),
   'ConcessionsScreen',
-  ['admin'],
+  ['common', 'admin'],
 );
 const KitchenScreen = lazyScreen(
   () => import('../features/kitchen/components/kitchen-screen'),
   'KitchenScreen',
-  ['admin'],
+  ['common', 'admin'],
 );
 const GiftCardsAdminScreen = lazyScreen(
   () => import('../features/admin-gift-cards/components/gift-cards-admin-screen'),
   'GiftCardsAdminScreen',
-  ['admin'],
+  ['common', 'admin'],
 );
 const UsersScreen = lazyScreen(
   () => import('../features/admin-users/components/users-screen'),
   'UsersScreen',
-  ['admin'],
+  ['common', 'admin'],
 );
 const OutboxScreen = lazyScreen(
   () => import('../features/admin-outbox/components/outbox-screen'),
   'OutboxScreen',
-  ['admin'],
+  ['common', 'admin'],
 );
 // The scanner (and its WebAssembly decoder) loads only on /admin/scan.
 const ScannerPage = lazyScreen(() => import('../features/scanner/components/scanner-page'), 'ScannerPage', [
+  'common',
   'admin',
 ]);
 

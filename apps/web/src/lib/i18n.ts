@@ -8,12 +8,13 @@ import {
   type ReactElement,
   type ReactNode,
 } from 'react';
+import { ALL_COMMON_PARTS, partOf, type CommonPart } from '../locales/parts';
 
 // The web app's texts: i18next's JSON v4 catalogues (`{{value}}` interpolation, plurals as `_one`/`_other` keys
 // chosen by `Intl.PluralRules`, one file per namespace) read by a runtime of our own, a few hundred bytes where
 // i18next with react-i18next took 17 kB of the first load (docs/decisions/034-our-own-text-runtime.md). Only the
-// viewer's language is downloaded: each catalogue is a chunk of its own, the `common` one of the detected language
-// awaited before the first render (`i18nReady`), `admin` with the first staff screen (Suspense).
+// viewer's language is downloaded: each catalogue is a chunk of its own, `common` in parts (locales/parts.ts): the
+// shell's awaited before the first render (`i18nReady`), a screen's with its code; `admin` with the staff screens.
 
 /** The languages the app speaks, each named in its own language (the header's switcher lists them). */
 export const LANGUAGES = [
@@ -26,6 +27,8 @@ export const LANGUAGE_CODES: readonly Language[] = LANGUAGES.map((l) => l.code);
 
 /** The catalogues of each language: `common` for customers and the layout, `admin` for staff screens. */
 export type Namespace = 'common' | 'admin';
+/** What a screen asks to load: a whole namespace, or one part of `common`. */
+export type Texts = Namespace | CommonPart;
 
 /** Where the viewer's choice is remembered. */
 export const LANGUAGE_STORAGE_KEY = 'cinema.lang';
@@ -60,20 +63,42 @@ export type TOptions = Record<string, unknown> & { count?: number; defaultValue?
 // eslint-disable-next-line @typescript-eslint/no-unused-vars
 export type TFunction<N extends Namespace = Namespace> = (key: string, options?: TOptions | string) => string;
 
-// Every catalogue as a lazy chunk: `../locales/de/common.json` → () => import(...).
-const catalogues = import.meta.glob<{ default: Tree }>('../locales/*/*.json');
+type Chunks = Record<string, () => Promise<{ default: Tree }>>;
+// Every catalogue as lazy chunks: `../locales/de/admin.json` → () => import(...); `common` as one chunk per part,
+// cut from the same file at build time (`?part=`, build/common-parts.ts).
+const chunks: Record<'admin' | CommonPart, Chunks> = {
+  admin: import.meta.glob<{ default: Tree }>('../locales/*/admin.json'),
+  shell: import.meta.glob<{ default: Tree }>('../locales/*/common.json', { query: '?part=shell' }),
+  seatMap: import.meta.glob<{ default: Tree }>('../locales/*/common.json', { query: '?part=seatMap' }),
+  catalogue: import.meta.glob<{ default: Tree }>('../locales/*/common.json', { query: '?part=catalogue' }),
+  rest: import.meta.glob<{ default: Tree }>('../locales/*/common.json', { query: '?part=rest' }),
+};
+/** The texts in, by `language/namespace` (the parts of `common` merged into one tree). */
 const loaded: Partial<Record<string, Tree>> = {};
+/** What is in, by `language/texts` (`en/admin`, `en/shell`). */
+const arrived = new Set<string>();
 const loading = new Map<string, Promise<void>>();
 
-/** Loads one catalogue once; the same promise to every caller until it is in (Suspense waits on it). */
-function load(language: Language, ns: Namespace): Promise<void> {
-  const id = `${language}/${ns}`;
+/**
+ * Loads a catalogue or a part of `common` once (`common` itself: every part); the same promise to every caller until
+ * it is in (Suspense waits on it).
+ */
+function load(language: Language, texts: Texts): Promise<void> {
+  const id = `${language}/${texts}`;
   let promise = loading.get(id);
   if (!promise) {
-    const read = catalogues[`../locales/${id}.json`];
-    promise = read
-      ? read().then((module) => void (loaded[id] = module.default))
-      : Promise.reject(new Error(`No catalogue ${id}`));
+    if (texts === 'common')
+      promise = Promise.all(ALL_COMMON_PARTS.map((part) => load(language, part))).then(() => undefined);
+    else {
+      const ns = texts === 'admin' ? 'admin' : 'common';
+      const read = chunks[texts][`../locales/${language}/${ns}.json`];
+      promise = read
+        ? read().then((module) => {
+            Object.assign((loaded[`${language}/${ns}`] ??= {}), module.default);
+            arrived.add(id);
+          })
+        : Promise.reject(new Error(`No catalogue ${id}`));
+    }
     loading.set(id, promise);
     // A chunk that failed to arrive (a dropped line) is asked for again next time.
     promise.catch(() => loading.delete(id));
@@ -83,6 +108,22 @@ function load(language: Language, ns: Namespace): Promise<void> {
 
 let language: Language = detectLanguage();
 const listeners = new Set<() => void>();
+/** Goes up on every change a text may show: a language switched to, a part of `common` that came late. */
+let revision = 0;
+function changed() {
+  revision++;
+  for (const listener of listeners) listener();
+}
+
+/**
+ * A text of a part of `common` that was not loaded (a screen that did not ask for it): the part is fetched and every
+ * text shown again once it is in, so the key shows for a moment at worst. Screens ask for their parts up front.
+ */
+function loadLate(lang: Language, part: CommonPart) {
+  if (loading.has(`${lang}/${part}`)) return;
+  if (import.meta.env.DEV) console.warn(`Texts of "${part}" used before they were loaded`);
+  void load(lang, part).then(changed, () => undefined);
+}
 
 function lookup(lang: Language, ns: string, key: string): string | undefined {
   let node: string | Tree | undefined = loaded[`${lang}/${ns}`];
@@ -101,6 +142,10 @@ const pluralOf = (lang: Language, count: number) => {
 function template(lang: Language, defaultNs: Namespace, fullKey: string, count: unknown): string | undefined {
   const colon = /^(\w+):(.+)$/.exec(fullKey);
   const [ns, key] = colon ? [colon[1]!, colon[2]!] : [defaultNs, fullKey];
+  if (ns === 'common') {
+    const part = partOf(key.split('.')[0]!);
+    if (!arrived.has(`${lang}/${part}`)) loadLate(lang, part);
+  }
   for (const l of lang === 'en' ? [lang] : [lang, 'en' as const]) {
     const text =
       (typeof count === 'number' &&
@@ -127,7 +172,7 @@ function subscribe(listener: () => void) {
   listeners.add(listener);
   return () => void listeners.delete(listener);
 }
-const currentLanguageSnapshot = () => language;
+const revisionSnapshot = () => revision;
 
 function followLanguage(lang: Language) {
   if (typeof document !== 'undefined') document.documentElement.lang = lang;
@@ -143,33 +188,41 @@ export const i18n = {
   get resolvedLanguage(): Language {
     return language;
   },
-  /** Loads the namespaces of the current language (those already in come back at once). */
-  loadNamespaces: (namespaces: Namespace[]) => Promise.all(namespaces.map((ns) => load(language, ns))),
+  /** Loads namespaces or parts of `common` in the current language (those already in come back at once). */
+  loadNamespaces: (texts: Texts[]) => Promise.all(texts.map((t) => load(language, t))),
   /**
    * Switches to `lang` once its catalogues of every namespace already read are in, so that no screen shows a key
    * or waits in Suspense; then every `useTranslation` re-renders.
    */
   async changeLanguage(lang: Language): Promise<void> {
-    const namespaces = (['common', 'admin'] as const).filter((ns) => loaded[`${language}/${ns}`]);
-    await Promise.all([load(lang, 'common'), ...namespaces.map((ns) => load(lang, ns))]);
+    const texts = (['admin', ...ALL_COMMON_PARTS] as const).filter((t) => arrived.has(`${language}/${t}`));
+    await Promise.all([load(lang, 'shell'), ...texts.map((t) => load(lang, t))]);
     if (lang === language) return;
     language = lang;
     followLanguage(lang);
-    for (const listener of listeners) listener();
+    changed();
   },
 };
 
-/** Resolves once the detected language's `common` texts are in: the first render waits for it. */
-export const i18nReady: Promise<void> = load(language, 'common');
+/** A lazily loaded module together with the texts it shows (fetched side by side): resolves with the module. */
+export const withTexts = <Module>(code: Promise<Module>, texts: Texts[]): Promise<Module> =>
+  Promise.all([code, i18n.loadNamespaces(texts)]).then(([module]) => module);
+
+/** Resolves once the detected language's shell texts are in: the first render waits for them. */
+export const i18nReady: Promise<void> = load(language, 'shell');
 
 /**
  * The texts of one namespace for a component, re-rendered on a language change. A namespace not yet loaded
  * suspends the component until its chunk is in (the nearest Suspense shows `PageLoading`).
  */
 export function useTranslation(ns: Namespace = 'common'): { t: TFunction; i18n: typeof i18n } {
-  const lang = useSyncExternalStore(subscribe, currentLanguageSnapshot, currentLanguageSnapshot);
-  // Suspends the way react-i18next did, by throwing the catalogue's promise (one per catalogue, kept until it is in).
-  if (!loaded[`${lang}/${ns}`]) throw load(lang, ns);
+  // Re-renders on a language change, and when a part of `common` came late (`t` reads the texts as they are).
+  useSyncExternalStore(subscribe, revisionSnapshot, revisionSnapshot);
+  const lang = language;
+  // Suspends the way react-i18next did, by throwing the catalogue's promise (one per catalogue, kept until it is in);
+  // for `common`, its shell part (a screen's own parts come with its code).
+  const first = ns === 'common' ? 'shell' : ns;
+  if (!arrived.has(`${lang}/${first}`)) throw load(lang, first);
   const t = useMemo<TFunction>(() => (key, options) => translate(lang, ns, key, options), [lang, ns]);
   return { t, i18n };
 }

@@ -9,7 +9,7 @@ import { SeatLegend } from '../../../components/seat-map/seat-legend';
 import { sofaPartner, type SeatCell } from '../../../components/seat-map/seat-view';
 import { ApiError, errorText } from '../../../lib/api-client';
 import { formatDateTime, formatTime, useFormatMoney } from '../../../lib/format';
-import { i18n } from '../../../lib/i18n';
+import { i18n, withTexts } from '../../../lib/i18n';
 import { seatsInWords } from '../../../lib/seat-text';
 import { seatMapQueryKey, useSeatMap } from '../api/get-seat-map';
 import { useHoldSeats } from '../api/hold-seats';
@@ -25,11 +25,15 @@ import type { BasketChoice } from './basket';
 import { useTranslation } from '../../../lib/i18n';
 
 // The basket (ticket types, promo code, the server's quote) and the hold's countdown load once seats are held: the
-// map comes first (and keeps within its bundle budget).
-const Basket = lazy(() => import('./basket').then((m) => ({ default: m.Basket })));
-const HoldCountdown = lazy(() => import('./basket').then((m) => ({ default: m.HoldCountdown })));
+// map comes first (and keeps within its bundle budget). They bring the rest of the texts (`common`'s `rest` part).
+const Basket = lazy(() => withTexts(import('./basket'), ['rest']).then((m) => ({ default: m.Basket })));
+const HoldCountdown = lazy(() =>
+  withTexts(import('./basket'), ['rest']).then((m) => ({ default: m.HoldCountdown })),
+);
 // The waiting list's panel (DESIGN §7.6) loads after the map too.
-const WaitlistPanel = lazy(() => import('./waitlist-panel').then((m) => ({ default: m.WaitlistPanel })));
+const WaitlistPanel = lazy(() =>
+  withTexts(import('./waitlist-panel'), ['rest']).then((m) => ({ default: m.WaitlistPanel })),
+);
 
 /** A hold this page just made, used until a seat map read after it arrives (that one knows it too). */
 interface RecentHold {
@@ -61,7 +65,7 @@ function useSelectionRules(wanted: boolean) {
   useEffect(() => {
     if (!wanted || rules) return;
     let current = true;
-    void import('./selection-advice').then((loaded) => current && setRules(loaded));
+    void withTexts(import('./selection-advice'), ['rest']).then((loaded) => current && setRules(loaded));
     return () => {
       current = false;
     };
