@@ -132,6 +132,13 @@ afterEach(() => {
   vi.useRealTimers();
 });
 
+/** Opens the map and waits until it has joined the showtime's room and read the map again (what the join missed). */
+async function openJoined() {
+  await openSeatMap();
+  await waitFor(() => expect(socket.sent).toContainEqual(['join_showtime', SHOWTIME]));
+  await waitFor(() => expect(seatMapReads()).toHaveLength(2));
+}
+
 async function openSeatMap() {
   const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false } } });
   render(
@@ -218,10 +225,26 @@ describe('the seat map', () => {
     await waitFor(() => expect(socket.sent).toContainEqual(['join_showtime', SHOWTIME]));
   });
 
+  it('reads the map again once it has joined: a seat held before the join shows as held', async () => {
+    // The map is read before the socket has connected; A3 is held meanwhile, heard by nobody in the room yet.
+    socket.connected = false;
+    try {
+      await openSeatMap();
+      expect(seatButton(/^Row A, seat 3, available$/)).toBeInTheDocument();
+      seats = seats.map((s) => (s.id === 'seat-1-3' ? { ...s, status: 'HELD' } : s));
+      expect(socket.sent).not.toContainEqual(['join_showtime', SHOWTIME]);
+      socket.connected = true;
+      act(() => socket.receive('connect', undefined));
+      await waitFor(() => expect(seatButton(/^Row A, seat 3, held$/)).toBeInTheDocument());
+      expect(seatMapReads()).toHaveLength(2);
+    } finally {
+      socket.connected = true;
+    }
+  });
+
   it('reloads the map when a seats_update arrives', async () => {
-    await openSeatMap();
-    await waitFor(() => expect(socket.sent).toContainEqual(['join_showtime', SHOWTIME]));
-    expect(seatMapReads()).toHaveLength(1);
+    await openJoined();
+    expect(seatMapReads()).toHaveLength(2);
 
     // Someone holds A3 and, by the time the map is read again, has bought A4 as well.
     seats = seats.map((s) =>
@@ -239,17 +262,16 @@ describe('the seat map', () => {
     );
     expect(seatButton(/^Row A, seat 3, held$/)).toHaveAttribute('data-status', 'HELD');
     await waitFor(() => expect(seatButton(/^Row A, seat 4, sold$/)).toBeInTheDocument());
-    expect(seatMapReads()).toHaveLength(2);
+    expect(seatMapReads()).toHaveLength(3);
   });
 
   it('reads the whole map again on seats_resync (the server may have missed updates)', async () => {
-    await openSeatMap();
-    await waitFor(() => expect(socket.sent).toContainEqual(['join_showtime', SHOWTIME]));
-    expect(seatMapReads()).toHaveLength(1);
+    await openJoined();
+    expect(seatMapReads()).toHaveLength(2);
     seats = seats.map((s) => (s.id === 'seat-1-3' ? { ...s, status: 'CONFIRMED' } : s));
     act(() => socket.receive('seats_resync', undefined));
     await waitFor(() => expect(seatButton(/^Row A, seat 3, sold$/)).toBeInTheDocument(), { timeout: 4000 });
-    expect(seatMapReads()).toHaveLength(2);
+    expect(seatMapReads()).toHaveLength(3);
   }, 15_000);
 
   it('says live updates are paused while the server cannot join it, and joins again by itself', async () => {
@@ -264,13 +286,12 @@ describe('the seat map', () => {
   }, 15_000);
 
   it("ignores updates of another showtime's map", async () => {
-    await openSeatMap();
-    await waitFor(() => expect(socket.sent).toContainEqual(['join_showtime', SHOWTIME]));
+    await openJoined();
     act(() =>
       socket.receive('seats_update', { showtimeId: 'show-2', seats: [{ id: 'seat-1-1', status: 'HELD' }] }),
     );
     expect(seatButton(/^Row A, seat 1, available$/)).toBeInTheDocument();
-    expect(seatMapReads()).toHaveLength(1);
+    expect(seatMapReads()).toHaveLength(2);
   });
 
   it('takes a seat someone else took out of your selection, for good', async () => {
@@ -620,8 +641,7 @@ describe('a hall with a real layout', () => {
 
   it('keeps a seat where it is, and what it is, when a seats_update changes its status', async () => {
     drawHall(['ss.wcss']);
-    await openSeatMap();
-    await waitFor(() => expect(socket.sent).toContainEqual(['join_showtime', SHOWTIME]));
+    await openJoined();
     seats = seats.map((s) => (s.id === 'J3' ? { ...s, status: 'HELD' } : s));
     act(() =>
       socket.receive('seats_update', { showtimeId: SHOWTIME, seats: [{ id: 'J3', status: 'HELD' }] }),
@@ -630,7 +650,7 @@ describe('a hall with a real layout', () => {
     const space = seatButton(/^Row J, seat 3, wheelchair space, held$/);
     expect(space).toHaveAttribute('data-col', '3');
     expect(space).toHaveAttribute('aria-disabled', 'true');
-    await waitFor(() => expect(seatMapReads()).toHaveLength(2));
+    await waitFor(() => expect(seatMapReads()).toHaveLength(3));
   });
 
   it('moves by arrow keys across aisles, keeping the column up and down', async () => {

@@ -47,7 +47,6 @@ export function useSeatUpdates(
       if (left) return;
       const socket = getSocket();
       const key = seatMapQueryKey(showtimeId);
-      let joinedOnce = false;
       let retry: ReturnType<typeof setTimeout> | undefined;
       let attempt = 0;
       let pausedHere = false;
@@ -67,9 +66,11 @@ export function useSeatUpdates(
           // swallow the seats_update patch that followed it in the screen tests.
           if (pausedHere) setPaused(false);
           pausedHere = false;
-          // Updates sent while disconnected were missed: read the whole map again after a re-join.
-          if (joinedOnce) void queryClient.invalidateQueries({ queryKey: key });
-          joinedOnce = true;
+          // Updates sent before the room was joined were missed: read the whole map again once joined. That is
+          // after every re-join (disconnected meanwhile), and after the first join too: the map was first read
+          // before the socket's code had even loaded, so a seat held in between would show as free until the next
+          // change.
+          void queryClient.invalidateQueries({ queryKey: key });
         });
       };
       const onSeatsUpdate = (update: SeatsUpdate) => {
