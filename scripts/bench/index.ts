@@ -108,6 +108,7 @@ const HAND_WRITTEN = [
   '## What the machine was doing',
   '## CI on 2 cores',
   '## Orders: CPU per order',
+  "## Where a hold's time goes",
 ];
 /** Showtimes (300 seat pairs each) for pgbench to hold every pair of once: winning holds only. */
 const HOLD_FUNCTION_SHOWTIMES = quick ? 10 : 30;
@@ -314,8 +315,8 @@ async function main() {
         measured: `${perSecond(pgRun.rush.holdsPerSecond)} (${perSecond(pgRun.rush.winsPerSecond)})`,
         reference: `pgbench -N ${perSecond(pgbench.tps)}`,
         ratio: `${ratio(pgRun.rush.holdsPerSecond, pgbench.tps)}×`,
-        target: '≥ 0.3×',
-        met: pgRun.rush.holdsPerSecond / pgbench.tps >= 0.3,
+        target: '≥ 0.6×',
+        met: pgRun.rush.holdsPerSecond / pgbench.tps >= 0.6,
       },
       {
         figure: 'PostgreSQL alone: winning holds via pgbench (diagnostic)',
@@ -324,6 +325,14 @@ async function main() {
         ratio: `${ratio(holdFunction, pgbench.tps)}×`,
         target: '',
         met: null,
+      },
+      {
+        figure: "The server's hold path: rush holds/s against hold_seats via pgbench",
+        measured: perSecond(pgRun.rush.holdsPerSecond),
+        reference: `hold_seats via pgbench ${perSecond(holdFunction)}`,
+        ratio: `${ratio(pgRun.rush.holdsPerSecond, holdFunction)}×`,
+        target: '≥ 0.8×',
+        met: pgRun.rush.holdsPerSecond / holdFunction >= 0.8,
       },
       {
         figure: 'Rush on PostgreSQL: hold latency p50',
@@ -354,9 +363,9 @@ async function main() {
         measured: perSecond(reads.seatMap.requestsPerSecond),
         reference: `GET /api/health/live ${perSecond(reads.bare.requestsPerSecond)}`,
         ratio: `${ratio(reads.seatMap.requestsPerSecond, reads.bare.requestsPerSecond)}×`,
-        target: '≥ 0.5×',
+        target: '≥ 0.8×',
         met:
-          reads.seatMap.failed === 0 && reads.seatMap.requestsPerSecond / reads.bare.requestsPerSecond >= 0.5,
+          reads.seatMap.failed === 0 && reads.seatMap.requestsPerSecond / reads.bare.requestsPerSecond >= 0.8,
       },
       fanoutRow(fanOne),
       fanoutRow(fanTwo),

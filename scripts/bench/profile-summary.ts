@@ -1,5 +1,5 @@
 // Summarises a V8 CPU profile of the server (`node --cpu-prof`, see BENCH_SERVER_NODE_ARGS) by where the time went:
-// each sample's own function is put in a stage (the request id's promise hooks, logging, the PostgreSQL driver,
+// each sample's own function is put in a stage (a socket write, a timer or a native call in its caller's) (the request id's promise hooks, logging, the PostgreSQL driver,
 // Redis, fastify, validation and serialisation, our own code, ...), and the heaviest functions are listed.
 // `node --import tsx scripts/bench/profile-summary.ts <file.cpuprofile> [requests] [--windows <file> --kind holds]`:
 // with the number of requests the profile covered, each stage is also given in µs per request; with the windows
@@ -22,15 +22,22 @@ interface Profile {
 /** A stage by the module a function comes from (first match wins), then by its name. */
 const BY_URL: [RegExp, string][] = [
   [
+    /node_modules\/(pngjs|qrcode|dijkstrajs|pdfkit|pdf-lib)\/|node:zlib/,
+    'confirmation emails (QR codes, in the background)',
+  ],
+  [
     /node:internal\/async_hooks|node:async_hooks|async_local_storage/,
     'request id: async hooks (AsyncLocalStorage)',
   ],
-  [/node_modules\/(pino|sonic-boom|fast-redact|pino-std-serializers|thread-stream)\//, 'logging (pino)'],
+  [
+    /node_modules\/(pino|sonic-boom|fast-redact|@pinojs\/redact|pino-std-serializers|thread-stream)\//,
+    'logging (pino)',
+  ],
   [/node_modules\/(pg|pg-protocol|pg-pool|pg-types|postgres-\w+|pgpass)\//, 'PostgreSQL driver (pg)'],
   [/node_modules\/drizzle-orm\//, 'query builder and row mapping (drizzle)'],
   [/node_modules\/(@redis|redis|cluster-key-slot|generic-pool)\//, 'Redis client'],
   [
-    /node_modules\/(socket\.io|engine\.io|ws|@socket\.io|socket\.io-adapter|socket\.io-parser)\//,
+    /node_modules\/(socket\.io|engine\.io|ws|@socket\.io|socket\.io-adapter|socket\.io-parser|notepack\.io|@socket\.io\/redis-adapter)\//,
     'Socket.IO',
   ],
   [/node_modules\/@fastify\/rate-limit\//, 'rate limit'],
@@ -57,6 +64,10 @@ const BY_URL: [RegExp, string][] = [
 ];
 /** Our own bundled code (dist/server.js) by function name. */
 const BY_NAME: [RegExp, string][] = [
+  [
+    /cinemaTime|sendOrderConfirmation|queueMail|inBackground/,
+    'confirmation emails (QR codes, in the background)',
+  ],
   [/^(requestIdOf|requestIdMixin)$/, 'request id: our hooks'],
   [/hashToken|sessionChecks|userIf|signedIn|bearerToken|databaseSessions/, 'session lookup'],
   [/idempot|hashOf/, 'idempotency'],
@@ -119,12 +130,34 @@ profile.samples.forEach((id, i) => {
   selfUs.set(id, (selfUs.get(id) ?? 0) + (profile.timeDeltas[i] ?? 0));
 });
 
+const parentOf = new Map<number, number>();
+for (const n of profile.nodes) for (const c of n.children ?? []) parentOf.set(c, n.id);
+/** Stages that say only what ran, not for whom: the caller's stage is looked for instead. */
+const vague = (stage: string) =>
+  stage.startsWith('native:') ||
+  stage === 'other' ||
+  stage === 'HTTP and sockets (node)' ||
+  stage === 'node: timers, events, microtasks' ||
+  stage === 'JSON (native)' ||
+  stage === 'crypto';
+/** A sample's stage: its own function's, or (for a socket write, a timer, a native call) its nearest caller's. */
+function sampleStage(id: number): string {
+  const own = stageOf(byId.get(id)!.callFrame);
+  if (!vague(own)) return own;
+  for (let at = parentOf.get(id); at !== undefined; at = parentOf.get(at)) {
+    const stage = stageOf(byId.get(at)!.callFrame);
+    if (!vague(stage) && stage !== '(program: native, outside JavaScript)' && stage !== '(idle)')
+      return stage;
+  }
+  return own;
+}
+
 const stages = new Map<string, number>();
 const functions = new Map<string, number>();
 let busy = 0;
 for (const [id, us] of selfUs) {
   const frame = byId.get(id)!.callFrame;
-  const stage = stageOf(frame);
+  const stage = sampleStage(id);
   stages.set(stage, (stages.get(stage) ?? 0) + us);
   if (stage !== '(idle)') busy += us;
   const where = frame.url
