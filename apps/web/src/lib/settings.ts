@@ -4,17 +4,38 @@ import { RATING_SYSTEM_NAMES, type RatingSystem } from '@cinema/contract/constan
 import { api } from './api-client';
 
 let loaded: Settings | null = null;
-let loading: Promise<Settings | null> | null = null;
+let loading = false;
+let failures = 0;
+/** The screens waiting for the settings: told once they arrive. */
+const waiting = new Set<(settings: Settings) => void>();
+
+/** Waits between attempts to read the settings after a failure: 1 s, doubling up to 30 s. */
+export const settingsRetryMs = (failures: number) => Math.min(1000 * 2 ** (failures - 1), 30_000);
 
 /**
  * GET /api/settings, once per page load (no react-query: the layout is on every page, the sign-in page too), through
- * the one HTTP client like every other call, so a screen's test that stands in for the API answers it too.
+ * the one HTTP client like every other call, so a screen's test that stands in for the API answers it too. A failed
+ * read (the server away, a 503 while its database is) is tried again with backoff until it succeeds: the screens
+ * waiting for the settings are told then.
  */
-function loadSettings(): Promise<Settings | null> {
-  loading ??= api<Settings>('/settings')
-    .catch(() => null)
-    .then((settings) => (loaded = settings));
-  return loading;
+function loadSettings(): void {
+  if (loaded || loading) return;
+  loading = true;
+  api<Settings>('/settings').then(
+    (settings) => {
+      loaded = settings;
+      loading = false;
+      for (const tell of waiting) tell(settings);
+      waiting.clear();
+    },
+    () => {
+      failures += 1;
+      setTimeout(() => {
+        loading = false;
+        loadSettings();
+      }, settingsRetryMs(failures));
+    },
+  );
 }
 
 /** The cinema's currency (ISO 4217), USD until the settings arrived. */
@@ -24,7 +45,14 @@ export const cinemaCurrency = (): string => loaded?.currency ?? 'USD';
 export function useSettings(): Settings | null {
   const [settings, setSettings] = useState(loaded);
   useEffect(() => {
-    if (!settings) void loadSettings().then(setSettings);
+    if (settings) return;
+    if (loaded) {
+      setSettings(loaded);
+      return;
+    }
+    waiting.add(setSettings);
+    loadSettings();
+    return () => void waiting.delete(setSettings);
   }, [settings]);
   return settings;
 }
