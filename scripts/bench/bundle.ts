@@ -20,7 +20,7 @@ type Manifest = Record<string, ManifestChunk>;
 
 /**
  * The English texts: the shell's part of `common`, which every first render waits for (a chunk of its own since
- * decision 034), and the other parts of `common` a screen brings with its code (decision 051).
+ * decision 034), and the other parts of `common` a screen brings with its code (decision 052).
  */
 const english = (part: 'shell' | 'seatMap' | 'catalogue' | 'rest') =>
   `src/locales/en/common.json?part=${part}`;

@@ -1,6 +1,6 @@
 // The `common` catalogue of each language is downloaded in parts, each a chunk of its own built from the same
 // `common.json` (the file translators edit and the catalogue tests read stays whole): the sign-in screens and the
-// shell need only theirs, a screen brings the parts it shows with its code (docs/decisions/051-texts-in-parts.md).
+// shell need only theirs, a screen brings the parts it shows with its code (docs/decisions/052-texts-in-parts.md).
 // Each top-level section of `common.json` belongs to one part; a section named in no part is in `rest`.
 
 /** The parts of `common` named by their sections; `rest` holds every other section. */
