@@ -1,8 +1,8 @@
 import { act, render, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { useEffect, useState } from 'react';
-import { Link, MemoryRouter, Outlet, Route, Routes } from 'react-router';
-import { describe, expect, it } from 'vitest';
+import { Link, MemoryRouter, Outlet, Route, Routes, useNavigate } from 'react-router';
+import { describe, expect, it, vi } from 'vitest';
 import { useRouteHeading } from './route-heading';
 
 function Shell() {
@@ -11,11 +11,21 @@ function Shell() {
     <>
       <nav>
         <Link to="/a">To A</Link> <Link to="/slow">To slow</Link> <Link to="/form">To form</Link>
+        <Back />
       </nav>
       <main id="main" tabIndex={-1}>
         <Outlet />
       </main>
     </>
+  );
+}
+
+function Back() {
+  const navigate = useNavigate();
+  return (
+    <button type="button" onClick={() => void navigate(-1)}>
+      Back
+    </button>
   );
 }
 
@@ -72,5 +82,23 @@ describe('every route', () => {
     await waitFor(() => expect(document.title).toBe('A form · Cinema'));
     await act(() => new Promise((resolve) => setTimeout(resolve, 10)));
     expect(document.activeElement).toBe(screen.getByRole('textbox', { name: 'Name' }));
+  });
+
+  it('opens a page followed by a link at its top, and leaves going back to the browser', async () => {
+    const user = userEvent.setup();
+    const scrolled = vi.spyOn(Element.prototype, 'scrollTop', 'set');
+    try {
+      app();
+      await waitFor(() => expect(document.title).toBe('Screen A · Cinema'));
+      expect(scrolled).not.toHaveBeenCalled();
+      await user.click(screen.getByRole('link', { name: 'To form' }));
+      await waitFor(() => expect(scrolled).toHaveBeenCalledWith(0));
+      scrolled.mockClear();
+      await user.click(screen.getByRole('button', { name: 'Back' }));
+      await waitFor(() => expect(document.title).toBe('Screen A · Cinema'));
+      expect(scrolled).not.toHaveBeenCalled();
+    } finally {
+      scrolled.mockRestore();
+    }
   });
 });

@@ -1,5 +1,5 @@
 import { useEffect } from 'react';
-import { useLocation } from 'react-router';
+import { useLocation, useNavigationType } from 'react-router';
 import { i18n } from '../lib/i18n';
 
 /** Whether focus is nowhere in particular: on the page, the main region, or lost with a removed element. */
@@ -13,10 +13,18 @@ const focusIsIdle = (main: HTMLElement) => {
  * Cinema" (a screen may name itself otherwise with data-title on its h1, as usePageHeading does) and keyboard and
  * screen-reader focus moves to the main heading, once it is shown (screens load lazily, data after them). Focus a
  * screen gave one of its own fields stays there; a heading replaced while focused (loading → loaded) passes focus
- * to its successor.
+ * to its successor. A page followed by a link opens at its top.
  */
 export function useRouteHeading() {
   const { pathname } = useLocation();
+  const navigation = useNavigationType();
+  // A page followed by a link opens at its top, not at the last page's scroll offset (under the sticky header, its
+  // first controls would be hidden); back and forward leave the browser's own restoring alone, and so does a #target.
+  useEffect(() => {
+    if (navigation === 'PUSH' && !window.location.hash) {
+      (document.scrollingElement ?? document.documentElement).scrollTop = 0;
+    }
+  }, [pathname, navigation]);
   useEffect(() => {
     const main = document.getElementById('main');
     if (!main) return;
