@@ -110,6 +110,7 @@ const HAND_WRITTEN = [
   '## Orders: CPU per order',
   "## Where a hold's time goes",
   '## The first load with three languages',
+  "## The whole benchmark before and after issue 32's evening",
 ];
 /** Showtimes (300 seat pairs each) for pgbench to hold every pair of once: winning holds only. */
 const HOLD_FUNCTION_SHOWTIMES = quick ? 10 : 30;
@@ -657,7 +658,7 @@ and \`BENCH_RUSH_ROUNDS\` sets how many rounds are timed (3).
 
 A full run keeps the page's hand-written sections ("Before and after …", "The rush since the morning", "What the
 machine was doing", "CI on 2 cores", "Orders: CPU per order", "Where a hold's time goes", "The first load with three
-languages") as they are.
+languages", "The whole benchmark before and after …") as they are.
 
 It needs PostgreSQL (\`BENCH_DATABASE_URL\`, default \`postgres://postgres@127.0.0.1:5432/test\`: a role that may create
 databases), Redis (\`BENCH_REDIS_URL\`, default \`redis://127.0.0.1:6379\`) and \`pgbench\` (\`/usr/bin/pgbench\`, Debian's
