@@ -1,5 +1,6 @@
 import http from 'node:http';
 import { performance } from 'node:perf_hooks';
+import { closeLeanConnections } from './lean-http.ts';
 
 /** Keep-alive connections for every virtual customer (one socket each when they all run at once). */
 const agent = new http.Agent({ keepAlive: true, maxSockets: 1024 });
@@ -49,4 +50,5 @@ export function request<T = any>(
 /** Closes the idle keep-alive sockets (so the process can exit). */
 export function closeConnections() {
   agent.destroy();
+  closeLeanConnections();
 }

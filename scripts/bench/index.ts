@@ -622,7 +622,9 @@ ${renderBestAvailableSection(r.bestAvailable, new Date().toISOString().slice(0, 
 3. Vacuums and analyzes the tables, rehearses the rush four times on showtimes of their own (warm-up), then runs it three
    times, each on a showtime of its own with customers of its own, and reports the round with the median holds/s: each customer holds two adjacent seats picked at
    random (another pair after a 409, three tries at most), then every winner checks out and pays through the local
-   provider. Afterwards SQL checks that no seat has two live bookings, that every acknowledged hold is HELD or
+   provider. The hold requests go through a lean keep-alive HTTP/1.1 client (\`scripts/bench/lean-http.ts\`: 35–45 µs
+   of CPU per request against 120–230 µs for Node's \`http\` client), so that the load generator takes as little as it
+   can of the cores it shares with the server and PostgreSQL. Afterwards SQL checks that no seat has two live bookings, that every acknowledged hold is HELD or
    CONFIRMED and that every paid checkout's bookings are CONFIRMED.
 4. Hammers the seat map and the bare route with autocannon; connects the Socket.IO clients (WebSocket only) and
    times the fan-out, first with one process, then with a second process on the same database and Redis.

@@ -4,6 +4,7 @@ import type { Db } from '../../apps/server/src/db/database.ts';
 import { bookings, orderLines } from '../../apps/server/src/db/schema/index.ts';
 import type { Customer, Hall } from './cinema.ts';
 import { request } from './http.ts';
+import { leanHttp } from './lean-http.ts';
 import { seededRandom } from '../../apps/server/src/modules/demo/seeded-random.ts';
 import { percentile, pool } from './stats.ts';
 
@@ -70,6 +71,7 @@ export async function onSaleRush(
   let conflicts = 0;
   const winners: { customer: Customer; bookingIds: string[] }[] = [];
 
+  const http = leanHttp(base);
   await opts.holdsStart?.();
   const holdStarted = performance.now();
   const position = new Map(customers.map((c, i) => [c, i]));
@@ -80,11 +82,10 @@ export async function onSaleRush(
       const row = hall.seatIds[Math.floor(random() * rows)]!;
       const col = Math.floor(random() * (cols - size + 1));
       const seatIds = attempt === 0 && planned ? planned : row.slice(col, col + size);
-      const res = await request<{ bookingIds: string[] }>(
-        'POST',
-        `${base}/api/showtimes/${showtimeId}/hold`,
-        { token: customer.token, body: { seatIds } },
-      );
+      const res = await http.request<{ bookingIds: string[] }>('POST', `/api/showtimes/${showtimeId}/hold`, {
+        token: customer.token,
+        body: { seatIds },
+      });
       latencies.push(res.ms);
       if (res.status === 201) {
         winners.push({ customer, bookingIds: res.body.bookingIds });
