@@ -146,7 +146,11 @@ async function rushOn(
   log(
     `  ${rushShowtimes.length} timed rounds: ${customers[0]!.length} customers, ${settings.concurrency} at a time`,
   );
-  const rounds = await rushRounds(server, hall, rushShowtimes, customers, settings.concurrency);
+  // Each timed round starts once the server is idle: the previous round's confirmation emails are drawn on the
+  // server's thread, and a round's holds should not share it with them (the other parts' rounds wait the same way).
+  const rounds = await rushRounds(server, hall, rushShowtimes, customers, settings.concurrency, {
+    settle: true,
+  });
   const peak = memory.stop();
   const database = await check();
   try {
@@ -620,7 +624,8 @@ ${renderBestAvailableSection(r.bestAvailable, new Date().toISOString().slice(0, 
    20 × 30 hall, a movie and showtimes; writes the customers straight into the database (one precomputed argon2
    hash, a session each).
 3. Vacuums and analyzes the tables, rehearses the rush four times on showtimes of their own (warm-up), then runs it three
-   times, each on a showtime of its own with customers of its own, and reports the round with the median holds/s: each customer holds two adjacent seats picked at
+   times, each on a showtime of its own with customers of its own and started once the server is idle (the previous
+   round's confirmation emails drawn), and reports the round with the median holds/s: each customer holds two adjacent seats picked at
    random (another pair after a 409, three tries at most), then every winner checks out and pays through the local
    provider. The hold requests go through a lean keep-alive HTTP/1.1 client (\`scripts/bench/lean-http.ts\`: 35–45 µs
    of CPU per request against 120–230 µs for Node's \`http\` client), so that the load generator takes as little as it
