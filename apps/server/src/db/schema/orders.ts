@@ -104,6 +104,11 @@ export const orders = pgTable(
   },
   (t) => [
     index('orders_user_idx').on(t.userId),
+    // The seat a food and drink order is brought to: deleting a booking (a hold that lost part of its seats, the
+    // releasable bookings of a deleted showtime) checks this foreign key, which without an index reads every order.
+    index('orders_deliver_booking_idx')
+      .on(t.deliverBookingId)
+      .where(sql`${t.deliverBookingId} is not null`),
     // No partial index on the status (`where status = 'OPEN'`): a planner whose statistics saw few open checkouts
     // reads a lookup by key through it, every open checkout of a rush each time (migration 0023, decision 028). The
     // sweeper scans the table once a minute instead (45 ms on a year of orders).
