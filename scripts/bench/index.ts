@@ -438,6 +438,7 @@ async function main() {
           latency,
           bestAvailable,
           bestAvailableKept: keptOf(sectionOf(previous, BEST_AVAILABLE_SECTION_TITLE)),
+          reportsKept: keptOf(sectionOf(previous, REPORTS_SECTION_TITLE)),
           handWritten: HAND_WRITTEN.map((title) => sectionOf(previous, title))
             .filter(Boolean)
             .map((section) => `${section.trimEnd()}\n\n`)
@@ -493,6 +494,8 @@ function renderDocument(r: {
   fanTwo: FanoutResult;
   bestAvailable: BestAvailableRun[];
   bestAvailableKept: string;
+  /** The report section's hand-written end (from its first "### " on), kept as it was. */
+  reportsKept: string;
   postgresVersion: string;
   web: WebFirstLoad;
   reports: ReportsResult;
@@ -609,7 +612,7 @@ ${rushLine('Rush on the embedded engine (one server process)', r.liteRun)}
   plans stay keyed lookups after the tables were analyzed empty).
 
 ${renderWebSection(r.web, new Date().toISOString().slice(0, 10))}
-${renderReportsSection(r.reports, new Date().toISOString().slice(0, 10))}
+${renderReportsSection(r.reports, new Date().toISOString().slice(0, 10), r.reportsKept)}
 ${renderGrowthSection(r.growth, new Date().toISOString().slice(0, 10))}
 ${renderHighWinSection(r.highWin, new Date().toISOString().slice(0, 10))}
 ${renderWorkersSection(r.workers, new Date().toISOString().slice(0, 10))}
@@ -665,7 +668,8 @@ and \`BENCH_RUSH_ROUNDS\` sets how many rounds are timed (3).
 
 A full run keeps the page's hand-written sections ("Before and after …", "The rush since the morning", "What the
 machine was doing", "CI on 2 cores", "Orders: CPU per order", "Where a hold's time goes", "The first load with three
-languages", "The whole benchmark before and after …") as they are.
+languages", "The whole benchmark before and after …") as they are, and so do \`BENCH_ONLY=reports\` and
+\`BENCH_ONLY=best-available\` with the hand-written end of their sections (from its first "### " on).
 
 It needs PostgreSQL (\`BENCH_DATABASE_URL\`, default \`postgres://postgres@127.0.0.1:5432/test\`: a role that may create
 databases), Redis (\`BENCH_REDIS_URL\`, default \`redis://127.0.0.1:6379\`) and \`pgbench\` (\`/usr/bin/pgbench\`, Debian's
@@ -693,7 +697,10 @@ async function webOnly() {
   await rewriteSection(WEB_SECTION_TITLE, renderWebSection(web, today()));
 }
 
-/** `BENCH_ONLY=reports`: the sales report on a year of data alone; its section of the page is rewritten in place. */
+/**
+ * `BENCH_ONLY=reports`: the sales report on a year of data alone; its section of the page is rewritten in place,
+ * keeping its hand-written part (from its first "### " on) as it was.
+ */
 async function reportsOnly() {
   const name = `cinema_report_${randomBytes(4).toString('hex')}`;
   await adminQuery(`create database ${name}`);
@@ -701,7 +708,9 @@ async function reportsOnly() {
     log('sales report: a year of data');
     const reports = await reportSpeed(databaseUrl(name), settings.redisUrl, log);
     console.log(`\n${textTable([reportRow(reports)])}\n`);
-    await rewriteSection(REPORTS_SECTION_TITLE, renderReportsSection(reports, today()));
+    const page = settings.out && existsSync(settings.out) ? await readFile(settings.out, 'utf8') : '';
+    const kept = keptOf(sectionOf(page, REPORTS_SECTION_TITLE));
+    await rewriteSection(REPORTS_SECTION_TITLE, renderReportsSection(reports, today(), kept));
   } finally {
     await adminQuery(`drop database if exists ${name} with (force)`);
   }

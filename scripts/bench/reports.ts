@@ -260,8 +260,8 @@ export async function reportSpeed(
 
 export const REPORTS_SECTION_TITLE = '## Sales report on a year of data';
 
-/** The benchmark page's section for the report. */
-export function renderReportsSection(r: ReportsResult, date: string): string {
+/** The benchmark page's section for the report; `kept`: its hand-written end (from its first "### " on). */
+export function renderReportsSection(r: ReportsResult, date: string, kept = ''): string {
   const s = REPORT_SHAPE;
   const lines = r.timings
     .map(
@@ -290,22 +290,27 @@ still on sale, a showtime is summed from its bookings only when something was so
 (decision 028; before it, showtimes still on sale were summed on each request). The migration
 \`*_report_indexes\` adds \`showtimes (starts_at)\` (a span's showtimes), \`order_refunds (line_id)\` (a
 line's refunds, exchange differences included) and the kept tables' indexes by showtime; the rest uses
-\`bookings (showtime_id, status)\`, \`order_lines (booking_id)\` and the orders' primary key.
+\`bookings (showtime_id, status)\`, \`order_lines (booking_id)\` and the orders' primary key. The kept rows are read
+as they are and summed in the server, and the route writes the report's JSON itself, from objects built in the
+contract's field order, instead of having the response schema check and copy it (decision 053): for a year by
+showtime (5,000 rows, 3.4 MB of JSON) that check, and sorting 15,000 kept rows to sum them in SQL, took longer than
+the rest of the report.
 
 | report | query | median | p90 | rows |
 | --- | --- | --- | --- | --- |
 ${lines}
-`;
+${kept ? `\n${kept.trimEnd()}\n` : ''}`;
 }
 
+/** The Results row: the slowest of the reports answered from kept figures (its median), named, against 300 ms. */
 export function reportRow(r: ReportsResult) {
-  const year = r.timings.find((t) => t.kept)!;
+  const slowest = r.timings.filter((t) => t.kept).reduce((a, b) => (b.medianMs > a.medianMs ? b : a));
   return {
-    figure: `Sales report, a year by day (${r.bookings.toLocaleString('en-US')} bookings)`,
-    measured: `${year.medianMs.toFixed(1)} ms`,
+    figure: `Sales report, the slowest from kept figures: ${slowest.name} (${r.bookings.toLocaleString('en-US')} bookings)`,
+    measured: `${slowest.medianMs.toFixed(1)} ms`,
     reference: '',
     ratio: '',
     target: '< 300 ms',
-    met: Math.max(...r.timings.filter((t) => t.kept).map((t) => t.medianMs)) < 300,
+    met: slowest.medianMs < 300,
   };
 }
