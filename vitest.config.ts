@@ -2,6 +2,7 @@ import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
 import { BaseSequencer, type TestSpecification } from 'vitest/node';
 import { commonParts } from './apps/web/build/common-parts';
+import { importsReact, preactCompat } from './apps/web/build/preact';
 
 /**
  * The slowest files of a CI run (seconds of one worker on 2 cores: a whole run at load 7–20 after decision 050,
@@ -79,8 +80,22 @@ export default defineConfig({
         },
       },
       {
-        // The parts of the `common` catalogues (`common.json?part=`) are cut as in the build.
-        plugins: [commonParts()],
+        // The parts of the `common` catalogues (`common.json?part=`) are cut as in the build, and `react` is Preact
+        // as in the build (decision 054).
+        plugins: [preactCompat(), commonParts()],
+        // The libraries that import React are loaded as ES modules, whose imports the aliases reach: react-router's
+        // `node` export and Testing Library's `main` are CommonJS, whose `require('react')` Node would answer with
+        // React itself. (Testing Library's ES build is named by path: a `module` main field for every package would
+        // also give it the ES build of its DOM helpers, a second copy beside the one user-event imports.)
+        resolve: {
+          conditions: ['module', 'node', 'development|production'],
+          alias: [
+            {
+              find: /^@testing-library\/react$/,
+              replacement: '@testing-library/react/dist/@testing-library/react.esm.js',
+            },
+          ],
+        },
         test: {
           name: 'web',
           root: './apps/web',
@@ -90,6 +105,8 @@ export default defineConfig({
           // A screen driven key by key (userEvent) takes seconds in jsdom on a busy 2-core machine.
           testTimeout: 15_000,
           setupFiles: ['./src/test/setup.ts'],
+          // Through Vite, not Node, so that the aliases reach them.
+          server: { deps: { inline: importsReact } },
         },
       },
       {

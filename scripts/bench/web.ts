@@ -172,7 +172,7 @@ On /movies the largest paint is the first poster, at the end of a chain: the pag
 \`GET /api/movies\`, then the image (the demo's posters are sent as uploaded, 17–70 kB each for a 180 px card).
 Posters in sizes for their cards (§6.1's \`srcset\`) would shorten the last link. Marking the first posters
 \`fetchpriority="high"\` and not lazy made Lighthouse's LCP worse (3.0 s against 2.5 s), so they stay lazy. How
-the figures came down: \`docs/decisions/015-lean-web-app.md\`.
+the figures came down: \`docs/decisions/015-lean-web-app.md\` and \`054-preact-for-react.md\`.
 
 Before issue 15 (commit f1ea156) every route loaded the same single entry chunk, zod and the Socket.IO client
 included, and the server sent it uncompressed (the same measurements, same machine, 2026-11-24):

@@ -1,4 +1,5 @@
 import '@testing-library/jest-dom/vitest';
+import '../lib/react-parity';
 import { cleanup } from '@testing-library/react';
 import { afterEach, beforeEach, vi, type MockInstance } from 'vitest';
 import { i18n, i18nReady } from '../lib/i18n';

@@ -122,7 +122,6 @@ export function SeatMapScreen() {
       const taken = update.seats
         .filter((s) => s.status !== 'AVAILABLE' && !holding.current.has(s.id))
         .map((s) => s.id);
-      // (Set even when nothing changes: the screen then shows the patched map in the same render.)
       setSelected((current) => {
         if (!taken.some((id) => current.has(id))) return current;
         return new Set([...current].filter((id) => !taken.includes(id)));

@@ -36,6 +36,10 @@ export function useSeatUpdates(
   const queryClient = useQueryClient();
   const onUpdateRef = useRef(onUpdate);
   const [paused, setPaused] = useState(false);
+  // Counts the updates heard: each one renders the screen at once, with the map patched in the cache. React Query
+  // tells its readers a little later (its notifications wait for a timer), and a state update that changes nothing
+  // renders nothing in Preact (decision 054).
+  const [, setHeard] = useState(0);
   useEffect(() => {
     onUpdateRef.current = onUpdate;
   });
@@ -81,6 +85,7 @@ export function useSeatUpdates(
           updatedAt: readAt,
         });
         void queryClient.invalidateQueries({ queryKey: key });
+        setHeard((n) => n + 1);
         onUpdateRef.current?.(update);
       };
       const onResync = () => void queryClient.invalidateQueries({ queryKey: key });
