@@ -1,6 +1,7 @@
 // `BENCH_ONLY=rush` (issue 32): the plain rush and the seat-map reads on one warm server process, with the CPU each
 // request cost each process, counted from /proc: the server, the PostgreSQL backends of the benchmark's database and
-// the load generator. CPU per request is steadier than a rate on shared cores, so builds can be compared by it.
+// the load generator. CPU per request is steadier than a rate on shared cores, so builds can be compared by it. The
+// reads start once the server is idle (every paid order's confirmation email written, see `outboxDrained`).
 // `BENCH_RUSH_PARTS=rush` or `reads` runs one of the two (a profile of one kind of request, with
 // `BENCH_SERVER_NODE_ARGS='--cpu-prof --cpu-prof-dir=…'`); `BENCH_RUSH_ROUNDS` times more rounds than 3;
 // `BENCH_RUSH_WINDOWS=<file>` writes when each timed part ran (µs of the monotonic clock, as the profile counts), so
@@ -20,7 +21,7 @@ import {
   warmUp,
   type MeasuredRounds,
 } from './scale.ts';
-import { backendsOf, log, ms, prepareCinema, settings, WARMUP_ROUNDS } from './setup.ts';
+import { backendsOf, log, ms, outboxDrained, prepareCinema, settings, WARMUP_ROUNDS } from './setup.ts';
 import { round } from './stats.ts';
 
 const parts = (process.env.BENCH_RUSH_PARTS ?? 'rush,reads').split(',');
@@ -87,6 +88,9 @@ export async function rushCpu(): Promise<RushCpuResult> {
         result.rush = m;
       }
       if (parts.includes('reads')) {
+        // Not while the rush's confirmation emails are still drawn: the reads would measure them too.
+        log('reads: waiting for the server to be idle (every confirmation email written)');
+        await outboxDrained(server, name);
         const showtimeId = cinema.showtimeIds.at(-1)!;
         const bare = `${server.url}/api/health/live`;
         const seats = `${server.url}/api/showtimes/${showtimeId}/seats`;

@@ -135,6 +135,43 @@ export async function rushRounds(
   return rounds;
 }
 
+/**
+ * Waits until the server is idle after a rush: every paid order's confirmation email written to the outbox (they
+ * are drawn one at a time in the background, QR codes and all: hundreds after a rush, for tens of seconds), then
+ * `settle` (half a second under a tenth of a core). Reads timed before that measure the emails too (0.22–0.71× of
+ * the bare route in one evening's runs, issue 32); on a loaded 2-core machine the drawing took 70–180 s after
+ * the seven rounds of `BENCH_ONLY=rush` (some 1,700 emails). Goes on when none was written for 5 s (a confirmation whose writing failed never comes) or after
+ * `maxMs`, saying how many are missing.
+ */
+export async function outboxDrained(server: ServerProcess, database: string, maxMs = 180_000): Promise<void> {
+  const client = new pg.Client({ connectionString: databaseUrl(database) });
+  await client.connect();
+  const started = performance.now();
+  let missing = -1;
+  let since = started;
+  try {
+    for (;;) {
+      const res = await client.query(
+        `select count(*)::int as n from orders o where o.status = 'PAID' and not exists
+           (select 1 from mail_outbox m where m.dedupe_key = 'order_confirmation:' || o.id)`,
+      );
+      const now = performance.now();
+      if (Number(res.rows[0].n) !== missing) [missing, since] = [Number(res.rows[0].n), now];
+      // None left, or none written for 5 s (an email whose writing failed is logged and never comes), or too long.
+      if (missing === 0 || now - since > 5000 || now - started > maxMs) break;
+      await new Promise((r) => setTimeout(r, 250));
+    }
+  } finally {
+    await client.end();
+  }
+  if (missing > 0)
+    log(
+      `  ${missing} paid orders without a confirmation email (none written for 5 s, or ${maxMs / 1000} s gone)`,
+    );
+  await settle(server.pid);
+  log(`  idle after ${round((performance.now() - started) / 1000, 1)} s`);
+}
+
 /** The round with the median holds/s. */
 export function medianRound(rounds: RushResult[]): RushResult {
   return [...rounds].sort((a, b) => a.holdsPerSecond - b.holdsPerSecond)[Math.floor(rounds.length / 2)]!;

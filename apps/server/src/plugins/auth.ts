@@ -33,9 +33,13 @@ declare module 'fastify' {
      * For a route anyone may call whose answer differs only for some users: the caller's user, checked against the
      * database, if `wanted(user.id)`; null for visitors, dead sessions and users not wanted. A token this process
      * has seen before is known to belong to its user, so when that user is not wanted the session is not checked
-     * at all: whether it still lives could not change the answer.
+     * at all: whether it still lives could not change the answer. Answered at once (no promise) when no session
+     * has to be checked: a visitor, or a known token whose user is not wanted.
      */
-    userIf: (request: FastifyRequest, wanted: (userId: string) => boolean) => Promise<AuthUser | null>;
+    userIf: (
+      request: FastifyRequest,
+      wanted: (userId: string) => boolean,
+    ) => AuthUser | null | Promise<AuthUser | null>;
   }
 }
 
@@ -72,7 +76,8 @@ const KNOWN_TOKENS = 10_000;
 export interface Sessions {
   /** The user of the token's live session, from the database. */
   user(token: string): Promise<AuthUser | null>;
-  userIf(token: string, wanted: (userId: string) => boolean): Promise<AuthUser | null>;
+  /** Null at once (no promise) for a known token whose user is not wanted. */
+  userIf(token: string, wanted: (userId: string) => boolean): AuthUser | null | Promise<AuthUser | null>;
 }
 
 /**
@@ -89,12 +94,11 @@ export function sessionChecks(lookup: (tokenHash: string) => Promise<AuthUser | 
   };
   return {
     user: (token) => check(hashToken(token)),
-    async userIf(token, wanted) {
+    userIf(token, wanted) {
       const tokenHash = hashToken(token);
       const userId = known.get(tokenHash);
       if (userId !== undefined && !wanted(userId)) return null;
-      const user = await check(tokenHash);
-      return user && wanted(user.id) ? user : null;
+      return check(tokenHash).then((user) => (user && wanted(user.id) ? user : null));
     },
   };
 }
@@ -163,7 +167,7 @@ export const authPlugin = fp(
       const { role } = await signedIn(request);
       if (role !== 'ADMIN' && role !== 'STAFF') throw forbidden('Staff only');
     });
-    app.decorate('userIf', async (request: FastifyRequest, wanted: (userId: string) => boolean) => {
+    app.decorate('userIf', (request: FastifyRequest, wanted: (userId: string) => boolean) => {
       const token = bearerToken(request);
       return token ? sessionsFor(app.database.db).userIf(token, wanted) : null;
     });

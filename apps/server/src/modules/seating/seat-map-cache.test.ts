@@ -116,6 +116,25 @@ describe.each(engines)('seat-map cache on %s', (engine) => {
     });
   });
 
+  it('asks who is reading only when somebody holds seats in the map (no token looked at otherwise)', async () => {
+    const other = await createShowtimeFixture(t.app.database.db, {
+      hallId: f.hallId,
+      startsAt: new Date(Date.now() + 5 * 24 * 3600 * 1000),
+    });
+    let asked = 0;
+    const viewer = (holdsSeats: (userId: string) => boolean) => {
+      asked++;
+      return holdsSeats(alice.id) ? alice.id : null;
+    };
+    await t.app.seatMaps.body(other.showtimeId, viewer, false);
+    expect(asked).toBe(0);
+    const held = await hold(t.app, alice, other.showtimeId, [other.seatIds[1]![1]!]);
+    const { body } = await t.app.seatMaps.body(other.showtimeId, viewer, false);
+    expect(asked).toBe(1);
+    const mine = (JSON.parse(body.toString()) as SeatMap).seats.find((s) => s.id === other.seatIds[1]![1]);
+    expect(mine).toMatchObject({ status: 'HELD', heldByMe: true, bookingId: held.bookingIds[0] });
+  });
+
   it('frees a cancelled hold in the map at once', async () => {
     const seat = f.seatIds[0]![2]!;
     const { bookingIds } = await hold(t.app, bob, f.showtimeId, [seat]);

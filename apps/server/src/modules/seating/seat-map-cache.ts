@@ -88,9 +88,10 @@ function buildEntry(
 
 /**
  * Who is reading a map: given a test of whether a user holds seats in it, the caller's user id if that user does
- * (their map is their own), else null (they see what everybody sees).
+ * (their map is their own), else null (they see what everybody sees). Answered at once when it needs no database
+ * (a visitor, or a token this process knows to be someone's without holds), else later.
  */
-export type Viewer = (holdsSeats: (userId: string) => boolean) => Promise<string | null>;
+export type Viewer = (holdsSeats: (userId: string) => boolean) => string | null | Promise<string | null>;
 
 const holdsIn = (entry: Entry) => (userId: string) => entry.holdsByUser.has(userId);
 
@@ -141,7 +142,8 @@ function redisVersions(client: ReturnType<typeof createClient>): SharedVersions 
     return new Map(showtimeIds.map((id, i) => [id, `${all ?? ''}/${ones[i] ?? ''}`]));
   });
   return {
-    read: async (showtimeId) => (await read(showtimeId))!,
+    // The batch's own promise (every id asked is in its answer): no promise of its own per read.
+    read: read as (showtimeId: string) => Promise<string>,
     async bump(showtimeId) {
       await client.set(KEY_PREFIX + showtimeId, randomUUID(), { EX: VERSION_TTL_SECONDS });
     },
@@ -182,9 +184,16 @@ export class SeatMapCache {
    * the caller's user if it is one of those the given test picks (the ones holding seats in the map), else null.
    * 404 for an unknown showtime.
    */
-  async body(showtimeId: string, viewer: Viewer, acceptsGzip: boolean): Promise<SeatMapBody> {
-    const { entry, kept } = await this.current(showtimeId);
-    return render(entry, await viewer(holdsIn(entry)), acceptsGzip && kept);
+  body(showtimeId: string, viewer: Viewer, acceptsGzip: boolean): Promise<SeatMapBody> {
+    // Chained, not awaited, and no promise where the answer is at hand: a cached read made 27 promises (the bare
+    // route makes 13), each one a turn of the request id's async hooks; now 16 (issue 32).
+    return this.current(showtimeId).then(({ entry, kept }) => {
+      // Nobody holds seats in it: everybody's map is the same, whoever asks (no token read, hashed or checked).
+      const userId = entry.holdsByUser.size === 0 ? null : viewer(holdsIn(entry));
+      return userId instanceof Promise
+        ? userId.then((id) => render(entry, id, acceptsGzip && kept))
+        : render(entry, userId, acceptsGzip && kept);
+    });
   }
 
   /**
@@ -202,35 +211,50 @@ export class SeatMapCache {
   }
 
   /** The current entry of a map, and whether it is kept (false: read past the cache, Redis being away). */
-  private async current(showtimeId: string): Promise<{ entry: Entry; kept: boolean }> {
+  private current(showtimeId: string): Promise<{ entry: Entry; kept: boolean }> {
     const id = showtimeId.toLowerCase();
-    let version = '';
-    if (this.shared) {
-      try {
-        // Until Redis is back (and every map kept from before it went away has been dropped), versions mean nothing.
-        if (!this.trusted) {
-          // A failure without a reconnect (no 'ready' to wait for): try again while it answers.
-          if (this.shared.ready()) void this.redisBack();
-          throw new Error('seat-map versions are not trusted until Redis is back');
-        }
-        version = await this.shared.read(id);
-      } catch (err) {
-        // Without the versions nothing here can be trusted: read the database, keep nothing.
-        this.distrust(err);
-        const requestedAt = Date.now();
-        const snapshot = await loadSeatMap(
-          this.deps.db,
-          id,
-          this.deps.timeZone,
-          this.deps.accessibleReleaseMinutes,
-        );
-        return { entry: buildEntry(snapshot, this.deps.rules, '', requestedAt), kept: false };
-      }
+    if (!this.shared) return Promise.resolve(this.kept(id, ''));
+    // Until Redis is back (and every map kept from before it went away has been dropped), versions mean nothing.
+    if (!this.trusted) {
+      // A failure without a reconnect (no 'ready' to wait for): try again while it answers.
+      if (this.shared.ready()) void this.redisBack();
+      return this.unkept(id, new Error('seat-map versions are not trusted until Redis is back'));
     }
-    let entry = this.entries.get(id);
-    if (!entry || entry.version !== version || entry.staleAt <= Date.now())
-      entry = await this.load(id, version);
-    return { entry, kept: true };
+    let read: Promise<string>;
+    try {
+      read = this.shared.read(id);
+    } catch (err) {
+      return this.unkept(id, err);
+    }
+    return read.then(
+      (version) => this.kept(id, version),
+      (err: unknown) => this.unkept(id, err),
+    );
+  }
+
+  /** The kept entry of a map under `version` (at once when it is current), loaded when missing or stale. */
+  private kept(id: string, version: string) {
+    const entry = this.entries.get(id);
+    if (entry && entry.version === version && entry.staleAt > Date.now()) return { entry, kept: true };
+    return this.load(id, version).then((loaded) => ({ entry: loaded, kept: true }));
+  }
+
+  /** Without the versions nothing here can be trusted: the map read from the database, kept nowhere. */
+  private async unkept(id: string, err: unknown): Promise<{ entry: Entry; kept: boolean }> {
+    this.distrust(err);
+    return { entry: await this.fromDatabase(id, ''), kept: false };
+  }
+
+  /** The map as the database has it now, read under `version`. */
+  private async fromDatabase(id: string, version: string): Promise<Entry> {
+    const requestedAt = Date.now();
+    const snapshot = await loadSeatMap(
+      this.deps.db,
+      id,
+      this.deps.timeZone,
+      this.deps.accessibleReleaseMinutes,
+    );
+    return buildEntry(snapshot, this.deps.rules, version, requestedAt);
   }
 
   /**
@@ -325,14 +349,7 @@ export class SeatMapCache {
 
   private async read(id: string, loading: Loading): Promise<Entry> {
     try {
-      const requestedAt = Date.now();
-      const snapshot = await loadSeatMap(
-        this.deps.db,
-        id,
-        this.deps.timeZone,
-        this.deps.accessibleReleaseMinutes,
-      );
-      const entry = buildEntry(snapshot, this.deps.rules, loading.version, requestedAt);
+      const entry = await this.fromDatabase(id, loading.version);
       if (!loading.superseded && entry.staleAt > Date.now()) {
         setNewest(this.entries, id, entry, MAX_ENTRIES); // the Map's order is the load order
       }

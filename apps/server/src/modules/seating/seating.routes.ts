@@ -16,6 +16,7 @@ import {
   type SeatMap,
 } from '@cinema/contract';
 import { perUser } from '../../plugins/rate-limit.ts';
+import type { Viewer } from './seat-map-cache.ts';
 import { cancelHolds, findBestAvailable, holdSeats, moreTime, type SeatingDeps } from './seating.service.ts';
 
 /** Seat maps, holds and cancelling holds. */
@@ -33,20 +34,23 @@ export const seatingRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: SeatMapSchema, 400: ErrorSchema, 404: ErrorSchema },
       },
     },
-    async (request, reply) => {
+    // Not an async function: the answer is chained on the map's promise (see SeatMapCache.body).
+    (request, reply) => {
       const acceptsGzip =
         negotiate((request.headers['accept-encoding'] ?? '').toLowerCase(), ENCODINGS) === 'gzip';
       // Only a customer holding seats in this showtime has a map of their own, so only their session is checked.
-      const { body, gzip } = await app.seatMaps.body(
-        request.params.id,
-        async (holdsSeats) => (await app.userIf(request, holdsSeats))?.id ?? null,
-        acceptsGzip,
-      );
-      reply.header('vary', 'accept-encoding');
-      if (gzip) reply.header('content-encoding', 'gzip');
-      // Already JSON (built from the very shapes the schema describes), or that JSON gzipped: fastify sends a string
-      // or a buffer as it is, which the schema's typing cannot express.
-      return reply.type('application/json; charset=utf-8').send(body as unknown as SeatMap);
+      const viewer: Viewer = (holdsSeats) => {
+        const user = app.userIf(request, holdsSeats);
+        return user instanceof Promise ? user.then((u) => u?.id ?? null) : (user?.id ?? null);
+      };
+      return app.seatMaps.body(request.params.id, viewer, acceptsGzip).then(({ body, gzip }) => {
+        reply.header('vary', 'accept-encoding');
+        if (gzip) reply.header('content-encoding', 'gzip');
+        reply.type('application/json; charset=utf-8');
+        // Already JSON (built from the very shapes the schema describes), or that JSON gzipped: fastify sends a
+        // string or a buffer as it is, which the schema's typing cannot express.
+        return body as unknown as SeatMap;
+      });
     },
   );
 
