@@ -1,6 +1,12 @@
 import path from 'node:path';
 import { mkdir } from 'node:fs/promises';
-import { PGlite, types, type ParserOptions, type Transaction } from '@electric-sql/pglite';
+import {
+  PGlite,
+  types,
+  type ParserOptions,
+  type PGliteOptions,
+  type Transaction,
+} from '@electric-sql/pglite';
 import { btree_gist } from '@electric-sql/pglite/contrib/btree_gist';
 import type { ExtractTablesWithRelations, SQL } from 'drizzle-orm';
 import { PgTransaction, type PgDatabase, type PgQueryResultHKT } from 'drizzle-orm/pg-core';
@@ -36,8 +42,11 @@ export interface DatabaseOptions {
   databaseUrl?: string;
   /** PGlite data directory; `memory://` keeps it in memory. */
   dataDir: string;
-  /** PGlite only: start from this data directory (a `dumpDataDir` tarball; the tests start from a migrated one). */
-  loadDataDir?: Blob;
+  /**
+   * PGlite only, with `memory://`: the filesystem the engine starts on (the tests hand it a copy of a migrated data
+   * directory: test/database-templates.ts).
+   */
+  pgliteFs?: PGliteOptions['fs'];
   poolSize?: number;
   /** PostgreSQL's timeouts (ms); the defaults when absent. */
   timeouts?: Partial<DatabaseTimeouts>;
@@ -109,7 +118,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
   if (dataDir) await mkdir(dataDir, { recursive: true, mode: 0o700 });
   const client = await PGlite.create(dataDir ?? 'memory://', {
     extensions: { btree_gist },
-    ...(options.loadDataDir && { loadDataDir: options.loadDataDir }),
+    ...(options.pgliteFs && { fs: options.pgliteFs }),
     parsers: DRIZZLE_PARSERS,
     // PGlite's default buffer cache (160 MB) lives in this process's memory; a cinema's data fits in a fraction.
     startParams: [...PGlite.defaultStartParams, '-c', 'shared_buffers=32MB'],

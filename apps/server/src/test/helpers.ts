@@ -7,7 +7,7 @@ import { testConfig } from '../config.ts';
 import { openDatabase, type Database } from '../db/database.ts';
 import { createUser } from '../modules/accounts/accounts.service.ts';
 import { createSession } from '../plugins/auth.ts';
-import { migratedPgliteDataDir, newPostgresDatabase } from './database-templates.ts';
+import { migratedPgliteFs, newPostgresDatabase } from './database-templates.ts';
 
 export type Engine = 'pglite' | 'postgres';
 
@@ -43,7 +43,7 @@ export async function createPostgresDatabase(): Promise<{ url: string; drop: () 
 /** A fresh, migrated database on the given engine (a copy of one migrated once: database-templates.ts). */
 export async function createTestDatabase(engine: Engine): Promise<TestDatabase> {
   if (engine === 'pglite') {
-    const database = await openDatabase({ dataDir: 'memory://', loadDataDir: await migratedPgliteDataDir() });
+    const database = await openDatabase({ dataDir: 'memory://', pgliteFs: await migratedPgliteFs() });
     return { engine, database, drop: async () => {} };
   }
   if (!postgresUrl) throw new Error('TEST_DATABASE_URL is not set');
