@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { minutesFromNow, postMovie } from '../../test/catalogue.ts';
+import { addDays, instantAt, localDate } from '@cinema/contract';
+import { postMovie } from '../../test/catalogue.ts';
 import { createTestApp, engines, signedInAdmin, type SignedIn, type TestApp } from '../../test/helpers.ts';
 import { ensureDefaultHalls } from '../halls/halls.service.ts';
 
@@ -16,12 +17,14 @@ describe.each(engines)('movie details on %s', (engine) => {
   });
   afterAll(() => t.close());
 
-  const addShowtime = async (movieId: string, minutes: number) => {
+  // Two days ahead at fixed local times, so the day's schedule holds both whatever the hour the test runs at.
+  const day = () => addDays(localDate(new Date(), t.app.config.timeZone), 2);
+  const addShowtime = async (movieId: string, time: string) => {
     const res = await t.app.inject({
       method: 'POST',
       url: '/api/admin/showtimes',
       headers: admin.headers,
-      payload: { movieId, auditoriumId: hallId, startsAt: minutesFromNow(minutes), priceCents: 1200 },
+      payload: { movieId, auditoriumId: hallId, startsAt: instantAt(day(), time, t.app.config.timeZone).at.toISOString(), priceCents: 1200 },
     });
     expect(res.statusCode).toBe(201);
   };
@@ -106,20 +109,20 @@ describe.each(engines)('movie details on %s', (engine) => {
     const drama = (
       await postMovie(t.app, admin.headers, { title: 'Amadeus', genres: 'DRAMA,MUSICAL' })
     ).json();
-    await addShowtime(comedy.id, 60);
-    await addShowtime(drama.id, 240);
+    await addShowtime(comedy.id, '14:00');
+    await addShowtime(drama.id, '18:00');
 
     const musicals = await t.app.inject({ method: 'GET', url: '/api/movies?genre=musical' });
     expect(musicals.json().map((m: { title: string }) => m.title)).toEqual(['Amadeus']);
     expect((await t.app.inject({ method: 'GET', url: '/api/movies?genre=POLKA' })).statusCode).toBe(400);
 
     const schedule = async (query: string) => {
-      const res = await t.app.inject({ method: 'GET', url: `/api/schedule${query}` });
+      const res = await t.app.inject({ method: 'GET', url: `/api/schedule?date=${day()}${query}` });
       expect(res.statusCode).toBe(200);
       return res.json();
     };
     const all = await schedule('');
-    const comedies = await schedule('?genre=COMEDY');
+    const comedies = await schedule('&genre=COMEDY');
     expect(comedies.showtimes.map((s: { movieId: string }) => s.movieId)).toEqual([comedy.id]);
     expect(comedies.movies.map((m: { title: string }) => m.title)).toEqual(['Airplane!']);
     // The day strip counts alike.
