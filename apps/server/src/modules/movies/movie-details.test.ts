@@ -24,7 +24,12 @@ describe.each(engines)('movie details on %s', (engine) => {
       method: 'POST',
       url: '/api/admin/showtimes',
       headers: admin.headers,
-      payload: { movieId, auditoriumId: hallId, startsAt: instantAt(day(), time, t.app.config.timeZone).at.toISOString(), priceCents: 1200 },
+      payload: {
+        movieId,
+        auditoriumId: hallId,
+        startsAt: instantAt(day(), time, t.app.config.timeZone).at.toISOString(),
+        priceCents: 1200,
+      },
     });
     expect(res.statusCode).toBe(201);
   };
