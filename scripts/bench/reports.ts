@@ -109,14 +109,16 @@ export async function fill(
         * (${spanMinutes} / ${perHall})) + (i % ${s.halls}) * interval '7 minutes' as t) x`);
   const orders = (s.showtimes * s.soldPerShowtime) / 2;
   // Order o pays for bookings 2o and 2o + 1: showtime (2o) / sold, seats (2o) % sold + 1 and + 2; orders are paid
-  // evenly over the span.
+  // evenly over the span (not all just now: the mail sweep would take them for payments whose confirmation was lost).
+  const paidAt = (o: string) =>
+    `timestamptz '${s.from}' + ${o} * interval '${(spanMinutes * 60) / orders} seconds'`;
   await client.query(`insert into orders (id, user_id, provider, status, amount_cents, subtotal_cents,
       discount_cents, expires_at, created_at, paid_at, ref, payment_method)
     select md5('order' || o)::uuid, ${buyer('o')},
       case when o % 100 = 7 then 'local' when o % 50 = 3 then 'box_office' else 'stripe' end,
       case when o % 50 = 1 then 'PARTLY_REFUNDED' else 'PAID' end,
       case when o % 10 = 0 then 1800 else 2000 end, 2000, case when o % 10 = 0 then 200 else 0 end,
-      now(), now(), now(), 'B' || o, case when o % 50 = 3 then 'cash' end
+      ${paidAt('o')}, ${paidAt('o')}, ${paidAt('o')}, 'B' || o, case when o % 50 = 3 then 'cash' end
     from generate_series(0, ${orders - 1}) o`);
   await client.query(`insert into bookings (id, showtime_id, seat_id, user_id, status, price_cents,
       checkout_session_id, confirmed_at, checked_in_at)
@@ -143,9 +145,9 @@ export async function fill(
       case when b % 100 = 3 then 'refunded' else 'confirmed' end
     from generate_series(0, ${s.showtimes * s.soldPerShowtime - 1}) b`);
   await client.query(`insert into order_refunds (order_id, line_id, payment_id, amount_cents, kind, status,
-      refunded_at)
+      created_at, refunded_at)
     select md5('order' || (b / 2))::uuid, md5('line' || b)::uuid, md5('payment' || (b / 2))::uuid, 1000, 'staff',
-      'succeeded', now()
+      'succeeded', ${paidAt('(b / 2)')}, ${paidAt('(b / 2)')}
     from generate_series(3, ${s.showtimes * s.soldPerShowtime - 1}, 100) b`);
   const refunds = Number((await client.query(`select count(*) from order_refunds`)).rows[0].count);
   await client.query(`set session_replication_role = origin`);

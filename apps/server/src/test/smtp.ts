@@ -1,6 +1,8 @@
 import type { AddressInfo } from 'node:net';
 import { SMTPServer } from 'smtp-server';
 import { simpleParser, type ParsedMail } from 'mailparser';
+import jsQR from 'jsqr';
+import { PNG } from 'pngjs';
 
 export interface TestSmtp {
   /** smtp:// URL with the server's user and password, for SMTP_URL. */
@@ -47,4 +49,10 @@ export async function startTestSmtp(port = 0): Promise<TestSmtp> {
     },
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
+}
+
+/** What the QR code in an emailed PNG (a ticket's, an order's) says, or null when none is found. */
+export function decodeQr(png: Buffer): string | null {
+  const image = PNG.sync.read(png);
+  return jsQR(new Uint8ClampedArray(image.data), image.width, image.height)?.data ?? null;
 }

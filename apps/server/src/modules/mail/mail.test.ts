@@ -2,8 +2,6 @@ import { createServer, type AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
-import jsQR from 'jsqr';
-import { PNG } from 'pngjs';
 import type { OutboxResponse } from '@cinema/contract';
 import { mailOutbox, movies, showtimes } from '../../db/schema/index.ts';
 import { createShowtimeFixture, type ShowtimeFixture } from '../../test/fixtures.ts';
@@ -16,16 +14,11 @@ import {
   type TestApp,
 } from '../../test/helpers.ts';
 import { buySeats } from '../../test/purchase.ts';
-import { startTestSmtp, type TestSmtp } from '../../test/smtp.ts';
+import { decodeQr, startTestSmtp, type TestSmtp } from '../../test/smtp.ts';
 import { deliverDueMail, settleMail } from './outbox.service.ts';
 import { sendRefundNotice } from './messages.ts';
 
 const QUIET = { RATE_LIMIT: 'off', SWEEP_SECONDS: '3600', PUBLIC_URL: 'https://cinema.test' };
-
-function decodeQr(png: Buffer): string | null {
-  const image = PNG.sync.read(png);
-  return jsQR(new Uint8ClampedArray(image.data), image.width, image.height)?.data ?? null;
-}
 
 /** A local port nothing listens on (bound, then released). */
 async function deadPort(): Promise<number> {

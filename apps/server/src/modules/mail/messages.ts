@@ -24,7 +24,7 @@ import { getMyOrder } from '../orders/orders.service.ts';
 import { selectTickets } from '../tickets/tickets.service.ts';
 import { WALK_IN_EMAIL } from '../box-office/walk-in.ts';
 import { calendarFile } from './ics.ts';
-import { queueMail, type MailDeps } from './outbox.service.ts';
+import { queueMail, type MailDeps, type MailMessage } from './outbox.service.ts';
 import { attributesText, isLanguage, localeOf, seatText, textsIn, type Language } from '../../i18n.ts';
 import { orderRefIs } from '../orders/order-ref.ts';
 import { receiptRows } from '../orders/receipt-pdf.ts';
@@ -169,7 +169,7 @@ async function foodSection(
 /**
  * The order confirmation (DESIGN §6.6): every ticket with its QR code as an inline PNG, and an .ics file with the
  * showings, and its food and drink (DESIGN §7.2) with the order's QR code. Sent once per order (later calls change
- * nothing); nothing when the order confirmed neither a ticket nor an item.
+ * nothing); nothing when the order confirmed neither a ticket nor an item, or has nobody to send it to.
  */
 export async function sendOrderConfirmation(
   deps: MailDeps,
@@ -177,6 +177,16 @@ export async function sendOrderConfirmation(
   /** A guest order's token (a counter sale no verified account received): its link shows the order to whoever has it. */
   opts: { guestToken?: string } = {},
 ): Promise<string | null> {
+  const message = await orderConfirmation(deps, sessionId, opts);
+  return message ? queueMail(deps, message) : null;
+}
+
+/** The order confirmation as sendOrderConfirmation writes it, or null when the order gets none (its rules). */
+export async function orderConfirmation(
+  deps: MailDeps,
+  sessionId: string,
+  opts: { guestToken?: string } = {},
+): Promise<MailMessage | null> {
   const who = await recipientOf(deps, sessionId);
   if (!who) return null;
   const tickets = await orderTickets(deps, sessionId);
@@ -275,7 +285,7 @@ export async function sendOrderConfirmation(
     location: first.auditorium,
     description: t('mail.order.calendar', { seats: seats.join(', '), ref: who.ref }),
   }));
-  return queueMail(deps, {
+  return {
     kind: 'order_confirmation',
     dedupeKey: `order_confirmation:${sessionId}`,
     to: who.to,
@@ -300,7 +310,7 @@ export async function sendOrderConfirmation(
           ]
         : []),
     ],
-  });
+  };
 }
 
 /**

@@ -2,6 +2,7 @@ import nodemailer, { type Transporter } from 'nodemailer';
 import { and, desc, eq, lte, sql } from 'drizzle-orm';
 import type { OutboxMessage } from '@cinema/contract';
 import type { Deps } from '../../deps.ts';
+import type { Queryable } from '../../db/database.ts';
 import { mailOutbox, type StoredAttachment } from '../../db/schema/index.ts';
 import { statusIs } from '../../db/status-is.ts';
 
@@ -90,6 +91,21 @@ export async function settleMail(timeoutMs = 15_000): Promise<void> {
  * message with the same dedupe key was written before.
  */
 export async function queueMail(deps: MailDeps, message: MailMessage): Promise<string | null> {
+  const id = await writeMail(deps, message);
+  if (id) sendSoon(deps, id);
+  return id;
+}
+
+/**
+ * Writes a message to the outbox on `db` (the database, or a transaction the caller commits), to be sent by
+ * `sendSoon` or the periodic retry. Returns the outbox id, or null when a message with the same dedupe key was
+ * written before (or is being written by a transaction not yet committed: this one waits for it).
+ */
+export async function writeMail(
+  deps: MailDeps,
+  message: MailMessage,
+  db: Queryable = deps.db,
+): Promise<string | null> {
   const smtp = deps.config.smtpUrl;
   const attachments: StoredAttachment[] = (message.attachments ?? []).map((a) => ({
     filename: a.filename,
@@ -97,7 +113,7 @@ export async function queueMail(deps: MailDeps, message: MailMessage): Promise<s
     ...(smtp && { content: a.content.toString('base64') }),
     ...(a.cid && { cid: a.cid }),
   }));
-  const [row] = await deps.db
+  const [row] = await db
     .insert(mailOutbox)
     .values({
       kind: message.kind,
@@ -112,9 +128,12 @@ export async function queueMail(deps: MailDeps, message: MailMessage): Promise<s
     })
     .onConflictDoNothing()
     .returning({ id: mailOutbox.id });
-  if (!row) return null;
-  if (smtp) inBackground(deps, 'sending an email', () => deliverMail(deps, row.id));
-  return row.id;
+  return row?.id ?? null;
+}
+
+/** With SMTP_URL, sends a message written to the outbox (committed) in the background, as queueMail does. */
+export function sendSoon(deps: MailDeps, id: string): void {
+  if (deps.config.smtpUrl) inBackground(deps, 'sending an email', () => deliverMail(deps, id));
 }
 
 /**
