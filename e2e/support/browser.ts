@@ -33,13 +33,113 @@ export function reportSkippedWithoutChromium(what: string) {
     );
 }
 
-/** Launches Chromium; `extraArgs` adds flags such as a fake camera. */
-export function launchBrowser(extraArgs: string[] = []): Promise<Browser> {
-  return chromium.launch({
-    executablePath: chromiumPath,
-    headless: true,
-    args: [...CHROMIUM_ARGS, ...extraArgs],
+/** One launched Chromium of this worker and the views of it open now (one per test file using it). */
+interface SharedChromium {
+  launched: Promise<Browser>;
+  views: Set<BrowserView>;
+}
+
+interface BrowserView {
+  /** The test file that asked for it. */
+  file: string | undefined;
+  close(): Promise<void>;
+}
+
+const chromiums = new Map<string, SharedChromium>();
+
+/**
+ * Chromium for a test file; `extraArgs` adds flags such as a fake camera. The e2e project runs its files one after
+ * another in a worker's module state (`isolate: false`), and a launch and close of Chromium costs about 0.4 s of CPU:
+ * the files share one Chromium per worker. Each file gets its own view of it, whose `newContext`/`newPage` open
+ * contexts of its own (playwright's contexts share no cookies or storage) and whose `close()` closes only those.
+ * The plain Chromium stays up for the next file (it is killed with the worker); one with extra flags (a fake camera
+ * playing a test's own video) is closed with its last view. One that crashed is launched again.
+ */
+export async function launchBrowser(extraArgs: string[] = []): Promise<Browser> {
+  const key = JSON.stringify(extraArgs);
+  // What an earlier file left open (it never reached its afterAll, say) is closed before this file starts.
+  const file = currentTestFile();
+  const views = chromiums.get(key)?.views ?? [];
+  for (const view of views) if (view.file !== file) await view.close();
+  let shared = chromiums.get(key);
+  let browser = await shared?.launched.catch(() => undefined);
+  if (!shared || !browser?.isConnected()) {
+    const launched = chromium.launch({
+      executablePath: chromiumPath,
+      headless: true,
+      args: [...CHROMIUM_ARGS, ...extraArgs],
+    });
+    const entry: SharedChromium = { launched, views: new Set() };
+    const forget = () => {
+      if (chromiums.get(key) === entry) chromiums.delete(key);
+    };
+    chromiums.set(key, entry);
+    shared = entry;
+    try {
+      browser = await launched;
+    } catch (err) {
+      forget();
+      throw err;
+    }
+    browser.on('disconnected', forget);
+  }
+  return browserView(browser, shared, file, extraArgs.length === 0);
+}
+
+function currentTestFile(): string | undefined {
+  try {
+    return expect.getState().testPath;
+  } catch {
+    return undefined; // a script run outside vitest
+  }
+}
+
+/** A view of a shared Chromium that knows the contexts it opened and closes only those. */
+function browserView(
+  browser: Browser,
+  shared: SharedChromium,
+  file: string | undefined,
+  keep: boolean,
+): Browser {
+  const opened = new Set<BrowserContext>();
+  const track = (context: BrowserContext) => {
+    opened.add(context);
+    context.once('close', () => opened.delete(context));
+    return context;
+  };
+  const view: BrowserView = {
+    file,
+    close: async () => {
+      if (!shared.views.delete(view)) return;
+      await Promise.all([...opened].map((c) => c.close().catch(() => undefined)));
+      if (shared.views.size === 0 && !keep) await browser.close();
+    },
+  };
+  shared.views.add(view);
+  const own: Partial<Browser> = {
+    newContext: async (options) => track(await browser.newContext(options)),
+    newPage: async (options) => {
+      const page = await browser.newPage(options);
+      track(page.context());
+      return page;
+    },
+    contexts: () => [...opened],
+    close: view.close,
+  };
+  return new Proxy(browser, {
+    get(target, prop) {
+      if (Object.hasOwn(own, prop)) return own[prop as keyof Browser];
+      const value: unknown = Reflect.get(target, prop, target);
+      return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(target) : value;
+    },
   });
+}
+
+/** Closes every Chromium this process launched (a script's last step: a test worker's die with it). */
+export async function closeBrowsers(): Promise<void> {
+  const all = [...chromiums.values()];
+  chromiums.clear();
+  await Promise.all(all.map(async (c) => (await c.launched.catch(() => undefined))?.close()));
 }
 
 export const PHONE = { width: 360, height: 740 } as const;

@@ -4,7 +4,14 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ensureWebBuilt } from '../../scripts/build-web.mjs';
-import { DESKTOP, launchBrowser, openPage, screenshot, useAccount } from '../support/browser.ts';
+import {
+  closeBrowsers,
+  DESKTOP,
+  launchBrowser,
+  openPage,
+  screenshot,
+  useAccount,
+} from '../support/browser.ts';
 import { apiAs, registerUser, startServer } from '../support/server.ts';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -50,5 +57,6 @@ try {
   console.log(`Saved ${screen} to ${path.relative(root, target)}`);
 } finally {
   await browser.close();
+  await closeBrowsers();
   await server.stop();
 }
