@@ -10,7 +10,10 @@ export interface RunningServer {
   /** http://127.0.0.1:<port>, the origin of the SPA and the API. */
   url: string;
   admin: { email: string; password: string };
-  /** 'pglite' in a fresh DATA_DIR, or 'postgres' on a fresh database of TEST_DATABASE_URL's server. */
+  /**
+   * 'pglite' in a fresh DATA_DIR (a copy of the migrated one: startServerProcess), or 'postgres' on a fresh database
+   * of TEST_DATABASE_URL's server.
+   */
   engine: 'pglite' | 'postgres';
   /** Stops the server and removes its data (directory or database). */
   stop(): Promise<void>;

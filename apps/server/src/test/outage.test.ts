@@ -284,9 +284,10 @@ describe.skipIf(!canMountDisk)('a full disk under the embedded engine', () => {
   it('answers 503 (never hangs or 500s), reports the disk in health, and sells again once room is freed', async () => {
     const disk = mountSmallDisk(120);
     cleanups.push(() => disk.destroy());
+    // Its data directory made on the small disk by the server itself, as an operator's first start makes it.
     const server = await startServerProcess(
       { ...adminEnv, DATA_DIR: `${disk.dir}/data` },
-      { timeoutMs: 90_000 },
+      { timeoutMs: 90_000, freshDataDir: true },
     );
     cleanups.push(() => server.stop());
     const world = await makeWorld(server.url, 4);

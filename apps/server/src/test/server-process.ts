@@ -1,9 +1,11 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
+import { readdir } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ensureServerBuilt, serverCommand } from '../../../../scripts/build-server.mjs';
+import { copyMigratedPgliteDataDir } from './database-templates.ts';
 
 /** The repository root (the server is started from there, as `npm start` does). */
 export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../..');
@@ -51,7 +53,9 @@ function exited(child: ChildProcess, ms: number): Promise<boolean> {
  * Starts the real server as `npm start` runs it (`node apps/server/dist/server.js`, bundled first when its sources
  * changed) on a free port with only the given configuration (nothing leaks in from the shell: no DATABASE_URL or
  * REDIS_URL unless given) and resolves once `/api/health/live` answers. `nodeArgs` go to node itself (a profiler,
- * say).
+ * say). An embedded engine's DATA_DIR that is missing or empty gets a copy of the migrated data directory first
+ * (the server then starts as on a directory it has migrated before); `freshDataDir` leaves it as it is, for a test
+ * of a truly first start.
  */
 export async function startServerProcess(
   env: Record<string, string>,
@@ -59,8 +63,13 @@ export async function startServerProcess(
     timeoutMs?: number;
     nodeArgs?: string[];
     /** copy the server's output to stderr */ echo?: boolean;
+    /** start on DATA_DIR as it is, without the migrated copy */ freshDataDir?: boolean;
   } = {},
 ): Promise<ServerProcess> {
+  if (!opts.freshDataDir && env.DATA_DIR && env.DATA_DIR !== 'memory://' && !env.DATABASE_URL) {
+    const dataDir = path.resolve(repoRoot, env.DATA_DIR);
+    if ((await readdir(dataDir).catch(() => [])).length === 0) await copyMigratedPgliteDataDir(dataDir);
+  }
   const port = env.PORT ? Number(env.PORT) : await freePort();
   const url = `http://127.0.0.1:${port}`;
   const { DATABASE_URL: _db, REDIS_URL: _redis, WORKERS: _workers, ...inherited } = process.env;
