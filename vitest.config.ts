@@ -117,6 +117,9 @@ export default defineConfig({
           environment: 'node',
           testTimeout: 60_000,
           hookTimeout: 120_000,
+          // A screen on a busy 2-core machine may take more than expect.poll's default second to show what the test
+          // waits for (the release tab in accounts.test.ts failed so at load 9–10); a poll still fails when it never does.
+          expect: { poll: { timeout: 10_000 } },
           globalSetup: ['./global-setup.ts'],
           // Each file starts its own server and browser: the support modules (Playwright, the HTTP helpers) load once
           // per worker.

@@ -1,4 +1,7 @@
 import { execFileSync } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import pg from 'pg';
 import { io as connect, type Socket } from 'socket.io-client';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
@@ -243,8 +246,11 @@ describe.skipIf(!hasRedisServer)('Redis away at start', () => {
   it('starts without it, naming REDIS_URL, reports it down, and uses it once it answers', async () => {
     const port = await freePort();
     const started = Date.now();
+    // A data directory on disk, so the harness starts it from a migrated copy (memory:// runs initdb each time).
+    const dataDir = await mkdtemp(path.join(tmpdir(), 'cinema-redis-away-'));
+    cleanups.push(() => rm(dataDir, { recursive: true, force: true }));
     const server = await startServerProcess(
-      { ...adminEnv, DATA_DIR: 'memory://', REDIS_URL: `redis://127.0.0.1:${port}` },
+      { ...adminEnv, DATA_DIR: dataDir, REDIS_URL: `redis://127.0.0.1:${port}` },
       { timeoutMs: 60_000 },
     );
     cleanups.push(() => server.stop());
