@@ -5,25 +5,25 @@ import { commonParts } from './apps/web/build/common-parts';
 import { importsReact, preactCompat } from './apps/web/build/preact';
 
 /**
- * The slowest files of a CI run (seconds of one worker on 2 cores: a whole run at load 7–20 after decision 050,
- * 2026-11-27 evening; a quiet machine takes about half), started first whatever their project: vitest otherwise runs
+ * The slowest files of a CI run (seconds of one worker on 2 cores: `.ci/run` on a quiet machine, 2026-11-28, before
+ * decision 057), started first whatever their project: vitest otherwise runs
  * the projects one after another by name and, on a fresh clone with no timings cached, each project's files largest
  * first, so a 70 s file could start last and leave the other worker idle meanwhile.
  */
 const SLOWEST_FIRST = [
-  'apps/server/src/test/bad-input.test.ts', // 118 s
-  'e2e/staff-german.test.ts', // 115 s
-  'e2e/schedule.test.ts', // 90 s
-  'apps/server/src/test/outage.test.ts', // 82 s
-  'e2e/halls.test.ts', // 70 s
-  'e2e/scanner.test.ts', // 62 s
-  'e2e/concessions.test.ts', // 60 s
-  'e2e/gift-cards.test.ts', // 59 s
-  'e2e/pricing.test.ts', // 54 s
+  'apps/server/src/test/outage.test.ts', // 86 s
+  'apps/server/src/test/bad-input.test.ts', // 82 s
+  'e2e/staff-german.test.ts', // 69 s
   'apps/server/src/test/crash.test.ts', // 52 s
-  'e2e/languages.test.ts', // 47 s
-  'apps/server/src/test/security.test.ts', // 43 s
-  'e2e/mail.test.ts', // 42 s
+  'e2e/scanner.test.ts', // 45 s
+  'e2e/gift-cards.test.ts', // 44 s
+  'apps/server/src/test/security.test.ts', // 40 s
+  'e2e/halls.test.ts', // 37 s
+  'e2e/schedule.test.ts', // 34 s
+  'e2e/accounts.test.ts', // 31 s
+  'apps/server/src/modules/backup/backup.test.ts', // 30 s
+  'e2e/pricing.test.ts', // 29 s
+  'e2e/concessions.test.ts', // 24 s
 ];
 
 class SlowestFirst extends BaseSequencer {
