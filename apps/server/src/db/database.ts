@@ -168,14 +168,17 @@ function withoutPerQueryParsers<T extends PGlite | Transaction>(target: T): T {
 }
 
 /**
- * Runs queries at once on the database, one after the other in a transaction: a transaction is one connection,
- * and node-postgres runs one query at a time on a connection.
+ * Runs queries at once on the pool, one after the other on one connection (a transaction, or the app's query builder
+ * over a single client): node-postgres runs one query at a time on a connection, and pg 9 refuses a query sent while
+ * its connection runs another. Promise.all over a handle that may be a transaction is that mistake; this is the way.
  */
 export async function runTogether<T extends readonly unknown[]>(
   db: Queryable,
   queries: { [K in keyof T]: () => PromiseLike<T[K]> },
 ): Promise<T> {
-  if (!(db instanceof PgTransaction)) return (await Promise.all(queries.map((q) => q()))) as unknown as T;
+  const oneConnection =
+    db instanceof PgTransaction || (db as { $client?: unknown }).$client instanceof pg.Client;
+  if (!oneConnection) return (await Promise.all(queries.map((q) => q()))) as unknown as T;
   const results: unknown[] = [];
   for (const query of queries) results.push(await query());
   return results as unknown as T;

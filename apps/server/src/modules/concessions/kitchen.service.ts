@@ -1,6 +1,6 @@
 import { and, asc, desc, eq, gt, inArray, isNotNull, sql } from 'drizzle-orm';
 import type { ConcessionStatusBody, Kitchen, KitchenOrder } from '@cinema/contract';
-import type { Queryable } from '../../db/database.ts';
+import { runTogether, type Queryable } from '../../db/database.ts';
 import { bookings, movies, orderLines, orders, showtimes, users } from '../../db/schema/index.ts';
 import { AppError, conflict } from '../../errors.ts';
 import { transactionWithEvents } from '../../events.ts';
@@ -29,45 +29,52 @@ async function presentKitchenOrders(db: Queryable, rows: OrderRow[]): Promise<Ki
   if (rows.length === 0) return [];
   const ids = rows.map((r) => r.id);
   const staffIds = [...new Set(rows.flatMap((r) => (r.handedOverBy ? [r.handedOverBy] : [])))];
-  const [items, tickets, staff, seats] = await Promise.all([
-    db
-      .select({
-        orderId: orderLines.orderId,
-        description: orderLines.description,
-        quantity: orderLines.quantity,
-        ageRestricted: orderLines.ageRestricted,
-      })
-      .from(orderLines)
-      .where(
-        and(
-          inArray(orderLines.orderId, ids),
-          eq(orderLines.kind, 'PRODUCT'),
-          eq(orderLines.result, 'confirmed'),
-        ),
-      )
-      .orderBy(asc(orderLines.description), asc(orderLines.id)),
+  const [items, tickets, staff, seats] = await runTogether(db, [
+    () =>
+      db
+        .select({
+          orderId: orderLines.orderId,
+          description: orderLines.description,
+          quantity: orderLines.quantity,
+          ageRestricted: orderLines.ageRestricted,
+        })
+        .from(orderLines)
+        .where(
+          and(
+            inArray(orderLines.orderId, ids),
+            eq(orderLines.kind, 'PRODUCT'),
+            eq(orderLines.result, 'confirmed'),
+          ),
+        )
+        .orderBy(asc(orderLines.description), asc(orderLines.id)),
     // The film of each order's tickets: the earliest showtime, or the seat the food is brought to.
-    db
-      .select({
-        orderId: orderLines.orderId,
-        bookingId: bookings.id,
-        movie: movies.title,
-        startsAt: showtimes.startsAt,
-      })
-      .from(orderLines)
-      .innerJoin(bookings, eq(bookings.id, orderLines.bookingId))
-      .innerJoin(showtimes, eq(showtimes.id, bookings.showtimeId))
-      .innerJoin(movies, eq(movies.id, showtimes.movieId))
-      .where(and(inArray(orderLines.orderId, ids), eq(orderLines.kind, 'TICKET')))
-      .orderBy(asc(showtimes.startsAt)),
-    staffIds.length === 0
-      ? []
-      : db.select({ id: users.id, email: users.email }).from(users).where(inArray(users.id, staffIds)),
-    deliverySeats(
-      db,
-      rows.flatMap((r) => (r.deliverBookingId ? [r.deliverBookingId] : [])),
-    ),
-  ]);
+    () =>
+      db
+        .select({
+          orderId: orderLines.orderId,
+          bookingId: bookings.id,
+          movie: movies.title,
+          startsAt: showtimes.startsAt,
+        })
+        .from(orderLines)
+        .innerJoin(bookings, eq(bookings.id, orderLines.bookingId))
+        .innerJoin(showtimes, eq(showtimes.id, bookings.showtimeId))
+        .innerJoin(movies, eq(movies.id, showtimes.movieId))
+        .where(and(inArray(orderLines.orderId, ids), eq(orderLines.kind, 'TICKET')))
+        .orderBy(asc(showtimes.startsAt)),
+    async () =>
+      staffIds.length === 0
+        ? []
+        : await db
+            .select({ id: users.id, email: users.email })
+            .from(users)
+            .where(inArray(users.id, staffIds)),
+    () =>
+      deliverySeats(
+        db,
+        rows.flatMap((r) => (r.deliverBookingId ? [r.deliverBookingId] : [])),
+      ),
+  ] as const);
   return rows.flatMap((r): KitchenOrder[] => {
     const own = items.filter((i) => i.orderId === r.id);
     if (own.length === 0 || !r.concessionStatus) return [];
@@ -106,26 +113,28 @@ const dueAt = (o: KitchenOrder) => o.deliverAt ?? o.paidAt;
  * over in the last hours, the latest first.
  */
 export async function kitchenOrders(db: Queryable): Promise<Kitchen> {
-  const [active, done] = await Promise.all([
+  const [active, done] = await runTogether(db, [
     // By the partial index over PREPARING and READY.
-    db
-      .select()
-      .from(orders)
-      .where(inArray(orders.concessionStatus, ['PREPARING', 'READY']))
-      .orderBy(asc(sql`coalesce(${orders.deliverAt}, ${orders.paidAt})`), asc(orders.id))
-      .limit(ACTIVE_AT_MOST),
-    db
-      .select()
-      .from(orders)
-      .where(
-        and(
-          isNotNull(orders.handedOverAt),
-          gt(orders.handedOverAt, sql`now() - make_interval(hours => ${HANDED_OVER_HOURS})`),
-        ),
-      )
-      .orderBy(desc(orders.handedOverAt))
-      .limit(HANDED_OVER_AT_MOST),
-  ]);
+    () =>
+      db
+        .select()
+        .from(orders)
+        .where(inArray(orders.concessionStatus, ['PREPARING', 'READY']))
+        .orderBy(asc(sql`coalesce(${orders.deliverAt}, ${orders.paidAt})`), asc(orders.id))
+        .limit(ACTIVE_AT_MOST),
+    () =>
+      db
+        .select()
+        .from(orders)
+        .where(
+          and(
+            isNotNull(orders.handedOverAt),
+            gt(orders.handedOverAt, sql`now() - make_interval(hours => ${HANDED_OVER_HOURS})`),
+          ),
+        )
+        .orderBy(desc(orders.handedOverAt))
+        .limit(HANDED_OVER_AT_MOST),
+  ] as const);
   const shown = await presentKitchenOrders(db, [...active, ...done]);
   const open = shown.filter((o) => !o.handedOverAt).sort((a, b) => dueAt(a).localeCompare(dueAt(b)));
   return { orders: [...open, ...shown.filter((o) => o.handedOverAt)] };

@@ -7,7 +7,7 @@ import {
   type OrderLine,
   type StaffOrder,
 } from '@cinema/contract';
-import type { Queryable } from '../../db/database.ts';
+import { runTogether, type Queryable } from '../../db/database.ts';
 import {
   bookings,
   giftCards,
@@ -49,81 +49,85 @@ type SessionRow = typeof orders.$inferSelect;
 async function loadOrders(db: Queryable, sessions: SessionRow[]) {
   const ids = sessions.map((s) => s.id);
   const userIds = [...new Set(sessions.flatMap((s) => [s.userId, ...(s.soldBy ? [s.soldBy] : [])]))];
-  const [lines, refunds, people, payments] = await Promise.all([
-    db
-      .select({
-        id: orderLines.id,
-        sessionId: orderLines.orderId,
-        kind: orderLines.kind,
-        productId: orderLines.productId,
-        description: orderLines.description,
-        ageRestricted: orderLines.ageRestricted,
-        recipientEmail: orderLines.recipientEmail,
-        message: orderLines.message,
-        quantity: orderLines.quantity,
-        unitPriceCents: orderLines.unitPriceCents,
-        taxRateBp: orderLines.taxRateBp,
-        taxCents: orderLines.taxCents,
-        bookingId: orderLines.bookingId,
-        result: orderLines.result,
-        row: orderLines.seatRow,
-        number: orderLines.seatNumber,
-        rowLabel: orderLines.seatRowLabel,
-        seatType: orderLines.seatType,
-        ticketType: orderLines.ticketTypeName,
-        listPriceCents: orderLines.listPriceCents,
-        discountCents: orderLines.discountCents,
-        priceCents: orderLines.priceCents,
-        dueCents: orderLines.dueCents,
-        exchangedAt: orderLines.exchangedAt,
-        showtimeId: bookings.showtimeId,
-        movieId: showtimes.movieId,
-        checkedInAt: bookings.checkedInAt,
-        movie: movies.title,
-        startsAt: showtimes.startsAt,
-        hall: halls.name,
-      })
-      .from(orderLines)
-      .leftJoin(bookings, eq(bookings.id, orderLines.bookingId))
-      .leftJoin(showtimes, eq(showtimes.id, bookings.showtimeId))
-      .leftJoin(movies, eq(movies.id, showtimes.movieId))
-      .leftJoin(halls, eq(halls.id, showtimes.hallId))
-      .where(inArray(orderLines.orderId, ids))
-      .orderBy(
-        asc(showtimes.startsAt),
-        asc(orderLines.seatRow),
-        asc(orderLines.seatNumber),
-        asc(orderLines.id),
-      ),
-    db
-      .select({
-        sessionId: orderRefunds.orderId,
-        amountCents: orderRefunds.amountCents,
-        status: orderRefunds.status,
-        createdAt: orderRefunds.createdAt,
-        kind: orderRefunds.kind,
-        reason: orderRefunds.reason,
-        by: users.email,
-      })
-      .from(orderRefunds)
-      .leftJoin(users, eq(users.id, orderRefunds.createdBy))
-      .where(inArray(orderRefunds.orderId, ids))
-      .orderBy(asc(orderRefunds.createdAt)),
-    db
-      .select({ id: users.id, email: users.email, name: users.name })
-      .from(users)
-      .where(inArray(users.id, userIds)),
-    db
-      .select({
-        orderId: orderPayments.orderId,
-        method: orderPayments.method,
-        amountCents: orderPayments.amountCents,
-        refundedCents: orderPayments.refundedCents,
-      })
-      .from(orderPayments)
-      .where(and(inArray(orderPayments.orderId, ids), eq(orderPayments.status, 'PAID')))
-      .orderBy(asc(orderPayments.createdAt)),
-  ]);
+  const [lines, refunds, people, payments] = await runTogether(db, [
+    () =>
+      db
+        .select({
+          id: orderLines.id,
+          sessionId: orderLines.orderId,
+          kind: orderLines.kind,
+          productId: orderLines.productId,
+          description: orderLines.description,
+          ageRestricted: orderLines.ageRestricted,
+          recipientEmail: orderLines.recipientEmail,
+          message: orderLines.message,
+          quantity: orderLines.quantity,
+          unitPriceCents: orderLines.unitPriceCents,
+          taxRateBp: orderLines.taxRateBp,
+          taxCents: orderLines.taxCents,
+          bookingId: orderLines.bookingId,
+          result: orderLines.result,
+          row: orderLines.seatRow,
+          number: orderLines.seatNumber,
+          rowLabel: orderLines.seatRowLabel,
+          seatType: orderLines.seatType,
+          ticketType: orderLines.ticketTypeName,
+          listPriceCents: orderLines.listPriceCents,
+          discountCents: orderLines.discountCents,
+          priceCents: orderLines.priceCents,
+          dueCents: orderLines.dueCents,
+          exchangedAt: orderLines.exchangedAt,
+          showtimeId: bookings.showtimeId,
+          movieId: showtimes.movieId,
+          checkedInAt: bookings.checkedInAt,
+          movie: movies.title,
+          startsAt: showtimes.startsAt,
+          hall: halls.name,
+        })
+        .from(orderLines)
+        .leftJoin(bookings, eq(bookings.id, orderLines.bookingId))
+        .leftJoin(showtimes, eq(showtimes.id, bookings.showtimeId))
+        .leftJoin(movies, eq(movies.id, showtimes.movieId))
+        .leftJoin(halls, eq(halls.id, showtimes.hallId))
+        .where(inArray(orderLines.orderId, ids))
+        .orderBy(
+          asc(showtimes.startsAt),
+          asc(orderLines.seatRow),
+          asc(orderLines.seatNumber),
+          asc(orderLines.id),
+        ),
+    () =>
+      db
+        .select({
+          sessionId: orderRefunds.orderId,
+          amountCents: orderRefunds.amountCents,
+          status: orderRefunds.status,
+          createdAt: orderRefunds.createdAt,
+          kind: orderRefunds.kind,
+          reason: orderRefunds.reason,
+          by: users.email,
+        })
+        .from(orderRefunds)
+        .leftJoin(users, eq(users.id, orderRefunds.createdBy))
+        .where(inArray(orderRefunds.orderId, ids))
+        .orderBy(asc(orderRefunds.createdAt)),
+    () =>
+      db
+        .select({ id: users.id, email: users.email, name: users.name })
+        .from(users)
+        .where(inArray(users.id, userIds)),
+    () =>
+      db
+        .select({
+          orderId: orderPayments.orderId,
+          method: orderPayments.method,
+          amountCents: orderPayments.amountCents,
+          refundedCents: orderPayments.refundedCents,
+        })
+        .from(orderPayments)
+        .where(and(inArray(orderPayments.orderId, ids), eq(orderPayments.status, 'PAID')))
+        .orderBy(asc(orderPayments.createdAt)),
+  ] as const);
   const delivery = await deliverySeats(
     db,
     sessions.flatMap((s) => (s.deliverBookingId ? [s.deliverBookingId] : [])),

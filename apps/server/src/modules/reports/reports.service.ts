@@ -12,7 +12,7 @@ import {
   type SalesReportQuery,
   type SalesReportRow,
 } from '@cinema/contract';
-import { queryRows, type Queryable } from '../../db/database.ts';
+import { queryRows, runTogether, type Queryable } from '../../db/database.ts';
 import { cell } from './csv.ts';
 
 /** Showtimes whose figures one statement computes and keeps. */
@@ -179,10 +179,11 @@ export async function salesReport(
   const until = end.toISOString();
   await refreshKeptFigures(db, from, until);
 
-  const [showtimeRows, salesByShowtime, typeRows, foodRows] = await Promise.all([
-    queryRows<ShowtimeRow>(
-      db,
-      sql`select st.id, st.starts_at, st.movie_id, m.title, h.name as hall_name, se.sellable
+  const [showtimeRows, salesByShowtime, typeRows, foodRows] = await runTogether(db, [
+    () =>
+      queryRows<ShowtimeRow>(
+        db,
+        sql`select st.id, st.starts_at, st.movie_id, m.title, h.name as hall_name, se.sellable
           from showtimes st
           join movies m on m.id = st.movie_id
           join halls h on h.id = st.hall_id
@@ -194,11 +195,11 @@ export async function salesReport(
           ) se
           where st.starts_at >= ${from} and st.starts_at < ${until}
           order by st.starts_at, h.name`,
-    ),
-    salesOf(db, from, until, opts.includeTestSales),
-    queryRows<{ name: string; position: number }>(db, sql`select name, position from ticket_types`),
-    concessionsOf(db, from, until, opts.includeTestSales),
-  ]);
+      ),
+    () => salesOf(db, from, until, opts.includeTestSales),
+    () => queryRows<{ name: string; position: number }>(db, sql`select name, position from ticket_types`),
+    () => concessionsOf(db, from, until, opts.includeTestSales),
+  ] as const);
 
   // Ticket types in the admin's order (by position), then any other name a line was sold under, by name.
   const position = new Map(typeRows.map((t) => [t.name, Number(t.position)]));

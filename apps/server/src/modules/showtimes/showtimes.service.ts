@@ -18,6 +18,7 @@ import {
   PG_EXCLUSION_VIOLATION,
   PG_FOREIGN_KEY_VIOLATION,
   pgErrorCode,
+  runTogether,
   type Db,
   type Queryable,
 } from '../../db/database.ts';
@@ -330,19 +331,21 @@ export async function listManagedShowtimes(
     .innerJoin(movies, eq(movies.id, showtimes.movieId))
     .innerJoin(halls, eq(halls.id, showtimes.hallId))
     .leftJoin(bookings, eq(bookings.showtimeId, showtimes.id));
-  const [rows, total] = await Promise.all([
-    (page ? counted.innerJoin(page, eq(page.id, showtimes.id)) : counted)
-      .where(page ? undefined : where)
-      .groupBy(showtimes.id, movies.title, halls.name)
-      .orderBy(asc(showtimes.startsAt), asc(halls.name)),
-    page
-      ? db
-          .select({ n: sql<number>`count(*)`.mapWith(Number) })
-          .from(showtimes)
-          .where(where)
-          .then(([r]) => r!.n)
-      : undefined,
-  ]);
+  const [rows, total] = await runTogether(db, [
+    () =>
+      (page ? counted.innerJoin(page, eq(page.id, showtimes.id)) : counted)
+        .where(page ? undefined : where)
+        .groupBy(showtimes.id, movies.title, halls.name)
+        .orderBy(asc(showtimes.startsAt), asc(halls.name)),
+    async () =>
+      page
+        ? await db
+            .select({ n: sql<number>`count(*)`.mapWith(Number) })
+            .from(showtimes)
+            .where(where)
+            .then(([r]) => r!.n)
+        : undefined,
+  ] as const);
   const book = await PriceBook.load(db, timeZone);
   return {
     showtimes: rows

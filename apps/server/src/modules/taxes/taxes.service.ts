@@ -57,28 +57,30 @@ export async function loadTaxBook(q: Queryable, defaultMode: TaxMode): Promise<T
 
 /** `GET /api/admin/taxes`: the mode and every rate, with the names of the products and categories they are for. */
 export async function getTaxes(db: Queryable, defaultMode: TaxMode): Promise<Taxes> {
-  const [{ mode, from }, rates] = await Promise.all([
-    modeInForce(db, defaultMode),
-    db
-      .select({
-        kind: taxRates.kind,
-        productId: taxRates.productId,
-        productName: products.name,
-        categoryId: taxRates.categoryId,
-        categoryName: productCategories.name,
-        rateBp: taxRates.rateBp,
-      })
-      .from(taxRates)
-      .leftJoin(products, eq(products.id, taxRates.productId))
-      .leftJoin(productCategories, eq(productCategories.id, taxRates.categoryId))
-      .orderBy(
-        sql`array_position(array['TICKET', 'PRODUCT', 'FEE'], ${taxRates.kind})`,
-        sql`${taxRates.productId} is not null`,
-        sql`${taxRates.categoryId} is not null`,
-        productCategories.name,
-        products.name,
-      ),
-  ]);
+  // saveTaxes reads them in its transaction: one query at a time there (runTogether).
+  const [{ mode, from }, rates] = await runTogether(db, [
+    () => modeInForce(db, defaultMode),
+    () =>
+      db
+        .select({
+          kind: taxRates.kind,
+          productId: taxRates.productId,
+          productName: products.name,
+          categoryId: taxRates.categoryId,
+          categoryName: productCategories.name,
+          rateBp: taxRates.rateBp,
+        })
+        .from(taxRates)
+        .leftJoin(products, eq(products.id, taxRates.productId))
+        .leftJoin(productCategories, eq(productCategories.id, taxRates.categoryId))
+        .orderBy(
+          sql`array_position(array['TICKET', 'PRODUCT', 'FEE'], ${taxRates.kind})`,
+          sql`${taxRates.productId} is not null`,
+          sql`${taxRates.categoryId} is not null`,
+          productCategories.name,
+          products.name,
+        ),
+  ] as const);
   return {
     mode,
     modeFrom: from,
