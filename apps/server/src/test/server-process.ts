@@ -70,7 +70,23 @@ export async function startServerProcess(
     const dataDir = path.resolve(repoRoot, env.DATA_DIR);
     if ((await readdir(dataDir).catch(() => [])).length === 0) await copyMigratedPgliteDataDir(dataDir);
   }
-  const port = env.PORT ? Number(env.PORT) : await freePort();
+  if (env.PORT) return startOnPort(env, Number(env.PORT), opts);
+  // A free port is closed again before the server binds it: another process may take it in between (scale-out's two
+  // servers failed so once at load 10). The server then exits with EADDRINUSE, and starts again on another port.
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await startOnPort(env, await freePort(), opts);
+    } catch (err) {
+      if (attempt >= 3 || !String(err).includes('EADDRINUSE')) throw err;
+    }
+  }
+}
+
+async function startOnPort(
+  env: Record<string, string>,
+  port: number,
+  opts: { timeoutMs?: number; nodeArgs?: string[]; echo?: boolean },
+): Promise<ServerProcess> {
   const url = `http://127.0.0.1:${port}`;
   const { DATABASE_URL: _db, REDIS_URL: _redis, WORKERS: _workers, ...inherited } = process.env;
   await ensureServerBuilt({ log: () => {} });

@@ -47,7 +47,17 @@ describe.skipIf(!postgresUrl || !redisUrl)('two server processes on one PostgreS
       SWEEP_SECONDS: '1',
     };
     // Started together on an empty database: they must take turns migrating it.
-    [a, b] = await Promise.all([startServerProcess(env), startServerProcess(env)]);
+    const started = await Promise.allSettled([startServerProcess(env), startServerProcess(env)]);
+    const failed = started.find((r) => r.status === 'rejected');
+    if (failed) {
+      // The one that did start would outlive the test run.
+      await Promise.all(started.map((r) => (r.status === 'fulfilled' ? r.value.stop() : undefined)));
+      throw failed.reason;
+    }
+    [a, b] = started.map((r) => (r as PromiseFulfilledResult<ServerProcess>).value) as [
+      ServerProcess,
+      ServerProcess,
+    ];
     database = await openDatabase({ databaseUrl: fresh.url, dataDir: 'memory://' });
   }, 180_000);
 
