@@ -245,11 +245,7 @@ export async function copyMigratedPgliteDataDir(dataDir: string): Promise<void> 
  * uses the first one's.
  */
 async function loadOrMakePgliteDataDir(): Promise<string> {
-  const dir = path.join(
-    tmpdir(),
-    'cinema-test-templates',
-    `pglite-dir-${await hashOf([await pgliteVersion()])}`,
-  );
+  const dir = await pgliteTemplatePath('pglite-dir-');
   if ((await readdir(dir).catch(() => [])).length > 0) return dir;
   await mkdir(path.dirname(dir), { recursive: true });
   const building = `${dir}.${process.pid}-${randomBytes(4).toString('hex')}`;
@@ -264,6 +260,15 @@ async function loadOrMakePgliteDataDir(): Promise<string> {
   return dir;
 }
 
+/** Where a PGlite template is kept between processes: named by the migrations and the PGlite version. */
+async function pgliteTemplatePath(prefix: string, suffix = ''): Promise<string> {
+  return path.join(
+    tmpdir(),
+    'cinema-test-templates',
+    `${prefix}${await hashOf([await pgliteVersion()])}${suffix}`,
+  );
+}
+
 async function pgliteVersion(): Promise<string> {
   const pgliteEntry = createRequire(import.meta.url).resolve('@electric-sql/pglite');
   const pglitePackage = await readFile(path.join(path.dirname(pgliteEntry), '..', 'package.json'), 'utf8');
@@ -276,11 +281,7 @@ async function pgliteVersion(): Promise<string> {
  * and renamed, so a process never reads half a file.
  */
 async function loadOrMakePgliteDump(): Promise<Uint8Array> {
-  const file = path.join(
-    tmpdir(),
-    'cinema-test-templates',
-    `pglite-${await hashOf([await pgliteVersion()])}.tar`,
-  );
+  const file = await pgliteTemplatePath('pglite-', '.tar');
   try {
     return await readFile(file);
   } catch (err) {
