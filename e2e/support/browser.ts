@@ -7,8 +7,15 @@ import { chromium, type Browser, type BrowserContext, type Page } from 'playwrig
 import { expect } from 'vitest';
 import type { Account } from './server.ts';
 
-/** Debian's Chromium (never a downloaded one); CHROMIUM_PATH points elsewhere. */
-export const chromiumPath = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
+/**
+ * Debian's Chromium (never a downloaded one): its headless shell (package chromium-headless-shell, the same Chromium
+ * build without the browser's windowing layer) when installed, else the browser itself; CHROMIUM_PATH points
+ * elsewhere. The shell runs the same pages on about a third less CPU (decision 058).
+ */
+export const chromiumPath =
+  process.env.CHROMIUM_PATH ||
+  ['/usr/bin/chromium-headless-shell', '/usr/bin/chromium'].find((path) => existsSync(path)) ||
+  '/usr/bin/chromium';
 export const hasChromium = existsSync(chromiumPath);
 
 /** DESIGN §4: the flags that make Chromium quiet and reliable in a container. */
