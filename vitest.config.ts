@@ -5,25 +5,26 @@ import { commonParts } from './apps/web/build/common-parts';
 import { importsReact, preactCompat } from './apps/web/build/preact';
 
 /**
- * The slowest files of a CI run (seconds of one worker on 2 cores: `.ci/run` on a quiet machine, 2026-11-28, before
- * decision 057), started first whatever their project: vitest otherwise runs
+ * The slowest files of a CI run (seconds of one worker on 2 cores: `.ci/run` on a quiet machine, 2026-11-28, with
+ * Chromium's headless shell, decision 058), started first whatever their project: vitest otherwise runs
  * the projects one after another by name and, on a fresh clone with no timings cached, each project's files largest
  * first, so a 70 s file could start last and leave the other worker idle meanwhile.
  */
 const SLOWEST_FIRST = [
-  'apps/server/src/test/outage.test.ts', // 86 s
-  'apps/server/src/test/bad-input.test.ts', // 82 s
-  'e2e/staff-german.test.ts', // 69 s
-  'apps/server/src/test/crash.test.ts', // 52 s
-  'e2e/scanner.test.ts', // 45 s
-  'e2e/gift-cards.test.ts', // 44 s
-  'apps/server/src/test/security.test.ts', // 40 s
-  'e2e/halls.test.ts', // 37 s
-  'e2e/schedule.test.ts', // 34 s
-  'e2e/accounts.test.ts', // 31 s
-  'apps/server/src/modules/backup/backup.test.ts', // 30 s
-  'e2e/pricing.test.ts', // 29 s
-  'e2e/concessions.test.ts', // 24 s
+  'e2e/staff-german.test.ts', // 103 s
+  'apps/server/src/test/bad-input.test.ts', // 97 s
+  'apps/server/src/test/outage.test.ts', // 90 s
+  'apps/server/src/test/crash.test.ts', // 68 s
+  'e2e/schedule.test.ts', // 60 s
+  'e2e/halls.test.ts', // 59 s
+  'e2e/gift-cards.test.ts', // 54 s
+  'e2e/scanner.test.ts', // 52 s
+  'apps/server/src/modules/backup/backup.test.ts', // 50 s
+  'apps/server/src/test/security.test.ts', // 47 s
+  'e2e/pricing.test.ts', // 39 s
+  'e2e/concessions.test.ts', // 39 s
+  'e2e/languages.test.ts', // 38 s
+  'apps/server/src/modules/accounts/admin-bootstrap.test.ts', // 37 s
 ];
 
 class SlowestFirst extends BaseSequencer {
