@@ -1,4 +1,3 @@
-import PDFDocument from 'pdfkit';
 import QRCode from 'qrcode';
 import { asc, eq } from 'drizzle-orm';
 import { formatGiftCardCode, formatMoney } from '@cinema/contract';
@@ -6,6 +5,7 @@ import { giftCards, orders, users } from '../../db/schema/index.ts';
 import { isLanguage, localeOf, textsIn, type Language } from '../../i18n.ts';
 import { WALK_IN_EMAIL } from '../box-office/walk-in.ts';
 import { queueMail, type MailDeps } from '../mail/outbox.service.ts';
+import { pdfDocument } from '../../pdf-document.ts';
 
 const escapeHtml = (s: string) =>
   s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
@@ -31,16 +31,10 @@ const qrOf = (code: string, width: number) =>
 export async function giftCardPdf(card: GiftCardToShow, language: Language): Promise<Buffer> {
   const t = textsIn(language);
   const qr = await qrOf(card.code, 360);
-  const doc = new PDFDocument({
+  const { doc, done } = await pdfDocument({
     size: [PAGE.width, PAGE.height],
     margin: MARGIN,
     info: { Title: t('giftCards.pdfTitle'), Author: t('pdf.author') },
-  });
-  const chunks: Buffer[] = [];
-  doc.on('data', (chunk: Buffer) => chunks.push(chunk));
-  const done = new Promise<Buffer>((resolve, reject) => {
-    doc.on('end', () => resolve(Buffer.concat(chunks)));
-    doc.on('error', reject);
   });
   const textWidth = PAGE.width - 3 * MARGIN - QR_SIZE;
   const money = formatMoney(card.amountCents, { currency: card.currency, locale: localeOf(language) });

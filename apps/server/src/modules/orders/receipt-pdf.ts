@@ -1,8 +1,8 @@
-import PDFDocument from 'pdfkit';
 import { feePer, formatMoney, formatRate, taxBreakdown, type Order } from '@cinema/contract';
 import type { Config } from '../../config.ts';
 import { notFound } from '../../errors.ts';
 import { localeOf, seatText, textsIn, type Language } from '../../i18n.ts';
+import { pdfDocument } from '../../pdf-document.ts';
 
 /** A receipt's line: what was sold, how many, at which rate, for how much (tax included). */
 interface ReceiptRow {
@@ -76,16 +76,10 @@ export async function receiptPdf(
   const rows = receiptRows(order, language);
   const sums = taxBreakdown(rows);
 
-  const doc = new PDFDocument({
+  const { doc, done } = await pdfDocument({
     size: 'A4',
     margin: MARGIN,
     info: { Title: t('receipt.title', { ref: order.ref }), Author: config.cinema.name },
-  });
-  const chunks: Buffer[] = [];
-  doc.on('data', (chunk: Buffer) => chunks.push(chunk));
-  const done = new Promise<Buffer>((resolve, reject) => {
-    doc.on('end', () => resolve(Buffer.concat(chunks)));
-    doc.on('error', reject);
   });
   const width = doc.page.width - 2 * MARGIN;
   const cols = { qty: MARGIN + width * 0.58, rate: MARGIN + width * 0.68, amount: MARGIN + width * 0.78 };

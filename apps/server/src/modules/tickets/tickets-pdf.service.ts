@@ -1,4 +1,3 @@
-import PDFDocument from 'pdfkit';
 import QRCode from 'qrcode';
 import { and, asc, eq, sql } from 'drizzle-orm';
 import type { Order, Ticket } from '@cinema/contract';
@@ -10,6 +9,7 @@ import { selectTickets } from './tickets.service.ts';
 import { attributesText, localeOf, seatText, textsIn, type Language } from '../../i18n.ts';
 import { orderRefIs } from '../orders/order-ref.ts';
 import { getMyOrder } from '../orders/orders.service.ts';
+import { pdfDocument } from '../../pdf-document.ts';
 
 /** An order's food and drink still paid for, and how it reaches the customer (DESIGN §7.2). */
 export type OrderFood = Pick<Order, 'ref' | 'products' | 'concessions'>;
@@ -89,17 +89,11 @@ export async function ticketsPdf(
       QRCode.toBuffer(t.bookingId, { type: 'png', width: 480, margin: 2, errorCorrectionLevel: 'M' }),
     ),
   );
-  const doc = new PDFDocument({
+  const { doc, done } = await pdfDocument({
     size: [PAGE.width, PAGE.height],
     margin: MARGIN,
     autoFirstPage: false,
     info: { Title: t('pdf.title', { ref: order.ref }), Author: t('pdf.author') },
-  });
-  const chunks: Buffer[] = [];
-  doc.on('data', (chunk: Buffer) => chunks.push(chunk));
-  const done = new Promise<Buffer>((resolve, reject) => {
-    doc.on('end', () => resolve(Buffer.concat(chunks)));
-    doc.on('error', reject);
   });
   const width = PAGE.width - 2 * MARGIN;
   // Each text has its lines and the QR code its place: however long a title or a hall's name, a ticket is one page.
