@@ -1,4 +1,4 @@
-import nodemailer, { type Transporter } from 'nodemailer';
+import type { Transporter } from 'nodemailer';
 import { and, desc, eq, lte, sql } from 'drizzle-orm';
 import type { OutboxMessage } from '@cinema/contract';
 import type { Deps } from '../../deps.ts';
@@ -33,9 +33,13 @@ const retryPauseSeconds = (attempts: number) => Math.min(3600, 30 * 2 ** Math.ma
 const CLAIM_SECONDS = 300;
 
 const transports = new Map<string, Transporter>();
-function transportFor(smtpUrl: string): Transporter {
+/** nodemailer (about 150 ms of CPU to import) is loaded by the first delivery, not by every start without SMTP_URL. */
+async function transportFor(smtpUrl: string): Promise<Transporter> {
   let transport = transports.get(smtpUrl);
   if (!transport) {
+    const { default: nodemailer } = await import('nodemailer');
+    transport = transports.get(smtpUrl);
+    if (transport) return transport;
     const url = new URL(smtpUrl);
     transport = nodemailer.createTransport({
       host: url.hostname,
@@ -162,7 +166,8 @@ export async function deliverMail(deps: MailDeps, id: string): Promise<boolean> 
     .returning();
   if (!claimed) return false;
   try {
-    await transportFor(smtp).sendMail({
+    const transport = await transportFor(smtp);
+    await transport.sendMail({
       from: deps.config.mailFrom,
       to: claimed.to,
       subject: claimed.subject,
