@@ -4,7 +4,15 @@
  * (warm-up.ts), not at every start.
  */
 let pdfkit: Promise<typeof import('pdfkit')> | undefined;
-export const loadPdfKit = () => (pdfkit ??= import('pdfkit').then((module) => module.default));
+export const loadPdfKit = () =>
+  (pdfkit ??= import('pdfkit').then(
+    (module) => module.default,
+    (err: unknown) => {
+      // A load that failed (the disk away, say) is tried again by the next PDF.
+      pdfkit = undefined;
+      throw err;
+    },
+  ));
 
 /** A new PDF, and the whole file once the caller has ended it (`doc.end()`). */
 export async function pdfDocument(
