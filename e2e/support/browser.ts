@@ -14,7 +14,7 @@ import type { Account } from './server.ts';
  */
 export const chromiumPath =
   process.env.CHROMIUM_PATH ||
-  ['/usr/bin/chromium-headless-shell', '/usr/bin/chromium'].find((path) => existsSync(path)) ||
+  ['/usr/bin/chromium-headless-shell', '/usr/bin/chromium'].find((file) => existsSync(file)) ||
   '/usr/bin/chromium';
 export const hasChromium = existsSync(chromiumPath);
 
@@ -36,7 +36,7 @@ const artifacts = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..
 export function reportSkippedWithoutChromium(what: string) {
   if (!hasChromium)
     console.warn(
-      `SKIPPED: ${what}: Chromium not found at ${chromiumPath} (set CHROMIUM_PATH or install chromium).`,
+      `SKIPPED: ${what}: Chromium not found at ${chromiumPath} (set CHROMIUM_PATH or install chromium-headless-shell or chromium).`,
     );
 }
 
