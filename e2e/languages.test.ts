@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   DESKTOP,
   expectNoAxeViolations,
+  followRequests,
   hasChromium,
   launchBrowser,
   reportSkippedWithoutChromium,
@@ -38,9 +39,9 @@ describe.skipIf(!hasChromium)('the customer journey in German', () => {
   });
 
   /** The page shows no English catalogue text, passes axe, and leaves a screenshot to look at. */
-  async function expectGerman(page: Page, step: string) {
+  async function expectGerman(page: Page, requests: ReturnType<typeof followRequests>, step: string) {
     // Lazy texts (a chunk, a query) settle before the page is read.
-    await page.waitForLoadState('networkidle');
+    await requests.settled();
     expect(await page.evaluate(() => document.documentElement.lang), step).toBe('de');
     const shown = await pageTexts(page);
     expect(englishIn(shown), `English left on ${step} (${page.url()})`).toEqual([]);
@@ -58,12 +59,13 @@ describe.skipIf(!hasChromium)('the customer journey in German', () => {
       const context = await browser.newContext({ baseURL: server.url, viewport, locale: 'de-DE' });
       context.setDefaultTimeout(15_000);
       const page = await context.newPage();
+      const requests = followRequests(page);
       const pageErrors: Error[] = [];
       page.on('pageerror', (err) => pageErrors.push(err));
       try {
         await page.goto('/login');
         await page.getByRole('heading', { level: 1, name: de.web['auth.login.title'] }).waitFor();
-        await expectGerman(page, 'sign-in');
+        await expectGerman(page, requests, 'sign-in');
         await screenshot(page, `languages-de-login-${name}`);
         await page.getByLabel(de.web['auth.email']!).fill(customer.user.email);
         await page.getByLabel(de.web['auth.password']!, { exact: true }).fill(customer.password);
@@ -72,7 +74,7 @@ describe.skipIf(!hasChromium)('the customer journey in German', () => {
         await page.waitForURL(/\/movies$/);
         await page.getByRole('heading', { level: 1, name: de.web['layout.movies'] }).waitFor();
         await page.getByText(show.movieTitle).first().waitFor();
-        await expectGerman(page, 'movies');
+        await expectGerman(page, requests, 'movies');
         await screenshot(page, `languages-de-movies-${name}`);
 
         await page
@@ -80,20 +82,20 @@ describe.skipIf(!hasChromium)('the customer journey in German', () => {
           .first()
           .click();
         await page.getByRole('heading', { level: 1, name: show.movieTitle }).waitFor();
-        await expectGerman(page, 'showtimes');
+        await expectGerman(page, requests, 'showtimes');
         await screenshot(page, `languages-de-showtimes-${name}`);
 
         await page.locator(`a[href="/showtimes/${show.showtimeId}/seats"]`).first().click();
         const seat = (row: string, n: number) =>
           page.getByRole('button', { name: new RegExp(`^Reihe ${row}, Platz ${n}, `) });
         await seat(row, number).waitFor();
-        await expectGerman(page, 'seat map');
+        await expectGerman(page, requests, 'seat map');
         await screenshot(page, `languages-de-seats-${name}`);
         await seat(row, number).click();
         await page.getByRole('button', { name: de.web['seatMap.hold'] }).click();
         const checkout = page.getByRole('button', { name: de.web['seatMap.checkout'] });
         await expect.poll(() => checkout.isEnabled()).toBe(true);
-        await expectGerman(page, 'seats held');
+        await expectGerman(page, requests, 'seats held');
         await screenshot(page, `languages-de-held-${name}`);
         await checkout.click();
 
@@ -101,20 +103,20 @@ describe.skipIf(!hasChromium)('the customer journey in German', () => {
         await page.waitForURL(/\/api\/pay\/local\/[0-9a-f-]{36}$/);
         await page.getByText(de.server['checkout.banner']!).waitFor();
         expect(await page.getByText(`Reihe ${row}, Platz ${number}`).count()).toBeGreaterThan(0);
-        await expectGerman(page, 'test checkout');
+        await expectGerman(page, requests, 'test checkout');
         await screenshot(page, `languages-de-pay-${name}`);
         await page.getByRole('button', { name: de.server['checkout.pay'], exact: true }).click();
 
         await page.waitForURL(/\/checkout\/success\?session_id=/);
         await page.getByRole('heading', { level: 1, name: de.web['checkout.titles.paid'] }).waitFor();
         await page.getByRole('button', { name: de.web['checkout.downloadPdf'] }).waitFor();
-        await expectGerman(page, 'payment successful');
+        await expectGerman(page, requests, 'payment successful');
         await screenshot(page, `languages-de-success-${name}`);
 
         await page.getByRole('link', { name: de.web['layout.myTickets'] }).first().click();
         await page.getByRole('heading', { level: 1, name: de.web['layout.myTickets'] }).waitFor();
         await page.locator('img[data-qr-value]').first().waitFor();
-        await expectGerman(page, 'My Tickets');
+        await expectGerman(page, requests, 'My Tickets');
         await screenshot(page, `languages-de-tickets-${name}`);
         expect(pageErrors).toEqual([]);
       } finally {

@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   DESKTOP,
   expectNoAxeViolations,
+  followRequests,
   hasChromium,
   launchBrowser,
   reportSkippedWithoutChromium,
@@ -270,13 +271,15 @@ describe.skipIf(!hasChromium)('the staff screens in German', () => {
   ] as const) {
     it(`shows no English on the staff screens at ${viewport.width}×${viewport.height}, and axe finds nothing`, async () => {
       const { page, pageErrors } = await pages.open(browser, server.url, admin, viewport);
+      const requests = followRequests(page);
       // The language chosen in the header is remembered here; the browser's own stays English.
       await page.evaluate(() => localStorage.setItem('cinema.lang', 'de'));
       const leftovers: string[] = [];
       for (const screen of screens()) {
         await page.goto(screen.path);
         await screen.ready(page);
-        await page.waitForLoadState('networkidle');
+        // Lazy texts (a chunk, a query) settle before the page is read.
+        await requests.settled();
         expect(await page.evaluate(() => document.documentElement.lang)).toBe('de');
         leftovers.push(...(await englishLeftovers(page, patterns)).map((l) => `${screen.path}: ${l}`));
         await expectNoAxeViolations(page);

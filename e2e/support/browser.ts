@@ -3,7 +3,7 @@ import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import axe from 'axe-core';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { chromium, type Browser, type BrowserContext, type Page, type Request } from 'playwright-core';
 import { expect } from 'vitest';
 import type { Account } from './server.ts';
 
@@ -200,6 +200,39 @@ export function signedInPages() {
     },
     async closeAll() {
       for (const o of opened.splice(0)) await o.close().catch(() => undefined);
+    },
+  };
+}
+
+/**
+ * Follows a page's requests from now on; `settled()` waits until none has been under way for `quietMs`, as
+ * Playwright's `networkidle` does, but with a shorter quiet window than its fixed 500 ms (a screen's lazy texts and
+ * queries follow each other within milliseconds). Call it right after the page is made, before any navigation, so
+ * that no request is missed. Fails, naming what is still loading, when the page never settles.
+ */
+export function followRequests(page: Page, quietMs = 150) {
+  const underWay = new Set<Request>();
+  let lastChange = performance.now();
+  page.on('request', (r) => {
+    underWay.add(r);
+    lastChange = performance.now();
+  });
+  const ended = (r: Request) => {
+    underWay.delete(r);
+    lastChange = performance.now();
+  };
+  page.on('requestfinished', ended);
+  page.on('requestfailed', ended);
+  return {
+    async settled(timeoutMs = 15_000): Promise<void> {
+      const deadline = performance.now() + timeoutMs;
+      while (underWay.size > 0 || performance.now() - lastChange < quietMs) {
+        if (performance.now() > deadline)
+          throw new Error(
+            `The page did not settle in ${timeoutMs} ms; still loading: ${[...underWay].map((r) => r.url()).join(', ')}`,
+          );
+        await new Promise((resolve) => setTimeout(resolve, 25));
+      }
     },
   };
 }
