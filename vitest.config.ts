@@ -5,26 +5,26 @@ import { commonParts } from './apps/web/build/common-parts';
 import { importsReact, preactCompat } from './apps/web/build/preact';
 
 /**
- * The slowest files of a CI run (seconds of one worker on 2 cores: `.ci/run` on a quiet machine, 2026-11-28, with
- * Chromium's headless shell, decision 058), started first whatever their project: vitest otherwise runs
- * the projects one after another by name and, on a fresh clone with no timings cached, each project's files largest
- * first, so a 70 s file could start last and leave the other worker idle meanwhile.
+ * The slowest files of a CI run (seconds of one worker, three workers on 2 cores: a whole `npm test` on a quiet
+ * machine, 2026-11-28), started first whatever their project: vitest otherwise runs the projects one after another by
+ * name and, on a fresh clone with no timings cached, each project's files largest first, so a 90 s file could start
+ * last and leave the other workers idle meanwhile.
  */
 const SLOWEST_FIRST = [
-  'e2e/staff-german.test.ts', // 103 s
-  'apps/server/src/test/bad-input.test.ts', // 97 s
-  'apps/server/src/test/outage.test.ts', // 90 s
-  'apps/server/src/test/crash.test.ts', // 68 s
-  'e2e/schedule.test.ts', // 60 s
-  'e2e/halls.test.ts', // 59 s
-  'e2e/gift-cards.test.ts', // 54 s
-  'e2e/scanner.test.ts', // 52 s
-  'apps/server/src/modules/backup/backup.test.ts', // 50 s
-  'apps/server/src/test/security.test.ts', // 47 s
-  'e2e/pricing.test.ts', // 39 s
-  'e2e/concessions.test.ts', // 39 s
-  'e2e/languages.test.ts', // 38 s
-  'apps/server/src/modules/accounts/admin-bootstrap.test.ts', // 37 s
+  'apps/server/src/test/bad-input.test.ts', // 154 s
+  'apps/server/src/test/outage.test.ts', // 87 s
+  'e2e/staff-german.test.ts', // 47 s
+  'apps/server/src/test/crash.test.ts', // 47 s
+  'apps/server/src/test/security.test.ts', // 46 s
+  'e2e/scanner.test.ts', // 36 s
+  'e2e/schedule.test.ts', // 35 s
+  'e2e/gift-cards.test.ts', // 34 s
+  'apps/server/src/modules/backup/backup.test.ts', // 34 s
+  'e2e/halls.test.ts', // 32 s
+  'apps/server/src/modules/accounts/admin-bootstrap.test.ts', // 26 s
+  'e2e/accounts.test.ts', // 25 s
+  'e2e/concessions.test.ts', // 24 s
+  'apps/server/src/test/authorization.test.ts', // 24 s
 ];
 
 class SlowestFirst extends BaseSequencer {
@@ -50,10 +50,12 @@ process.env.INSECURE_TEST_PASSWORD_HASHES ??= '1';
 export default defineConfig({
   test: {
     // vitest's default is one worker fewer than the cores: a single one on CI's 2 cores, idle while its test waits
-    // for PostgreSQL, a child server or a timer. Two there, shared by every project: each e2e file starts its own server
-    // on its own database and port, so two run side by side (with `fileParallelism: false` vitest ran them as a
-    // one-worker group after everything else).
-    maxWorkers: Math.max(2, availableParallelism() - 1),
+    // for PostgreSQL, a child server, Chromium or a timer. One more than the cores, shared by every project: with two
+    // on 2 cores the CPU was still idle 8% of a run (files waiting for the servers and browsers they started), with
+    // three 2% (a whole `npm test` 663 → 566 s, with axe's cheaper results in the second run too; docs/benchmarks.md).
+    // Each e2e file starts its own server on its own database and port, so they run side by side (with
+    // `fileParallelism: false` vitest ran them as a one-worker group after everything else).
+    maxWorkers: availableParallelism() + 1,
     sequence: { sequencer: SlowestFirst },
     projects: [
       {
