@@ -211,7 +211,13 @@ export async function runCrashTrials(opts: {
         }
       };
       const running = customers.map(worker);
+      // The kill lands at a random moment, but only once this round has had a hold and a payment acknowledged, so
+      // that it always falls in the middle of real work, however slow the machine (at most 20 s more).
+      const [holdsBefore, paymentsBefore] = [holds.length, payments.length];
       await new Promise((r) => setTimeout(r, 400 + Math.random() * 1200));
+      const latest = Date.now() + 20_000;
+      while ((holds.length === holdsBefore || payments.length === paymentsBefore) && Date.now() < latest)
+        await new Promise((r) => setTimeout(r, 50));
       await server.crash();
       stopped = true;
       await Promise.all(running);
