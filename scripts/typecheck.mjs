@@ -5,9 +5,8 @@
 import { spawnSync } from 'node:child_process';
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { root } from './build-web.mjs';
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const tsc = path.join(
   path.dirname(createRequire(import.meta.url).resolve('typescript-7/package.json')),
   'bin/tsc',
