@@ -40,7 +40,7 @@ async function fromDataDir() {
   const dataDir = path.resolve(process.env.DATA_DIR ?? './data');
   const db = await PGlite.create(dataDir, { extensions: { btree_gist } });
   try {
-    return await tidyBackup(await (await db.dumpDataDir('gzip')).arrayBuffer());
+    return await tidyBackup(await (await db.dumpDataDir('none')).arrayBuffer());
   } finally {
     await db.close();
   }

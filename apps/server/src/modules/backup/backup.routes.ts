@@ -27,7 +27,7 @@ export const backupRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request, reply) => {
       const pglite = app.database.pglite;
       if (!pglite) throw conflict('This server runs on PostgreSQL: back it up with pg_dump (see the README)');
-      const dump = await pglite._runExclusiveTransaction(() => pglite.dumpDataDir('gzip'));
+      const dump = await pglite._runExclusiveTransaction(() => pglite.dumpDataDir('none'));
       // Relative member names and private modes, not PGlite's absolute names and world-writable files.
       const body = await tidyBackup(await dump.arrayBuffer());
       request.log.info({ bytes: body.length, by: request.user?.id }, 'database backup taken');
