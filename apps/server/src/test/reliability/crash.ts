@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { sql } from 'drizzle-orm';
 import pg from 'pg';
 import { openDatabase } from '../../db/database.ts';
@@ -214,10 +215,10 @@ export async function runCrashTrials(opts: {
       // The kill lands at a random moment, but only once this round has had a hold and a payment acknowledged, so
       // that it always falls in the middle of real work, however slow the machine (at most 20 s more).
       const [holdsBefore, paymentsBefore] = [holds.length, payments.length];
-      await new Promise((r) => setTimeout(r, 400 + Math.random() * 1200));
+      await sleep(400 + Math.random() * 1200);
       const latest = Date.now() + 20_000;
       while ((holds.length === holdsBefore || payments.length === paymentsBefore) && Date.now() < latest)
-        await new Promise((r) => setTimeout(r, 50));
+        await sleep(50);
       await server.crash();
       stopped = true;
       await Promise.all(running);

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { io as connect, type Socket } from 'socket.io-client';
 import { SOCKET_EVENTS } from '@cinema/contract';
 
@@ -23,8 +24,6 @@ function stopReading(socket: Socket) {
   if (!tcp) throw new Error('no underlying TCP socket to pause');
   tcp.pause();
 }
-
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 export interface HealthProbe {
   answered: number;
