@@ -7,9 +7,11 @@ import type { GiftCardBalance, Order } from '@cinema/contract';
 import {
   DESKTOP,
   expectNoAxeViolations,
+  explainTimeout,
   hasChromium,
   launchBrowser,
   PHONE_390,
+  recordTraffic,
   scrollsSideways,
   reportSkippedWithoutChromium,
   screenshot,
@@ -113,6 +115,9 @@ describe.skipIf(!hasChromium)('gift cards in the browser', () => {
       // The taker holds three seats ($36.00): the card pays $25.00, the test card the other $11.00.
       const paying = await pages.open(browser, server.url, taker, viewport);
       page = paying.page;
+      // The amount due did not appear within 15 s of "Use card" once, in a CI run on a slow machine (2026-11-28), and
+      // never when repeated: the cause is not known yet, so a failure there reports what the page showed and loaded.
+      const traffic = recordTraffic(page);
       await page.goto(`/showtimes/${show.showtimeId}/seats`);
       for (const number of [3, 4, 5])
         await page.getByRole('button', { name: new RegExp(`^Row ${row}, seat ${number}, `) }).click();
@@ -120,6 +125,7 @@ describe.skipIf(!hasChromium)('gift cards in the browser', () => {
       await expect.poll(() => page.getByRole('button', { name: 'Checkout' }).isEnabled()).toBe(true);
       await page.getByRole('textbox', { name: 'Gift card', exact: true }).fill(code!.toLowerCase());
       await page.getByRole('button', { name: 'Use card' }).click();
+      await page.getByTestId('basket-due').waitFor().catch(explainTimeout(page, traffic));
       await expect.poll(() => page.getByTestId('basket-due').textContent()).toBe('$11.00');
       expect(await page.getByRole('list', { name: 'Gift cards to pay with' }).textContent()).toContain(
         `${code}−$25.00`,
