@@ -1,10 +1,8 @@
 import Fastify, { type FastifyInstance, type FastifyReply } from 'fastify';
-import fastifyMultipart from '@fastify/multipart';
 import fastifySwagger from '@fastify/swagger';
 import fastifySwaggerUi from '@fastify/swagger-ui';
 import { jsonSchemaTransform, serializerCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import { validatorCompiler } from './validation.ts';
-import { MAX_POSTER_BYTES } from '@cinema/contract';
 import type { Config } from './config.ts';
 import { openDatabase, type Database } from './db/database.ts';
 import { authPlugin } from './plugins/auth.ts';
@@ -143,7 +141,6 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(authPlugin);
   await app.register(rateLimitPlugin);
   await app.register(idempotencyPlugin);
-  await app.register(fastifyMultipart, { limits: { fileSize: MAX_POSTER_BYTES, files: 1, fields: 20 } });
   await app.register(fastifySwagger, {
     openapi: {
       info: { title: 'Cinema ticketing API', version: '1.0.0' },

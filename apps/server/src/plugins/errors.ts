@@ -1,6 +1,6 @@
 import { STATUS_CODES } from 'node:http';
 import type { Duplex } from 'node:stream';
-import type { FastifyInstance, FastifyError } from 'fastify';
+import type { FastifyInstance, FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import type { ErrorCode } from '@cinema/contract';
 import fp from 'fastify-plugin';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
@@ -139,7 +139,9 @@ export const errorsPlugin = fp(
     app.decorate('outages', outages);
     app.addHook('onClose', async () => outages.stop());
     // Every `error` text goes out in the client's language (Accept-Language); codes and shapes stay as they are.
-    app.setErrorHandler((err: FastifyError | AppError, request, reply) => {
+    // The handler sends and returns nothing: a reply it returned is a thenable, which fastify waits on by listening
+    // for the response's end (listeners on the response and a promise for every refusal; docs/benchmarks.md).
+    const answerError = (err: FastifyError | AppError, request: FastifyRequest, reply: FastifyReply) => {
       const say = (message: string) => translateMessage(message, request.language);
       if (err instanceof AppError) {
         const error =
@@ -178,6 +180,9 @@ export const errorsPlugin = fp(
       return reply
         .status(500)
         .send({ error: say('Something went wrong on our side'), code: 'internal_error' });
+    };
+    app.setErrorHandler((err: FastifyError | AppError, request, reply) => {
+      answerError(err, request, reply);
     });
 
     app.setNotFoundHandler((request, reply) => {

@@ -85,7 +85,10 @@ export const seatingRoutes: FastifyPluginAsyncZod = async (app) => {
         seatIds: request.body.seatIds,
         clientAddress: request.ip,
       });
-      return reply.status(201).send(held);
+      // The answer is returned, not sent: a sent reply returned from an async handler is a thenable that fastify
+      // waits on by listening for the response's end (see the error handler in plugins/errors.ts).
+      reply.status(201);
+      return held;
     },
   );
 
