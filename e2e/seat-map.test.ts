@@ -155,6 +155,29 @@ describe.skipIf(!hasChromium)('seat map in the browser', () => {
     expect(pageErrors).toEqual([]);
   });
 
+  it('stays where it is while the waiting list’s panel arrives above it, on a phone and on a desk', async () => {
+    for (const viewport of [PHONE, undefined]) {
+      const o = await pages.open(browser, server.url, bob, viewport);
+      const page = o.page;
+      // The customer's place in line is held back until the map has been measured: the panel comes after the map.
+      let release!: () => void;
+      const held = new Promise<void>((resolve) => (release = resolve));
+      await page.route('**/api/me/waitlist', async (route) => {
+        await held;
+        await route.continue();
+      });
+      await page.goto(`/showtimes/${showtimeId}/seats`);
+      await seat(page, 'A', 1).waitFor();
+      const before = await seat(page, 'A', 1).boundingBox();
+      release();
+      await page.locator('#waitlist').waitFor();
+      const after = await seat(page, 'A', 1).boundingBox();
+      expect(after, 'the first seat did not move when the waiting list appeared').toEqual(before);
+      expect(o.pageErrors).toEqual([]);
+      await o.close();
+    }
+  });
+
   it('fits a phone and passes an accessibility check there', async () => {
     const { page, pageErrors } = await seatPage(alice, PHONE);
     await expectNoAxeViolations(page);

@@ -21,6 +21,7 @@ import { hallGrid, seatCells } from '../../../components/seat-map/seat-cells';
 import { FindSeatsForm } from './find-seats-form';
 import { myWaitlistQueryKey } from '../api/get-my-waitlist';
 import { SeatCounters } from './seat-counters';
+import { WaitlistPlaceholder } from './waitlist-placeholder';
 import type { BasketChoice } from './basket';
 import { useTranslation } from '../../../lib/i18n';
 
@@ -342,7 +343,7 @@ export function SeatMapScreen() {
 
       <SeatCounters counts={counts} />
 
-      <Suspense fallback={null}>
+      <Suspense fallback={<WaitlistPlaceholder />}>
         <WaitlistPanel showtimeId={showtimeId} soldOut={counts.available === 0 && !hasHold} />
       </Suspense>
 

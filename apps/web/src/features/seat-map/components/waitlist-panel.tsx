@@ -9,6 +9,7 @@ import { useMyWaitlist } from '../api/get-my-waitlist';
 import { useJoinWaitlist } from '../api/join-waitlist';
 import { useLeaveWaitlist } from '../api/leave-waitlist';
 import { SeatCountFields } from './seat-count-fields';
+import { WaitlistPlaceholder } from './waitlist-placeholder';
 
 /**
  * The showtime's waiting list on the seat map (DESIGN §7.6): seats held for this customer ("These seats are held for
@@ -61,7 +62,7 @@ export function WaitlistPanel({ showtimeId, soldOut }: { showtimeId: string; sol
     </>
   );
 
-  if (mine.isPending) return null;
+  if (mine.isPending) return <WaitlistPlaceholder />;
 
   if (offer) {
     return (
@@ -141,7 +142,7 @@ export function WaitlistPanel({ showtimeId, soldOut }: { showtimeId: string; sol
     <details className="card" id="waitlist">
       <summary className="cursor-pointer font-semibold text-white">
         <h2 id={`${id}-join`} className="inline">
-          {t('waitlist.notFoundTitle')}
+          {t('seatMap.waitlistNotFound')}
         </h2>
       </summary>
       {form}
