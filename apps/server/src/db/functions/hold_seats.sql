@@ -48,8 +48,7 @@ DECLARE
   v_booking uuid;
   v_live boolean;
   v_expired uuid[];
-  v_free_first uuid[];
-  v_taken_late uuid[];
+  v_locked boolean;
   v_blocked boolean;
   v_type text;
   v_pair text;
@@ -67,27 +66,43 @@ BEGIN
     FROM showtimes s
    WHERE s.id = p_showtime;
   IF NOT FOUND THEN
-    RETURN QUERY SELECT 'showtime_not_found', NULL::uuid, NULL::uuid, NULL::timestamptz, NULL::text;
+    outcome := 'showtime_not_found';
+    RETURN NEXT;
     RETURN;
   END IF;
   IF v_started THEN
-    RETURN QUERY SELECT 'showtime_started', NULL::uuid, NULL::uuid, NULL::timestamptz, NULL::text;
+    outcome := 'showtime_started';
+    RETURN NEXT;
     RETURN;
   END IF;
 
-  -- A look at each seat, in seat order, by its key: is it in the hall, and does someone already hold or own it (its
-  -- one HELD or CONFIRMED booking, through the partial unique index, committed and not expired)? One tiny statement
-  -- per seat is planned once per connection and cannot be planned into reading the whole hall or every hold of the
-  -- showtime when the table's statistics are out of date; one statement over all the seats was re-planned on
-  -- every call, or planned into reading every live hold of the showtime, which cost more than running it. Planned
-  -- once, for any showtime (plan_cache_mode above): a plan made for this showtime's own value, as a connection's
-  -- first calls otherwise are, follows statistics that may have seen it with no booking, and PostgreSQL 15 then read
-  -- every booking of the showtime through bookings_showtime_idx (600 per seat in a rush; keyed-plans.test.ts).
-  FOREACH v_seat IN ARRAY (SELECT array_agg(x ORDER BY x) FROM unnest(p_seats) AS x) LOOP
-    SELECT st.blocked, st.type, st.pair_id INTO v_blocked, v_type, v_pair
-      FROM seats st
-     WHERE st.id = v_seat AND st.hall_id = v_hall AND st.retired_at IS NULL;
-    IF NOT FOUND THEN
+  -- Every seat, in seat order, in one statement (one snapshot): is it in the hall, and does someone already hold or
+  -- own it (its one HELD or CONFIRMED booking, through the partial unique index, committed and not expired)? Each
+  -- seat is looked at by its key in a lateral subquery of its own, so the plan is one key lookup per seat whatever
+  -- the statistics say: it cannot be planned into reading the whole hall or every hold of the showtime, as one join
+  -- over all the seats was when the table's statistics were out of date. Planned once, for any showtime
+  -- (plan_cache_mode above): a plan made for this showtime's own value, as a connection's first calls otherwise are,
+  -- follows statistics that may have seen it with no booking, and PostgreSQL 15 then read every booking of the
+  -- showtime through bookings_showtime_idx (600 per seat in a rush; keyed-plans.test.ts). One statement, not two
+  -- per seat: most of a hold's time in PostgreSQL was starting the executor for each small statement (issue 32).
+  FOR v_seat, v_blocked, v_type, v_pair, v_booking, v_live IN
+    SELECT x, st.blocked, st.type, st.pair_id, b.id, b.live
+      FROM unnest(p_seats) AS x
+      LEFT JOIN LATERAL (
+        SELECT st.blocked, st.type, st.pair_id
+          FROM seats st
+         WHERE st.id = x AND st.hall_id = v_hall AND st.retired_at IS NULL
+         LIMIT 1
+      ) st ON true
+      LEFT JOIN LATERAL (
+        SELECT b.id, b.status = 'CONFIRMED' OR b.expires_at > now() AS live
+          FROM bookings b
+         WHERE b.showtime_id = p_showtime AND b.seat_id = x AND (b.status = 'HELD' OR b.status = 'CONFIRMED')
+         LIMIT 1
+      ) b ON true
+     ORDER BY x
+  LOOP
+    IF v_type IS NULL THEN
       v_foreign := v_foreign || v_seat;
       CONTINUE;
     END IF;
@@ -110,27 +125,22 @@ BEGIN
         v_half_sofas := v_half_sofas || v_seat;
       END IF;
     END IF;
-    SELECT b.id, b.status = 'CONFIRMED' OR b.expires_at > now()
-      INTO v_booking, v_live
-      FROM bookings b
-     WHERE b.showtime_id = p_showtime AND b.seat_id = v_seat AND (b.status = 'HELD' OR b.status = 'CONFIRMED');
     IF v_live THEN
       v_taken := v_taken || v_seat;
-    ELSE
-      IF FOUND THEN
-        v_expired := v_expired || v_booking; -- a hold that ran out and was not swept yet
-      END IF;
-      IF v_taken IS NULL THEN
-        v_free_first := v_free_first || v_seat;
-      END IF;
+    ELSIF v_booking IS NOT NULL THEN
+      v_expired := v_expired || v_booking; -- a hold that ran out and was not swept yet
     END IF;
   END LOOP;
   IF v_foreign IS NOT NULL THEN
-    RETURN QUERY SELECT 'seats_not_in_hall', NULL::uuid, NULL::uuid, NULL::timestamptz, array_to_json(v_foreign)::text;
+    outcome := 'seats_not_in_hall';
+    detail := array_to_json(v_foreign)::text;
+    RETURN NEXT;
     RETURN;
   END IF;
   IF v_blocked_seats IS NOT NULL THEN
-    RETURN QUERY SELECT 'seat_blocked', NULL::uuid, NULL::uuid, NULL::timestamptz, array_to_json(v_blocked_seats)::text;
+    outcome := 'seat_blocked';
+    detail := array_to_json(v_blocked_seats)::text;
+    RETURN NEXT;
     RETURN;
   END IF;
   IF v_companions IS NOT NULL AND NOT v_wheelchair AND NOT v_released THEN
@@ -147,40 +157,34 @@ BEGIN
               AND (b.status = 'CONFIRMED' OR b.expires_at > now())));
   END IF;
   IF v_companions IS NOT NULL AND NOT v_wheelchair AND NOT v_released THEN
-    RETURN QUERY SELECT 'companion_needs_wheelchair', NULL::uuid, NULL::uuid, NULL::timestamptz,
-      array_to_json(v_companions)::text;
+    outcome := 'companion_needs_wheelchair';
+    detail := array_to_json(v_companions)::text;
+    RETURN NEXT;
     RETURN;
   END IF;
   IF v_half_sofas IS NOT NULL THEN
-    RETURN QUERY SELECT 'sofa_pair', NULL::uuid, NULL::uuid, NULL::timestamptz, array_to_json(v_half_sofas)::text;
+    outcome := 'sofa_pair';
+    detail := array_to_json(v_half_sofas)::text;
+    RETURN NEXT;
     RETURN;
   END IF;
   IF v_taken IS NOT NULL THEN
-    -- Each seat was looked at in its own moment (READ COMMITTED): a rival hold that committed during the look shows
-    -- only on the seats looked at after it. So the seats that looked free before the first taken one are looked at
-    -- again; the refusal names every seat of the hold taken by the time the first was found.
-    FOREACH v_seat IN ARRAY coalesce(v_free_first, '{}') LOOP
-      PERFORM
-         FROM bookings b
-        WHERE b.showtime_id = p_showtime AND b.seat_id = v_seat AND (b.status = 'HELD' OR b.status = 'CONFIRMED')
-          AND (b.status = 'CONFIRMED' OR b.expires_at > now());
-      IF FOUND THEN
-        v_taken_late := v_taken_late || v_seat;
-      END IF;
-    END LOOP;
-    -- Still in seat order: these seats come before the first one found taken.
-    RETURN QUERY SELECT 'seat_unavailable', NULL::uuid, NULL::uuid, NULL::timestamptz,
-      array_to_json(v_taken_late || v_taken)::text;
+    -- Every seat was looked at in the same moment, so the refusal names every seat of the hold taken then, in seat
+    -- order.
+    outcome := 'seat_unavailable';
+    detail := array_to_json(v_taken)::text;
+    RETURN NEXT;
     RETURN;
   END IF;
 
   -- The limits count live holds across showtimes, so the holds of one customer, and those from one address, are
   -- counted and made one after the other: each under a lock of its own, always the address's before the customer's,
-  -- so that two holds never wait for each other the other way round.
+  -- so that two holds never wait for each other the other way round. (Each lock is taken in an assignment, which
+  -- PostgreSQL evaluates without starting the executor as PERFORM would; its value says nothing.)
   IF p_address IS NOT NULL THEN
-    PERFORM pg_advisory_xact_lock(hashtext('hold_seats:address'), hashtext(p_address));
+    v_locked := pg_advisory_xact_lock(hashtext('hold_seats:address'), hashtext(p_address)) IS NULL;
   END IF;
-  PERFORM pg_advisory_xact_lock(hashtext('hold_seats:customer'), hashtext(p_user::text));
+  v_locked := pg_advisory_xact_lock(hashtext('hold_seats:customer'), hashtext(p_user::text)) IS NULL;
   -- Through the customer's own bookings (bookings_user_idx), always: `IS TRUE` keeps the status and the expiry out
   -- of the index search and out of reach of a partial index, so the planner cannot read every live hold there is
   -- (bookings_held_expiry_idx, bookings_live_seat_unique) instead.
@@ -190,13 +194,15 @@ BEGIN
    WHERE b.user_id = p_user
      AND (b.status = 'HELD' AND b.expires_at > now()) IS TRUE;
   IF v_held_here + cardinality(p_seats) > p_max_live THEN
-    RETURN QUERY SELECT 'hold_limit', NULL::uuid, NULL::uuid, NULL::timestamptz,
-      json_build_object('scope', 'showtime', 'held', v_held_here, 'max', p_max_live)::text;
+    outcome := 'hold_limit';
+    detail := json_build_object('scope', 'showtime', 'held', v_held_here, 'max', p_max_live)::text;
+    RETURN NEXT;
     RETURN;
   END IF;
   IF v_held + cardinality(p_seats) > p_max_user THEN
-    RETURN QUERY SELECT 'hold_limit', NULL::uuid, NULL::uuid, NULL::timestamptz,
-      json_build_object('scope', 'customer', 'held', v_held, 'max', p_max_user)::text;
+    outcome := 'hold_limit';
+    detail := json_build_object('scope', 'customer', 'held', v_held, 'max', p_max_user)::text;
+    RETURN NEXT;
     RETURN;
   END IF;
   IF p_address IS NOT NULL THEN
@@ -206,8 +212,9 @@ BEGIN
      WHERE (CASE WHEN b.status = 'HELD' THEN b.client_address END) = p_address
        AND b.client_address IS NOT NULL AND b.expires_at > now();
     IF v_held_address + cardinality(p_seats) > p_max_address THEN
-      RETURN QUERY SELECT 'hold_limit', NULL::uuid, NULL::uuid, NULL::timestamptz,
-        json_build_object('scope', 'address', 'held', v_held_address, 'max', p_max_address)::text;
+      outcome := 'hold_limit';
+      detail := json_build_object('scope', 'address', 'held', v_held_address, 'max', p_max_address)::text;
+      RETURN NEXT;
       RETURN;
     END IF;
   END IF;
@@ -238,10 +245,18 @@ BEGIN
     SELECT array_agg(x ORDER BY x) INTO v_taken
       FROM unnest(p_seats) AS x
      WHERE x <> ALL (coalesce(v_won, '{}'::uuid[]));
-    RETURN QUERY SELECT 'seat_unavailable', NULL::uuid, NULL::uuid, NULL::timestamptz, array_to_json(v_taken)::text;
+    outcome := 'seat_unavailable';
+    detail := array_to_json(v_taken)::text;
+    RETURN NEXT;
     RETURN;
   END IF;
 
-  RETURN QUERY SELECT 'held', u.id, u.seat, v_until, NULL::text FROM unnest(v_ids, v_won) AS u(id, seat);
+  outcome := 'held';
+  held_until := v_until;
+  FOR i IN 1 .. cardinality(v_ids) LOOP
+    booking_id := v_ids[i];
+    held_seat_id := v_won[i];
+    RETURN NEXT;
+  END LOOP;
 END
 $$;
