@@ -87,10 +87,13 @@ import {
   workersRows,
   workersRush,
   WORKERS_SECTION_TITLE,
+  cpuPerHold,
   type HighWinResult,
   type LatencyResult,
+  type MeasuredRounds,
   type WorkersResult,
 } from './scale.ts';
+import { bareRush, type BareReads } from './bare.ts';
 import {
   BEST_AVAILABLE_SECTION_TITLE,
   bestAvailableRows,
@@ -208,17 +211,21 @@ async function main() {
     log('PostgreSQL: starting a server process');
     const first = await startServerProcess(pgEnv, { nodeArgs: settings.serverNodeArgs });
     servers.push(first);
-    const cinema = await prepareCinema(first, WARMUP_ROUNDS + RUSH_ROUNDS + 2 + HOLD_FUNCTION_SHOWTIMES);
-    const warmupShows = cinema.showtimeIds.slice(0, WARMUP_ROUNDS);
-    const rushShows = cinema.showtimeIds.slice(WARMUP_ROUNDS, WARMUP_ROUNDS + RUSH_ROUNDS);
-    const [fanShow1, fanShow2, ...functionShows] = cinema.showtimeIds.slice(WARMUP_ROUNDS + RUSH_ROUNDS) as [
-      string,
-      string,
-      ...string[],
-    ];
+    const cinema = await prepareCinema(
+      first,
+      2 * (WARMUP_ROUNDS + RUSH_ROUNDS) + 2 + HOLD_FUNCTION_SHOWTIMES,
+    );
+    const shows = [...cinema.showtimeIds];
+    const warmupShows = shows.splice(0, WARMUP_ROUNDS);
+    const rushShows = shows.splice(0, RUSH_ROUNDS);
+    const bareWarmupShows = shows.splice(0, WARMUP_ROUNDS);
+    const bareShows = shows.splice(0, RUSH_ROUNDS);
+    const [fanShow1, fanShow2, ...functionShows] = shows as [string, string, ...string[]];
     const pgDb = await openDatabase({ databaseUrl: databaseUrl(appDb), dataDir: 'memory://' });
     const pgWarmup = await customerRounds(pgDb.db, WARMUP_ROUNDS, WARMUP_CUSTOMERS, 'pg-warmup');
     const pgCustomers = await customerRounds(pgDb.db, RUSH_ROUNDS, settings.customers, 'pg-rush');
+    const bareWarmup = await customerRounds(pgDb.db, WARMUP_ROUNDS, WARMUP_CUSTOMERS, 'bare-warmup');
+    const bareCustomers = await customerRounds(pgDb.db, RUSH_ROUNDS, settings.customers, 'bare-rush');
     const [reader] = await insertCustomers(pgDb.db, 1, 'reader');
     const holders = await insertCustomers(pgDb.db, settings.fanoutHolds * 2, 'fanout');
     // Vacuumed and analyzed, as autovacuum would have left the freshly filled tables on a server that has been
@@ -263,6 +270,19 @@ async function main() {
     );
     log(`  p99 ${ms(fanTwo.p99)}`);
     await Promise.all(servers.splice(0).map((s) => s.stop()));
+
+    log('the same rush through the bare hold server (http and pg, nothing else)');
+    const bare = await bareRush(
+      appDb,
+      databaseUrl(appDb),
+      cinema.hall,
+      bareWarmupShows,
+      bareShows,
+      bareWarmup,
+      bareCustomers,
+      { mapBytes: reads.seatMapBytes.plain, bareBytes: reads.bareBytes },
+    );
+    log(`  median round ${round(bare.rush.holdsPerSecond)}/s, p99 ${ms(bare.rush.holdP99)}`);
 
     log(
       `the hold's database work alone: pgbench holding every seat pair of ${functionShows.length} showtimes`,
@@ -344,6 +364,22 @@ async function main() {
         met: pgRun.rush.holdsPerSecond / holdFunction >= 0.8,
       },
       {
+        figure: 'The same rush through a bare Node.js hold server: holds/s, p99 (diagnostic)',
+        measured: `${perSecond(bare.rush.holdsPerSecond)}, p99 ${ms(bare.rush.holdP99)}`,
+        reference: `pgbench -N ${perSecond(pgbench.tps)}`,
+        ratio: `${ratio(bare.rush.holdsPerSecond, pgbench.tps)}×`,
+        target: '',
+        met: null,
+      },
+      {
+        figure: "The app's rush against the bare hold server's (diagnostic)",
+        measured: perSecond(pgRun.rush.holdsPerSecond),
+        reference: `bare hold server ${perSecond(bare.rush.holdsPerSecond)}`,
+        ratio: `${ratio(pgRun.rush.holdsPerSecond, bare.rush.holdsPerSecond)}×`,
+        target: '',
+        met: null,
+      },
+      {
         figure: 'Rush on PostgreSQL: hold latency p50',
         measured: ms(pgRun.rush.holdP50),
         reference: '',
@@ -376,6 +412,18 @@ async function main() {
         met:
           reads.seatMap.failed === 0 && reads.seatMap.requestsPerSecond / reads.bare.requestsPerSecond >= 0.8,
       },
+      ...(bare.reads
+        ? [
+            {
+              figure: `The bare hold server: answers of the map's size (${round(bare.reads.mapBytes / 1024, 1)} KB) (diagnostic)`,
+              measured: perSecond(bare.reads.map),
+              reference: `answers of the bare route's size ${perSecond(bare.reads.bare)}`,
+              ratio: `${ratio(bare.reads.map, bare.reads.bare)}×`,
+              target: '',
+              met: null,
+            },
+          ]
+        : []),
       fanoutRow(fanOne),
       fanoutRow(fanTwo),
       {
@@ -427,6 +475,7 @@ async function main() {
           pgbench,
           pgliteRaw,
           holdFunction,
+          bare,
           pgRun,
           liteRun,
           reads,
@@ -456,6 +505,17 @@ async function main() {
     for (const cleanup of cleanups.reverse()) await cleanup().catch((err) => log(`cleanup failed: ${err}`));
     closeConnections();
   }
+}
+
+/** CPU per hold request of the bare hold server's rounds, by process, rounded for the text. */
+function bareCpu(m: MeasuredRounds) {
+  const c = cpuPerHold(m);
+  return {
+    server: round(c.server * 1000),
+    postgres: round(c.postgres * 1000),
+    bench: round(c.bench * 1000),
+    busy: round(c.busy * 100),
+  };
 }
 
 function describeCheck(run: EngineRun): string {
@@ -490,6 +550,7 @@ function renderDocument(r: {
   pgbench: PgbenchResult;
   pgliteRaw: PgliteRawResult;
   holdFunction: number;
+  bare: MeasuredRounds & { reads?: BareReads };
   pgRun: EngineRun;
   liteRun: EngineRun;
   reads: ReadsResult;
@@ -582,6 +643,23 @@ ${rushLine('Rush on the embedded engine (one server process)', r.liteRun)}
   and the load generator share the same ${cpus.length} cores with PostgreSQL. Measured per hold request (CPU time from /proc over
   rushes of holds alone after four warm-up rounds, not by this script): about 220 µs in the server process, 220 µs in
   PostgreSQL and 90 µs in the load generator on a 2-core machine, so the two cores are full at about 3,700 holds/s.
+- The same rush through a bare Node.js hold server (\`scripts/bench/bare-hold-server.mjs\`: Node's \`http\` and a \`pg\`
+  pool of 20, the session read once per customer and then kept, the same \`hold_seats\` call, the same answers;
+  no framework, validation, request ids, headers, limits, seat-map versions, broadcasts or logs), on the same
+  database after ${WARMUP_ROUNDS} warm-up rounds of its own, nobody paying: rounds of
+  ${r.bare.rounds.map((x) => perSecond(x.holdsPerSecond)).join(', ')} (median
+  ${ratio(r.bare.rush.holdsPerSecond, r.pgbench.tps)}× of \`pgbench -N\`), p99
+  ${r.bare.rounds.map((x) => ms(x.holdP99)).join(', ')}; checks ${r.bare.check.ok ? 'hold' : 'FAILED'}. CPU per hold request
+  from /proc: the bare server ${bareCpu(r.bare).server} µs, PostgreSQL ${bareCpu(r.bare).postgres} µs, the load generator
+  ${bareCpu(r.bare).bench} µs; the cores were ${bareCpu(r.bare).busy}% busy. This is as fast as any Node.js server on
+  this machine could answer this rush: what it reaches of \`pgbench -N\` bounds the rush target from above.${
+    r.bare.reads
+      ? ` The same server's answers of the seat map's size (${r.bare.reads.mapBytes} bytes, as autocannon gets the map),
+  against answers of the bare route's size (${r.bare.reads.bareBytes} bytes), with the reads' autocannon settings in turns:
+  ${perSecond(r.bare.reads.map)} against ${perSecond(r.bare.reads.bare)} (${ratio(r.bare.reads.map, r.bare.reads.bare)}×), what sending and receiving the
+  map's bytes alone leaves of the bare route's rate on these cores.`
+      : ''
+  }
 - A seat-map read checks no session unless the reader holds seats in that showtime (only their map differs), and
   the version reads of one event-loop turn share one Redis \`MGET\`. What is left is sending 52 KB: from /proc
   (outside this script) the server spends 30–40 µs per read against about 24 µs per bare answer, and autocannon, on
@@ -642,7 +720,10 @@ ${renderBestAvailableSection(r.bestAvailable, new Date().toISOString().slice(0, 
 4. Once the server is idle (the rush's confirmation emails all written), hammers the seat map and the bare route
    with autocannon; connects the Socket.IO clients (WebSocket only) and
    times the fan-out, first with one process, then with a second process on the same database and Redis.
-5. With the servers stopped, has pgbench call \`hold_seats\` directly for every seat pair of other showtimes (a
+5. With the servers stopped, runs the same rush (four warm-up rounds, three timed, nobody paying) through the bare
+   hold server (\`scripts/bench/bare-hold-server.mjs\`: Node's \`http\` and \`pg\`, the session read once per customer, the
+   same \`hold_seats\` call; a diagnostic: the most any Node.js server could get out of this rush on this machine), and
+   has pgbench call \`hold_seats\` directly for every seat pair of other showtimes (a
    diagnostic: the database work of winning holds alone).
 6. Does the rush again on the embedded engine (a fresh \`DATA_DIR\`, no \`DATABASE_URL\`).
 7. Times the sales report on a year of data (a database of its own), then, each on a database of its own: the data
@@ -665,11 +746,12 @@ BENCH_ONLY=highwin npm run bench      # winning holds beside all holds, and a ru
 BENCH_ONLY=workers npm run bench      # the rush through WORKERS=1, 2 and 4
 BENCH_ONLY=latency npm run bench      # hold latency at 25, 50, 100 and 200 customers in flight
 BENCH_ONLY=best-available npm run bench  # 160 customers at once asking for the best seats, both engines, cold and warm
-BENCH_ONLY=rush npm run bench         # the rush and seat-map reads with CPU per request by process; prints only
+BENCH_ONLY=rush npm run bench         # pgbench -N, the rush, the same rush through the bare hold server and the
+                                      # seat-map reads, with CPU per request by process; prints only
 \`\`\`
 
 \`BENCH_SERVER_NODE_ARGS\` gives the server processes node's own arguments (\`'--cpu-prof --cpu-prof-dir=/tmp/prof'\` for a
-profile written when the server stops); with \`BENCH_ONLY=rush\`, \`BENCH_RUSH_PARTS=rush\` or \`reads\` runs one of the two
+profile written when the server stops); with \`BENCH_ONLY=rush\`, \`BENCH_RUSH_PARTS=rush\`, \`bare\` or \`reads\` runs one of the three
 and \`BENCH_RUSH_ROUNDS\` sets how many rounds are timed (3).
 
 A full run keeps the page's hand-written sections ("Before and after …", "The rush since the morning", "What the

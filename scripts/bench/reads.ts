@@ -16,6 +16,8 @@ export interface ReadsResult {
   seatMap: RouteRate;
   /** Bytes of the seat map's body as autocannon gets it, and as a browser (Accept-Encoding: gzip, …) gets it. */
   seatMapBytes: { plain: number; browser: number; browserEncoding: string };
+  /** The bare route's body. */
+  bareBytes: number;
   connections: number;
   seconds: number;
 }
@@ -108,7 +110,9 @@ export async function seatMapReads(
   const bare2 = await hammer(bareUrl, opts.connections, half);
   const plain = await bodyBytes(seatUrl, { authorization: `Bearer ${token}` });
   const browser = await browserBytes(seatUrl, token);
+  const bareBody = await bodyBytes(bareUrl, {});
   return {
+    bareBytes: bareBody.bytes,
     bare: combine(bare1, bare2),
     seatMap: combine(seat1, seat2),
     seatMapBytes: { plain: plain.bytes, browser: browser.bytes, browserEncoding: browser.encoding },

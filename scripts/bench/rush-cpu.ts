@@ -2,14 +2,17 @@
 // request cost each process, counted from /proc: the server, the PostgreSQL backends of the benchmark's database and
 // the load generator. CPU per request is steadier than a rate on shared cores, so builds can be compared by it. The
 // reads start once the server is idle (every paid order's confirmation email written, see `outboxDrained`).
-// `BENCH_RUSH_PARTS=rush` or `reads` runs one of the two (a profile of one kind of request, with
+// Between them, the same rounds through the bare hold server (bare.ts: what the least a Node.js server must do costs).
+// `BENCH_RUSH_PARTS=rush`, `bare` or `reads` runs one of the three (a profile of one kind of request, with
 // `BENCH_SERVER_NODE_ARGS='--cpu-prof --cpu-prof-dir=…'`); `BENCH_RUSH_ROUNDS` times more rounds than 3;
 // `BENCH_RUSH_WINDOWS=<file>` writes when each timed part ran (µs of the monotonic clock, as the profile counts), so
 // that `profile-summary.ts --windows <file> --kind holds` looks at those moments only.
 import { writeFileSync } from 'node:fs';
 import { insertCustomers } from './cinema.ts';
 import { cpuMeter } from './cpu.ts';
+import { pgbenchTps } from './references.ts';
 import { hammer } from './reads.ts';
+import { bareRush, type BareReads } from './bare.ts';
 import { startServerProcess } from '../../apps/server/src/test/server-process.ts';
 import {
   cpuPerHold,
@@ -21,10 +24,19 @@ import {
   warmUp,
   type MeasuredRounds,
 } from './scale.ts';
-import { backendsOf, log, ms, outboxDrained, prepareCinema, settings, WARMUP_ROUNDS } from './setup.ts';
+import {
+  backendsOf,
+  databaseUrl,
+  log,
+  ms,
+  outboxDrained,
+  prepareCinema,
+  settings,
+  WARMUP_ROUNDS,
+} from './setup.ts';
 import { round } from './stats.ts';
 
-const parts = (process.env.BENCH_RUSH_PARTS ?? 'rush,reads').split(',');
+const parts = (process.env.BENCH_RUSH_PARTS ?? 'rush,bare,reads').split(',');
 const rounds = Number(process.env.BENCH_RUSH_ROUNDS ?? 3);
 const READ_SECONDS = 5;
 const windowsFile = process.env.BENCH_RUSH_WINDOWS;
@@ -45,14 +57,31 @@ interface ReadCpu {
 
 export interface RushCpuResult {
   rush?: MeasuredRounds;
+  /** The same rounds through the bare hold server (bare.ts), and its answers of the map's size. */
+  bare?: MeasuredRounds & { reads?: BareReads };
   reads: ReadCpu[];
 }
 
 /** Prints the part's figures; returns them. */
 export async function rushCpu(): Promise<RushCpuResult> {
+  // The rush's reference, measured first while nothing else of ours runs (as the whole benchmark does).
+  const reference =
+    parts.includes('rush') || parts.includes('bare')
+      ? await scratch('pgbench', (db) =>
+          pgbenchTps(settings.pgbench, databaseUrl(db), {
+            clients: 16,
+            threads: 2,
+            seconds: settings.pgbenchSeconds,
+          }),
+        )
+      : undefined;
+  if (reference) log(`pgbench -N: ${round(reference.tps)} tps`);
+  const versus = (m: MeasuredRounds) =>
+    reference ? `; median round ${round(m.rush.holdsPerSecond / reference.tps, 2)}× pgbench -N` : '';
   return scratch('rush', async (name) => {
     const warm = parts.includes('rush') ? WARMUP_ROUNDS : 1;
-    const sets = warm + rounds + 1;
+    const bareSets = parts.includes('bare') ? WARMUP_ROUNDS + rounds : 0;
+    const sets = warm + rounds + bareSets + 1;
     const customers = await customersFor(name, sets, settings.customers, 'rush');
     const seed = await openPg(name);
     const [reader] = await insertCustomers(seed.db, 1, 'reader').finally(() => seed.close());
@@ -78,7 +107,7 @@ export async function rushCpu(): Promise<RushCpuResult> {
         const c = cpuPerHold(m);
         log(
           `  holds/s ${m.rounds.map((r) => round(r.holdsPerSecond)).join(', ')}; p99 ` +
-            `${m.rounds.map((r) => ms(r.holdP99)).join(', ')}; checks ${m.check.ok ? 'hold' : 'FAIL'}`,
+            `${m.rounds.map((r) => ms(r.holdP99)).join(', ')}; checks ${m.check.ok ? 'hold' : 'FAIL'}${versus(m)}`,
         );
         log(
           `  CPU per hold request: server ${round(c.server * 1000)} µs, PostgreSQL ${round(c.postgres * 1000)} µs, ` +
@@ -86,6 +115,49 @@ export async function rushCpu(): Promise<RushCpuResult> {
             `(others ${round(c.others * 1000)} µs)`,
         );
         result.rush = m;
+      }
+      if (parts.includes('bare')) {
+        // Not while the app's confirmation emails are still drawn: they would share the cores with the bare rounds.
+        log('bare hold server: waiting for the server to be idle (every confirmation email written)');
+        await outboxDrained(server, name);
+        log(`bare hold server: ${WARMUP_ROUNDS} warm-up rounds, then ${rounds} timed`);
+        const at = warm + rounds;
+        // The seat map's size as autocannon gets it (no Accept-Encoding), for the reads' yardstick.
+        const sizeOf = async (path: string, token?: string) =>
+          (
+            await (
+              await fetch(`${server.url}${path}`, {
+                headers: {
+                  'accept-encoding': 'identity',
+                  ...(token ? { authorization: `Bearer ${token}` } : {}),
+                },
+              })
+            ).arrayBuffer()
+          ).byteLength;
+        const m = await bareRush(
+          name,
+          databaseUrl(name),
+          cinema.hall,
+          cinema.showtimeIds.slice(at, at + WARMUP_ROUNDS),
+          cinema.showtimeIds.slice(at + WARMUP_ROUNDS, at + bareSets),
+          customers.slice(at, at + WARMUP_ROUNDS),
+          customers.slice(at + WARMUP_ROUNDS, at + bareSets),
+          {
+            mapBytes: await sizeOf(`/api/showtimes/${cinema.showtimeIds.at(-1)}/seats`, reader!.token),
+            bareBytes: await sizeOf('/api/health/live'),
+          },
+        );
+        const c = cpuPerHold(m);
+        log(
+          `  holds/s ${m.rounds.map((r) => round(r.holdsPerSecond)).join(', ')}; p99 ` +
+            `${m.rounds.map((r) => ms(r.holdP99)).join(', ')}; checks ${m.check.ok ? 'hold' : 'FAIL'}${versus(m)}`,
+        );
+        log(
+          `  CPU per hold request: bare server ${round(c.server * 1000)} µs, PostgreSQL ${round(c.postgres * 1000)} µs, ` +
+            `load generator ${round(c.bench * 1000)} µs; cores busy ${round(c.busy * 100)}% ` +
+            `(others ${round(c.others * 1000)} µs)`,
+        );
+        result.bare = m;
       }
       if (parts.includes('reads')) {
         // Not while the rush's confirmation emails are still drawn: the reads would measure them too.

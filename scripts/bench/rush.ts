@@ -47,6 +47,8 @@ export interface RushOptions {
   /** Called just before the first hold is sent and just after the last hold is answered (CPU meters). */
   holdsStart?: () => Promise<void>;
   holdsEnd?: () => Promise<void>;
+  /** False: the winners do not check out and pay (a server that only holds: the bare hold server). */
+  pay?: boolean;
 }
 
 /**
@@ -101,7 +103,7 @@ export async function onSaleRush(
   const paidSessionIds: string[] = [];
   let paidBookings = 0;
   const payStarted = performance.now();
-  await pool(winners, concurrency, async ({ customer, bookingIds }) => {
+  await pool(opts.pay === false ? [] : winners, concurrency, async ({ customer, bookingIds }) => {
     const checkout = await request<{ sessionId: string }>('POST', `${base}/api/pay/checkout`, {
       token: customer.token,
       body: { bookingIds },
