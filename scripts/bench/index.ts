@@ -22,6 +22,7 @@ import { rssMb, sampleMemory } from './memory.ts';
 import { seatMapReads, type ReadsResult } from './reads.ts';
 import {
   holdFunctionTps,
+  PGBENCH_REFERENCE,
   pgbenchTps,
   pgliteRawTps,
   type PgbenchResult,
@@ -87,7 +88,7 @@ import {
   workersRows,
   workersRush,
   WORKERS_SECTION_TITLE,
-  cpuPerHold,
+  cpuPerHoldUs,
   type HighWinResult,
   type LatencyResult,
   type MeasuredRounds,
@@ -190,8 +191,7 @@ async function main() {
     // References first, while nothing else of ours runs.
     log(`pgbench -N on a scratch database (${settings.pgbenchSeconds} s)`);
     const pgbench: PgbenchResult = await pgbenchTps(settings.pgbench, databaseUrl(scratchDb), {
-      clients: 16,
-      threads: 2,
+      ...PGBENCH_REFERENCE,
       seconds: settings.pgbenchSeconds,
     });
     log(`  ${round(pgbench.tps)} tps`);
@@ -507,17 +507,6 @@ async function main() {
   }
 }
 
-/** CPU per hold request of the bare hold server's rounds, by process, rounded for the text. */
-function bareCpu(m: MeasuredRounds) {
-  const c = cpuPerHold(m);
-  return {
-    server: round(c.server * 1000),
-    postgres: round(c.postgres * 1000),
-    bench: round(c.bench * 1000),
-    busy: round(c.busy * 100),
-  };
-}
-
 function describeCheck(run: EngineRun): string {
   return describeChecks(run.check, run.rounds);
 }
@@ -650,8 +639,8 @@ ${rushLine('Rush on the embedded engine (one server process)', r.liteRun)}
   ${r.bare.rounds.map((x) => perSecond(x.holdsPerSecond)).join(', ')} (median
   ${ratio(r.bare.rush.holdsPerSecond, r.pgbench.tps)}× of \`pgbench -N\`), p99
   ${r.bare.rounds.map((x) => ms(x.holdP99)).join(', ')}; checks ${r.bare.check.ok ? 'hold' : 'FAILED'}. CPU per hold request
-  from /proc: the bare server ${bareCpu(r.bare).server} µs, PostgreSQL ${bareCpu(r.bare).postgres} µs, the load generator
-  ${bareCpu(r.bare).bench} µs; the cores were ${bareCpu(r.bare).busy}% busy. This is as fast as any Node.js server on
+  from /proc: the bare server ${cpuPerHoldUs(r.bare).server} µs, PostgreSQL ${cpuPerHoldUs(r.bare).postgres} µs, the load generator
+  ${cpuPerHoldUs(r.bare).bench} µs; the cores were ${cpuPerHoldUs(r.bare).busy}% busy. This is as fast as any Node.js server on
   this machine could answer this rush: what it reaches of \`pgbench -N\` bounds the rush target from above.${
     r.bare.reads
       ? ` The same server's answers of the seat map's size (${r.bare.reads.mapBytes} bytes, as autocannon gets the map),

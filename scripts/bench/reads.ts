@@ -56,7 +56,7 @@ function combine(a: RouteRate, b: RouteRate): RouteRate {
 }
 
 /** One GET's body size in bytes (as sent, not decoded) and its Content-Encoding. */
-function bodyBytes(
+export function bodyBytes(
   url: string,
   headers: Record<string, string>,
 ): Promise<{ bytes: number; encoding: string }> {

@@ -18,6 +18,9 @@ export interface PgbenchResult {
   command: string;
 }
 
+/** How the rush's reference runs, wherever it is measured: `pgbench -N` with these clients and threads. */
+export const PGBENCH_REFERENCE = { clients: 16, threads: 2 } as const;
+
 /**
  * PostgreSQL's own transaction rate on this machine: `pgbench -N` (per transaction: update one account, read it,
  * append to history) on a scratch database of the same server.

@@ -10,12 +10,12 @@
 import { writeFileSync } from 'node:fs';
 import { insertCustomers } from './cinema.ts';
 import { cpuMeter } from './cpu.ts';
-import { pgbenchTps } from './references.ts';
-import { hammer } from './reads.ts';
+import { PGBENCH_REFERENCE, pgbenchTps } from './references.ts';
+import { bodyBytes, hammer } from './reads.ts';
 import { bareRush, type BareReads } from './bare.ts';
 import { startServerProcess } from '../../apps/server/src/test/server-process.ts';
 import {
-  cpuPerHold,
+  cpuPerHoldUs,
   customersFor,
   measuredRounds,
   openPg,
@@ -69,15 +69,27 @@ export async function rushCpu(): Promise<RushCpuResult> {
     parts.includes('rush') || parts.includes('bare')
       ? await scratch('pgbench', (db) =>
           pgbenchTps(settings.pgbench, databaseUrl(db), {
-            clients: 16,
-            threads: 2,
+            ...PGBENCH_REFERENCE,
             seconds: settings.pgbenchSeconds,
           }),
         )
       : undefined;
   if (reference) log(`pgbench -N: ${round(reference.tps)} tps`);
-  const versus = (m: MeasuredRounds) =>
-    reference ? `; median round ${round(m.rush.holdsPerSecond / reference.tps, 2)}× pgbench -N` : '';
+  /** A part's rounds and the CPU each process spent per hold request, `server` naming the server measured. */
+  const logRounds = (m: MeasuredRounds, server: string) => {
+    const versus = reference
+      ? `; median round ${round(m.rush.holdsPerSecond / reference.tps, 2)}× pgbench -N`
+      : '';
+    log(
+      `  holds/s ${m.rounds.map((r) => round(r.holdsPerSecond)).join(', ')}; p99 ` +
+        `${m.rounds.map((r) => ms(r.holdP99)).join(', ')}; checks ${m.check.ok ? 'hold' : 'FAIL'}${versus}`,
+    );
+    const c = cpuPerHoldUs(m);
+    log(
+      `  CPU per hold request: ${server} ${c.server} µs, PostgreSQL ${c.postgres} µs, load generator ${c.bench} µs; ` +
+        `cores busy ${c.busy}% (others ${c.others} µs)`,
+    );
+  };
   return scratch('rush', async (name) => {
     const warm = parts.includes('rush') ? WARMUP_ROUNDS : 1;
     const bareSets = parts.includes('bare') ? WARMUP_ROUNDS + rounds : 0;
@@ -104,16 +116,7 @@ export async function rushCpu(): Promise<RushCpuResult> {
             holdsEnd: async () => void (windows.at(-1)!.end = nowUs()),
           },
         );
-        const c = cpuPerHold(m);
-        log(
-          `  holds/s ${m.rounds.map((r) => round(r.holdsPerSecond)).join(', ')}; p99 ` +
-            `${m.rounds.map((r) => ms(r.holdP99)).join(', ')}; checks ${m.check.ok ? 'hold' : 'FAIL'}${versus(m)}`,
-        );
-        log(
-          `  CPU per hold request: server ${round(c.server * 1000)} µs, PostgreSQL ${round(c.postgres * 1000)} µs, ` +
-            `load generator ${round(c.bench * 1000)} µs; cores busy ${round(c.busy * 100)}% ` +
-            `(others ${round(c.others * 1000)} µs)`,
-        );
+        logRounds(m, 'server');
         result.rush = m;
       }
       if (parts.includes('bare')) {
@@ -122,18 +125,6 @@ export async function rushCpu(): Promise<RushCpuResult> {
         await outboxDrained(server, name);
         log(`bare hold server: ${WARMUP_ROUNDS} warm-up rounds, then ${rounds} timed`);
         const at = warm + rounds;
-        // The seat map's size as autocannon gets it (no Accept-Encoding), for the reads' yardstick.
-        const sizeOf = async (path: string, token?: string) =>
-          (
-            await (
-              await fetch(`${server.url}${path}`, {
-                headers: {
-                  'accept-encoding': 'identity',
-                  ...(token ? { authorization: `Bearer ${token}` } : {}),
-                },
-              })
-            ).arrayBuffer()
-          ).byteLength;
         const m = await bareRush(
           name,
           databaseUrl(name),
@@ -142,21 +133,17 @@ export async function rushCpu(): Promise<RushCpuResult> {
           cinema.showtimeIds.slice(at + WARMUP_ROUNDS, at + bareSets),
           customers.slice(at, at + WARMUP_ROUNDS),
           customers.slice(at + WARMUP_ROUNDS, at + bareSets),
+          // The sizes as autocannon gets them (no Accept-Encoding), for the reads' yardstick.
           {
-            mapBytes: await sizeOf(`/api/showtimes/${cinema.showtimeIds.at(-1)}/seats`, reader!.token),
-            bareBytes: await sizeOf('/api/health/live'),
+            mapBytes: (
+              await bodyBytes(`${server.url}/api/showtimes/${cinema.showtimeIds.at(-1)}/seats`, {
+                authorization: `Bearer ${reader!.token}`,
+              })
+            ).bytes,
+            bareBytes: (await bodyBytes(`${server.url}/api/health/live`, {})).bytes,
           },
         );
-        const c = cpuPerHold(m);
-        log(
-          `  holds/s ${m.rounds.map((r) => round(r.holdsPerSecond)).join(', ')}; p99 ` +
-            `${m.rounds.map((r) => ms(r.holdP99)).join(', ')}; checks ${m.check.ok ? 'hold' : 'FAIL'}${versus(m)}`,
-        );
-        log(
-          `  CPU per hold request: bare server ${round(c.server * 1000)} µs, PostgreSQL ${round(c.postgres * 1000)} µs, ` +
-            `load generator ${round(c.bench * 1000)} µs; cores busy ${round(c.busy * 100)}% ` +
-            `(others ${round(c.others * 1000)} µs)`,
-        );
+        logRounds(m, 'bare server');
         result.bare = m;
       }
       if (parts.includes('reads')) {

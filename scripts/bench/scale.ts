@@ -132,6 +132,19 @@ export async function measuredRounds(
   }
 }
 
+/** The same in whole µs per hold request, and how busy the cores were in whole percent: for the logs and the text. */
+export function cpuPerHoldUs(m: MeasuredRounds) {
+  const c = cpuPerHold(m);
+  const us = (msPerHold: number) => round(msPerHold * 1000);
+  return {
+    server: us(c.server),
+    postgres: us(c.postgres),
+    bench: us(c.bench),
+    others: us(c.others),
+    busy: round(c.busy * 100),
+  };
+}
+
 /** CPU milliseconds per hold request, by process, over the rounds. */
 export function cpuPerHold(m: MeasuredRounds) {
   const holds = m.rounds.reduce((n, r) => n + r.holdRequests, 0);
