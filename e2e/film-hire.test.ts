@@ -109,6 +109,8 @@ describe.skipIf(!hasChromium)('film hire in the browser', () => {
     const returns = page.getByRole('table', { name: 'Hire Feature: 3 admissions, $37.50' });
     const time = show.startsAt.slice(11, 16);
     const showRow = returns.getByRole('row').filter({ hasText: time });
+    // The returns come from a request of their own: wait for their row, as a reader would.
+    await showRow.waitFor();
     expect(await showRow.getByRole('cell').allTextContents()).toEqual([
       expect.any(String),
       time,
