@@ -29,6 +29,7 @@ import { publishSeatChanges } from '../../events.ts';
 import { PriceBook } from '../pricing/pricing.service.ts';
 import { closeOpenCheckouts, publishClosedCheckouts } from '../payments/checkout.service.ts';
 import type { BestSeats } from './best-seats.ts';
+import { holdsTogether, poolOf, type HoldCall } from './hold-batches.ts';
 
 /** One seat of a stored seat map, with the live booking that occupies it (if any), whoever holds it. */
 export interface SnapshotSeat {
@@ -292,7 +293,7 @@ export type HoldOutcome =
 type SeatsRefusal =
   'seats_not_in_hall' | 'seat_blocked' | 'companion_needs_wheelchair' | 'sofa_pair' | 'seat_unavailable';
 
-interface HoldRow {
+export interface HoldRow {
   outcome: HoldOutcome;
   id: string | null;
   seatId: string | null;
@@ -380,8 +381,18 @@ function holdRefusal(refusal: Exclude<HoldResult, { outcome: 'held' }>): AppErro
 }
 
 // The hold itself is one statement (the hold_seats function): one round trip, planned once per connection. Built
-// once per database handle, since building a query costs more than running it.
-const holdStatements = new WeakMap<Db, ReturnType<typeof prepareHold>>();
+// once per database handle, since building a query costs more than running it. On PostgreSQL the holds of one turn
+// of the event loop go out together (hold-batches.ts, decision 062), each still a transaction of its own.
+const holdStatements = new WeakMap<Db, (call: HoldCall) => Promise<HoldRow[]>>();
+
+function holdStatement(db: Db): (call: HoldCall) => Promise<HoldRow[]> {
+  const statement = prepareHold(db);
+  const alone = (call: HoldCall) => statement.execute({ ...call }) as Promise<HoldRow[]>;
+  const pool = poolOf(db);
+  const hold = pool ? holdsTogether(pool, alone) : alone;
+  holdStatements.set(db, hold);
+  return hold;
+}
 
 function prepareHold(db: Db) {
   return db
@@ -437,22 +448,20 @@ async function holdInDatabase(
   const { showtimeId, userId } = input;
   // A fixed order: overlapping requests then wait for each other instead of deadlocking.
   const seatIds = [...input.seatIds].sort();
-  let statement = holdStatements.get(db);
-  if (!statement) holdStatements.set(db, (statement = prepareHold(db)));
-  const rows = await withRetry(() =>
-    statement.execute({
-      showtimeId,
-      userId,
-      seatIds,
-      minutes: config.holdMinutes,
-      maxLive: MAX_LIVE_HOLDS_PER_SHOWTIME,
-      maxUser: config.maxHeldSeats,
-      // The per-address limit is an abuse limit: lifted with the others by RATE_LIMIT=off.
-      address: config.rateLimit ? input.clientAddress : null,
-      maxAddress: config.maxHeldSeatsPerAddress,
-      accessibleReleaseMinutes: config.accessibleReleaseMinutes,
-    }),
-  ).catch((err: unknown) => {
+  const hold = holdStatements.get(db) ?? holdStatement(db);
+  const call: HoldCall = {
+    showtimeId,
+    userId,
+    seatIds,
+    minutes: config.holdMinutes,
+    maxLive: MAX_LIVE_HOLDS_PER_SHOWTIME,
+    maxUser: config.maxHeldSeats,
+    // The per-address limit is an abuse limit: lifted with the others by RATE_LIMIT=off.
+    address: config.rateLimit ? input.clientAddress : null,
+    maxAddress: config.maxHeldSeatsPerAddress,
+    accessibleReleaseMinutes: config.accessibleReleaseMinutes,
+  };
+  const rows = await withRetry(() => hold(call)).catch((err: unknown) => {
     // A seat taken out of the layout while this hold waited for it.
     if (pgErrorCode(err) === PG_FOREIGN_KEY_VIOLATION)
       throw badRequest('Some seats are not in this showtime’s hall');
