@@ -630,8 +630,10 @@ ${rushLine('Rush on the embedded engine (one server process)', r.liteRun)}
   their holds, retires expired ones and inserts a booking per seat (six index entries and three foreign-key checks
   each). Through the server, the HTTP handling, the session lookup, Redis (the broadcast and the seat-map version)
   and the load generator share the same ${cpus.length} cores with PostgreSQL. Measured per hold request (CPU time from /proc over
-  rushes of holds alone after four warm-up rounds, not by this script): about 220 µs in the server process, 220 µs in
-  PostgreSQL and 90 µs in the load generator on a 2-core machine, so the two cores are full at about 3,700 holds/s.
+  rushes of holds alone after four warm-up rounds by \`BENCH_ONLY=rush\`, 2026-11-28 evening, with the holds of a
+  moment sent together, decision 062): about 115–125 µs in the server process, 120–140 µs in PostgreSQL and 20–25 µs
+  in the load generator on a 2-core machine, so the two cores are full at about 7,000 holds/s (about 380 µs in all
+  before decision 062).
 - The same rush through a bare Node.js hold server (\`scripts/bench/bare-hold-server.mjs\`: Node's \`http\` and a \`pg\`
   pool of 20, the session read once per customer and then kept, the same \`hold_seats\` call, the same answers;
   no framework, validation, request ids, headers, limits, seat-map versions, broadcasts or logs), on the same
@@ -681,7 +683,9 @@ ${rushLine('Rush on the embedded engine (one server process)', r.liteRun)}
   \`docs/decisions/014-session-checks-where-they-matter.md\` (sessions checked by the routes that need the user),
   \`docs/decisions/010-compiled-server-and-cheap-refusals.md\` (the bundled server, taken seats refused before any
   write) and \`docs/decisions/011-hold-plans-that-survive-an-empty-table.md\` (the hold's and the session lookup's
-  plans stay keyed lookups after the tables were analyzed empty).
+  plans stay keyed lookups after the tables were analyzed empty) and
+  \`docs/decisions/062-holds-of-one-moment-in-one-round-trip.md\` (on PostgreSQL the holds of one event-loop turn
+  go out as one call per 8, each still a transaction of its own).
 
 ${renderWebSection(r.web, new Date().toISOString().slice(0, 10))}
 ${renderReportsSection(r.reports, new Date().toISOString().slice(0, 10), r.reportsKept)}
