@@ -1,9 +1,10 @@
 import pg from 'pg';
+import { groupedBy, perTurn } from '../../batch.ts';
 import { pgErrorCode, type Db } from '../../db/database.ts';
 import type { HoldOutcome, HoldRow } from './seating.service.ts';
 
 /** One hold as hold_seats takes it: ids in the database's spelling, the seats in seat-id order. */
-export interface HoldCall {
+export type HoldCall = {
   showtimeId: string;
   userId: string;
   seatIds: string[];
@@ -14,7 +15,7 @@ export interface HoldCall {
   address: string | null;
   maxAddress: number;
   accessibleReleaseMinutes: number;
-}
+};
 
 /**
  * At most this many holds go in one call: a busy moment's holds go out in several calls side by side, on as many
@@ -65,24 +66,6 @@ export function holdsTogether(
   pool: pg.Pool,
   alone: (call: HoldCall) => Promise<HoldRow[]>,
 ): (call: HoldCall) => Promise<HoldRow[]> {
-  let waiting: Waiting[] | null = null;
-
-  const flush = () => {
-    const all = waiting!;
-    waiting = null;
-    if (all.length === 1) return void settle(all[0]!, alone(all[0]!.call));
-    const byLimits = new Map<string, Waiting[]>();
-    for (const w of all) {
-      const key = limitsOf(w.call);
-      const group = byLimits.get(key);
-      if (group) group.push(w);
-      else byLimits.set(key, [w]);
-    }
-    for (const group of byLimits.values()) {
-      for (let i = 0; i < group.length; i += HOLDS_PER_CALL) void send(group.slice(i, i + HOLDS_PER_CALL));
-    }
-  };
-
   const settle = (w: Waiting, rows: Promise<HoldRow[]>) => rows.then(w.resolve, w.reject);
 
   const send = async (holds: Waiting[]) => {
@@ -90,7 +73,7 @@ export function holdsTogether(
     const first = holds[0]!.call;
     let answers: Answer[];
     try {
-      const { rows } = await pool.query<{ p_results: Answer[] | string }>({
+      const { rows } = await pool.query<{ p_results: Answer[] }>({
         ...CALL,
         values: [
           holds.map((w) => w.call.showtimeId),
@@ -105,8 +88,7 @@ export function holdsTogether(
           first.accessibleReleaseMinutes,
         ],
       });
-      const results = rows[0]!.p_results;
-      answers = typeof results === 'string' ? (JSON.parse(results) as Answer[]) : results;
+      answers = rows[0]!.p_results; // jsonb, parsed by node-postgres
     } catch (err) {
       // Refused before any hold ran (an argument PostgreSQL would not take, say): each runs alone and answers for
       // itself. Cut off or cancelled while it ran, some holds may have been made: they all fail (503), as a hold
@@ -125,14 +107,13 @@ export function holdsTogether(
     });
   };
 
-  return (call) =>
-    new Promise<HoldRow[]>((resolve, reject) => {
-      if (!waiting) {
-        waiting = [];
-        setImmediate(flush);
-      }
-      waiting.push({ call, resolve, reject });
-    });
+  const ask = perTurn<Waiting>((all) => {
+    // A turn's holds by their limits (in practice all alike), then HOLDS_PER_CALL to a call; one alone goes alone.
+    for (const group of groupedBy(all, (w) => limitsOf(w.call)).values()) {
+      for (let i = 0; i < group.length; i += HOLDS_PER_CALL) void send(group.slice(i, i + HOLDS_PER_CALL));
+    }
+  });
+  return (call) => new Promise<HoldRow[]>((resolve, reject) => ask({ call, resolve, reject }));
 }
 
 const toRow = ([outcome, id, seatId, heldUntil, detail]: AnswerRow): HoldRow => ({

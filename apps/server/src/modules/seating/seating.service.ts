@@ -385,11 +385,14 @@ function holdRefusal(refusal: Exclude<HoldResult, { outcome: 'held' }>): AppErro
 // of the event loop go out together (hold-batches.ts, decision 062), each still a transaction of its own.
 const holdStatements = new WeakMap<Db, (call: HoldCall) => Promise<HoldRow[]>>();
 
-function holdStatement(db: Db): (call: HoldCall) => Promise<HoldRow[]> {
+/** The hold of a database handle: made at its first hold, then kept. */
+function holdFor(db: Db): (call: HoldCall) => Promise<HoldRow[]> {
+  let hold = holdStatements.get(db);
+  if (hold) return hold;
   const statement = prepareHold(db);
-  const alone = (call: HoldCall) => statement.execute({ ...call }) as Promise<HoldRow[]>;
+  const alone = (call: HoldCall) => statement.execute(call) as Promise<HoldRow[]>;
   const pool = poolOf(db);
-  const hold = pool ? holdsTogether(pool, alone) : alone;
+  hold = pool ? holdsTogether(pool, alone) : alone;
   holdStatements.set(db, hold);
   return hold;
 }
@@ -448,7 +451,7 @@ async function holdInDatabase(
   const { showtimeId, userId } = input;
   // A fixed order: overlapping requests then wait for each other instead of deadlocking.
   const seatIds = [...input.seatIds].sort();
-  const hold = holdStatements.get(db) ?? holdStatement(db);
+  const hold = holdFor(db);
   const call: HoldCall = {
     showtimeId,
     userId,
